@@ -1,0 +1,243 @@
+// Aspect-based sentiment for one sentence: find aspect mentions and opinion words with the lexicon, score
+// each opinion with its local modifiers (negation, intensifiers, "too", counterfactuals), then give each
+// opinion to the nearest aspect mention inside the same clause segment. Segments are cut at contrast
+// words ("but", "however", "although", …) and semicolons, so "late but fixed the leak fast" scores the
+// two halves separately; commas inside a segment only add distance.
+import type { Token } from './nlp.js';
+import type { Lexicon, LexValue } from './lexicon.js';
+import type { Match } from './phrase-matcher.js';
+import { POLARITY_THRESHOLD } from './score.js';
+
+/** VADER's empirically chosen damping: "not good" is less negative than "bad" is. */
+const NEGATION_SCALAR = -0.74;
+/** Token-distance cost of crossing a comma when attaching an opinion to an aspect. */
+const COMMA_DISTANCE = 4;
+/** How far back (tokens) negators and intensifiers reach. */
+const MODIFIER_WINDOW = 3;
+/** A phrase is quoted only when aspect term and opinion sit this close together. */
+const MAX_PHRASE_TOKENS = 6;
+/** Weight of a clause that a contrast word concedes ("X but Y": X counts half, Y one and a half). */
+const CONCEDED_WEIGHT = 0.5;
+const STRESSED_WEIGHT = 1.5;
+const EXCLAMATION_BOOST = 1.2;
+/** Opinion given to an adjective that "too" qualifies but the lexicon does not know ("too small"). */
+const EXCESS_DEFAULT = -1.5;
+
+export interface SentenceAspect {
+  aspect: string;
+  /** Summed opinion (lexicon units) attached to the aspect in this sentence. */
+  raw: number;
+  /** Praise and complaint about the same aspect in one sentence. */
+  conflict: boolean;
+  /** Lowercased words that carried the mention, "" when the aspect is the taxonomy's default. */
+  phrase: string;
+}
+
+export interface SentenceResult {
+  /** Weighted opinion sum of the whole sentence. */
+  raw: number;
+  hasOpinion: boolean;
+  aspects: SentenceAspect[];
+}
+
+interface Opinion {
+  start: number;
+  end: number;
+  value: number;
+  segment: number;
+  /** The mention this opinion belongs to when the opinion word itself names an aspect ("delicious"). */
+  own: Mention | null;
+}
+
+interface Mention {
+  aspect: string;
+  start: number;
+  end: number;
+  segment: number;
+  opinions: Opinion[];
+}
+
+const PUNCT_STOPS = new Set([',', '.', '!', '?', ';', ':', '(', ')', '-', '—', '–']);
+
+export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): SentenceResult {
+  const { segmentOf, weights, commasBefore } = segment(tokens, lex);
+  const hits = lex.entries.matchAll(tokens);
+
+  const mentions: Mention[] = [];
+  const opinions: Opinion[] = [];
+  for (const hit of hits) {
+    const mention = hit.value.aspect === null ? null : {
+      aspect: hit.value.aspect, start: hit.start, end: hit.end, segment: segmentOf[hit.start], opinions: [],
+    };
+    if (mention) mentions.push(mention);
+    const value = opinionValue(tokens, hit, lex, segmentOf);
+    if (value !== 0) opinions.push({ start: hit.start, end: hit.end, value, segment: segmentOf[hit.start], own: mention });
+  }
+  addExcessOpinions(tokens, hits, lex, segmentOf, opinions);
+
+  const segmentTotals = new Array<number>(weights.length).fill(0);
+  for (const o of opinions) {
+    segmentTotals[o.segment] += o.value;
+    const target = o.own ?? nearestMention(o, mentions, commasBefore);
+    target?.opinions.push(o);
+  }
+  let raw = 0;
+  for (let s = 0; s < weights.length; s++) raw += weights[s] * segmentTotals[s];
+  if (tokens.some((t) => t.normal === '!')) raw *= EXCLAMATION_BOOST;
+
+  const aspects = aggregate(mentions, segmentTotals, raw, tokens, text);
+  if (aspects.length === 0 && lex.defaultAspect !== null) {
+    aspects.push({ aspect: lex.defaultAspect, raw, conflict: false, phrase: '' });
+  }
+  return { raw, hasOpinion: opinions.length > 0, aspects };
+}
+
+/** Splits the sentence at contrast words and semicolons and weights the conceded side down. */
+function segment(tokens: Token[], lex: Lexicon) {
+  const segmentOf = new Int32Array(tokens.length);
+  const commasBefore = new Int32Array(tokens.length + 1);
+  const weights = [1];
+  let current = 0;
+  let concessionOpen = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i].normal;
+    commasBefore[i + 1] = commasBefore[i] + (w === ',' ? 1 : 0);
+    const startsNew = i > 0 && (w === ';' || (lex.contrastAfter.has(w) && isContrastUse(tokens, i)) || (concessionOpen && w === ','));
+    if (startsNew) {
+      current++;
+      weights.push(1);
+    }
+    if (concessionOpen && w === ',') {
+      concessionOpen = false;
+      weights[current] = STRESSED_WEIGHT;
+    } else if (lex.concessive.has(w)) {
+      concessionOpen = true;
+      weights[current] = CONCEDED_WEIGHT;
+    } else if (startsNew && w !== ';') {
+      weights[current - 1] *= CONCEDED_WEIGHT;
+      weights[current] = STRESSED_WEIGHT;
+    }
+    segmentOf[i] = current;
+  }
+  return { segmentOf, weights, commasBefore };
+}
+
+/** "but" in "nothing but praise", "yet" in "not yet" and "though" at a clause end do not contrast clauses. */
+function isContrastUse(tokens: Token[], i: number): boolean {
+  const w = tokens[i].normal;
+  const prev = tokens[i - 1]?.normal;
+  if (w === 'but' && (prev === 'nothing' || prev === 'anything' || prev === 'all')) return false;
+  if (w === 'yet' && (prev === 'not' || tokens[i].pos !== 'CCONJ')) return false;
+  if (w === 'though' && (i === tokens.length - 1 || PUNCT_STOPS.has(tokens[i + 1].normal))) return false;
+  return true;
+}
+
+/** The opinion value of one lexicon hit after its modifiers; 0 when the hit carries no opinion. */
+function opinionValue(tokens: Token[], hit: Match<LexValue>, lex: Lexicon, segmentOf: Int32Array): number {
+  const base = hit.value.score;
+  if (base === null || base === 0) return 0;
+  const first = tokens[hit.start];
+  // "like" is an opinion only as a verb ("I like it"), not as a preposition ("places like this").
+  if ((first.normal === 'like' || first.normal === 'pretty') && hit.end - hit.start === 1 && first.pos !== 'VERB' && first.pos !== 'ADJ') return 0;
+
+  let multiplier = 1;
+  let negated = false;
+  let excess = false;
+  let counterfactual = false;
+  for (let j = hit.start - 1; j >= 0 && j >= hit.start - MODIFIER_WINDOW; j--) {
+    const t = tokens[j];
+    if (segmentOf[j] !== segmentOf[hit.start] || PUNCT_STOPS.has(t.normal)) break;
+    const pair = j > 0 ? `${tokens[j - 1].normal} ${t.normal}` : '';
+    const m = lex.intensifiers.get(pair) ?? lex.intensifiers.get(t.normal);
+    if (m !== undefined && (t.pos === 'ADV' || t.pos === 'ADJ' || t.pos === 'DET' || t.pos === 'PART' || pair !== '')) multiplier *= m;
+    if (lex.negators.has(t.normal) && !isNegationIdiom(tokens, j)) negated = !negated;
+    if (lex.excess.has(t.normal)) excess = true;
+    if (lex.counterfactual.has(t.normal) && tokens[j + 1]?.normal === 'have') counterfactual = true;
+  }
+
+  let value = base * multiplier;
+  if (excess) value = -Math.abs(value);
+  if (negated) value *= NEGATION_SCALAR;
+  // "could have been better": a positive word under a counterfactual modal reads as a mild complaint.
+  if (counterfactual && value > 0) value *= -0.5;
+  return value;
+}
+
+/** "not only … but", "no doubt", "no wonder" contain a negator without negating what follows. */
+function isNegationIdiom(tokens: Token[], j: number): boolean {
+  const next = tokens[j + 1]?.normal;
+  return (tokens[j].normal === 'not' && next === 'only') || (tokens[j].normal === 'no' && (next === 'doubt' || next === 'wonder'));
+}
+
+/** "too small", "too long": an excess word before an adjective the lexicon does not score is a complaint. */
+function addExcessOpinions(tokens: Token[], hits: Match<LexValue>[], lex: Lexicon, segmentOf: Int32Array, opinions: Opinion[]): void {
+  const scored = new Set<number>();
+  for (const h of hits) if (h.value.score !== null) for (let i = h.start; i < h.end; i++) scored.add(i);
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    if (!lex.excess.has(tokens[i].normal)) continue;
+    const next = tokens[i + 1];
+    if ((next.pos === 'ADJ' || next.pos === 'ADV') && !scored.has(i + 1) && !lex.intensifiers.has(next.normal)) {
+      opinions.push({ start: i + 1, end: i + 2, value: EXCESS_DEFAULT, segment: segmentOf[i + 1], own: null });
+    }
+  }
+}
+
+function nearestMention(o: Opinion, mentions: Mention[], commasBefore: Int32Array): Mention | null {
+  let best: Mention | null = null;
+  let bestDistance = Infinity;
+  for (const m of mentions) {
+    if (m.segment !== o.segment) continue;
+    const [a, b] = m.start < o.start ? [m.end, o.start] : [o.end, m.start];
+    const gap = Math.max(0, b - a);
+    const distance = gap + COMMA_DISTANCE * Math.abs(commasBefore[b] - commasBefore[a]);
+    // Ties go to the earlier mention: "The X was great" is the commoner order.
+    if (distance < bestDistance) {
+      best = m;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** One entry per aspect: opinions attached to its mentions, else its segment's, else the sentence's. */
+function aggregate(mentions: Mention[], segmentTotals: number[], sentenceRaw: number, tokens: Token[], text: string): SentenceAspect[] {
+  const byAspect = new Map<string, { values: number[]; phrase: string; strength: number }>();
+  for (const m of mentions) {
+    let value = 0;
+    let strongest: Opinion | null = null;
+    for (const o of m.opinions) {
+      value += o.value;
+      if (!strongest || Math.abs(o.value) > Math.abs(strongest.value)) strongest = o;
+    }
+    if (m.opinions.length === 0) value = segmentTotals[m.segment] !== 0 ? segmentTotals[m.segment] : sentenceRaw;
+    const phrase = phraseOf(m, strongest, tokens, text);
+    const entry = byAspect.get(m.aspect) ?? { values: [], phrase, strength: -1 };
+    entry.values.push(value);
+    if (Math.abs(value) > entry.strength) {
+      entry.strength = Math.abs(value);
+      entry.phrase = phrase;
+    }
+    byAspect.set(m.aspect, entry);
+  }
+  const out: SentenceAspect[] = [];
+  for (const [aspect, { values, phrase }] of byAspect) {
+    const raw = values.reduce((s, v) => s + v, 0);
+    const conflict = values.some((v) => v > POLARITY_THRESHOLD) && values.some((v) => v < -POLARITY_THRESHOLD);
+    out.push({ aspect, raw, conflict, phrase });
+  }
+  return out;
+}
+
+function phraseOf(m: Mention, o: Opinion | null, tokens: Token[], text: string): string {
+  let start = m.start;
+  let end = m.end;
+  if (o) {
+    const lo = Math.min(m.start, o.start);
+    const hi = Math.max(m.end, o.end);
+    if (hi - lo <= MAX_PHRASE_TOKENS) {
+      start = lo;
+      end = hi;
+    }
+  }
+  return text.slice(tokens[start].start, tokens[end - 1].end).toLowerCase().replace(/\s+/g, ' ');
+}

@@ -1,0 +1,141 @@
+// Per-review analysis: sentences with their aspects, overall sentiment, language, mentioned entities,
+// problems and key phrases. Everything here is derived from one review; corpus-level work is in corpus/.
+import type { AspectMention, Polarity, ReviewAnalysis, ReviewAspect, SentenceAnalysis } from '../domain/insights.js';
+import { analyzeSentence, type SentenceResult } from './absa.js';
+import { keyPhrases } from './keyphrases.js';
+import { detectLanguage } from './language.js';
+import { loadLexicon, type Lexicon } from './lexicon.js';
+import { fold, MentionFinder, type Named } from './mentions.js';
+import { parseText, type ParsedSentence } from './nlp.js';
+import { normalize, polarityOf, ratingScore, round } from './score.js';
+import { ENGINE_VERSION } from './version.js';
+
+export interface AnalysisInput {
+  id: string;
+  rating: number;
+  text: string | null;
+  title: string | null;
+  language: string | null;
+}
+
+export interface AnalyzerOptions {
+  vertical: string;
+  technicians: Named[];
+  services: Named[];
+  serviceAreas: { id: string; name: string; aliases?: string[] }[];
+}
+
+export interface Analyzer {
+  analyze(input: AnalysisInput): ReviewAnalysis;
+}
+
+/** Key phrases kept per review: enough for topics, small enough to store per review. */
+const MAX_PHRASES = 8;
+
+export function createAnalyzer(opts: AnalyzerOptions): Analyzer {
+  const lex = loadLexicon(opts.vertical);
+  const technicians = new MentionFinder(opts.technicians);
+  const services = new MentionFinder(opts.services);
+  const areas = new MentionFinder(opts.serviceAreas);
+
+  return {
+    analyze(input) {
+      const text = input.text ?? '';
+      const folded = fold(`${input.title ?? ''}\n${text}`);
+      const base = {
+        engine: ENGINE_VERSION,
+        technicians: technicians.find(folded),
+        services: services.find(folded),
+        service_areas: areas.find(folded),
+      };
+      const fromRating = round(ratingScore(input.rating), 3);
+      if (text.trim() === '') {
+        return { ...base, language: null, sentiment: fromRating, text_sentiment: null, sentences: [], aspects: [], problems: [], phrases: [] };
+      }
+
+      const parsed = parseText(text);
+      const language = detectLanguage(parsed.flatMap((s) => s.tokens.map((t) => t.normal)), input.language, lex);
+      if (language !== 'en') {
+        // Our lexicons are English: other languages keep their sentence offsets but get no aspects,
+        // and their sentiment is the star rating's.
+        const sentences = parsed.map((s) => ({ start: s.start, end: s.end, score: 0, aspects: [] }));
+        return { ...base, language, sentiment: fromRating, text_sentiment: null, sentences, aspects: [], problems: [], phrases: [] };
+      }
+
+      const text_analysis = analyzeEnglish(parsed, text, lex);
+      const sentiment = text_analysis.textSentiment === null ? fromRating : round((text_analysis.textSentiment + ratingScore(input.rating)) / 2, 3);
+      return { ...base, language, sentiment, ...text_analysis.fields };
+    },
+  };
+}
+
+interface EnglishResult {
+  textSentiment: number | null;
+  fields: Pick<ReviewAnalysis, 'text_sentiment' | 'sentences' | 'aspects' | 'problems' | 'phrases'>;
+}
+
+/** Runs sentence ABSA, problem and phrase extraction; exported for the SemEval evaluation. */
+export function analyzeEnglish(parsed: ParsedSentence[], text: string, lex: Lexicon): EnglishResult & { results: SentenceResult[] } {
+  const results = parsed.map((s) => analyzeSentence(s.tokens, text, lex));
+  const sentences: SentenceAnalysis[] = parsed.map((s, i) => ({
+    start: s.start,
+    end: s.end,
+    score: round(normalize(results[i].raw), 2),
+    aspects: results[i].aspects.map((a): AspectMention => ({
+      id: a.aspect,
+      polarity: a.conflict ? 'conflict' : polarityOf(a.raw),
+      score: round(normalize(a.raw), 2),
+      phrase: a.phrase,
+    })),
+  }));
+
+  const hasOpinion = results.some((r) => r.hasOpinion);
+  const totalRaw = results.reduce((sum, r) => sum + r.raw, 0);
+  const textSentiment = hasOpinion ? round(normalize(totalRaw), 3) : null;
+
+  const problems = new Set<string>();
+  const phrases = new Set<string>();
+  for (const s of parsed) {
+    for (const m of lex.problemMatcher.matchAll(s.tokens)) problems.add(m.value);
+    keyPhrases(s.tokens, lex, phrases);
+  }
+
+  return {
+    textSentiment,
+    results,
+    fields: {
+      text_sentiment: textSentiment,
+      sentences,
+      aspects: reviewAspects(sentences),
+      problems: [...problems],
+      phrases: [...phrases].slice(0, MAX_PHRASES),
+    },
+  };
+}
+
+/** An aspect over the whole review: conflict when some sentences praise it and others complain. */
+export function reviewAspects(sentences: SentenceAnalysis[]): ReviewAspect[] {
+  const acc = new Map<string, { sum: number; n: number; pos: boolean; neg: boolean; conflict: boolean }>();
+  for (const s of sentences) {
+    for (const a of s.aspects) {
+      const e = acc.get(a.id) ?? { sum: 0, n: 0, pos: false, neg: false, conflict: false };
+      e.sum += a.score;
+      e.n += 1;
+      e.pos ||= a.polarity === 'positive';
+      e.neg ||= a.polarity === 'negative';
+      e.conflict ||= a.polarity === 'conflict';
+      acc.set(a.id, e);
+    }
+  }
+  const out: ReviewAspect[] = [];
+  for (const [id, e] of acc) {
+    const score = round(e.sum / e.n, 2);
+    let polarity: Polarity;
+    if (e.conflict || (e.pos && e.neg)) polarity = 'conflict';
+    else if (e.pos) polarity = 'positive';
+    else if (e.neg) polarity = 'negative';
+    else polarity = 'neutral';
+    out.push({ id, polarity, score });
+  }
+  return out;
+}

@@ -1,0 +1,143 @@
+// Loads the shared English lexicon and a vertical's taxonomy (JSON files in ./taxonomies), validates them,
+// and compiles them into token matchers. Compiled lexicons are cached per vertical.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { PhraseMatcher } from './phrase-matcher.js';
+import { tokenizePhrase } from './nlp.js';
+
+const ScoreMap = z.record(z.string(), z.number().min(-3).max(3));
+
+const EnglishFile = z.object({
+  opinion: ScoreMap,
+  phrases: ScoreMap,
+  intensifiers: z.record(z.string(), z.number().positive()),
+  diminishers: z.record(z.string(), z.number().positive()),
+  negators: z.array(z.string()),
+  excess: z.array(z.string()),
+  contrast_after: z.array(z.string()),
+  concessive: z.array(z.string()),
+  counterfactual: z.array(z.string()),
+  stopwords: z.record(z.string(), z.array(z.string())),
+  generic_nouns: z.array(z.string()),
+});
+
+const TaxonomyFile = z.object({
+  vertical: z.string(),
+  label: z.string(),
+  version: z.number().int().positive(),
+  default_aspect: z.string().nullable(),
+  aspects: z.array(z.object({
+    id: z.string(),
+    label: z.string(),
+    terms: z.array(z.string()),
+    cues: ScoreMap,
+  })).min(1),
+  problems: z.array(z.object({ id: z.string(), label: z.string(), patterns: z.array(z.string()).min(1) })),
+  opinion: ScoreMap,
+});
+export type TaxonomyFile = z.infer<typeof TaxonomyFile>;
+
+/** What a lexicon entry says about the words it matched. */
+export interface LexValue {
+  /** Aspect the words signal, or null for a general opinion word. */
+  aspect: string | null;
+  /** Opinion strength -3..3, or null when the words only name an aspect. */
+  score: number | null;
+}
+
+export interface Lexicon {
+  vertical: string;
+  version: number;
+  defaultAspect: string | null;
+  aspects: { id: string; label: string }[];
+  problems: { id: string; label: string }[];
+  entries: PhraseMatcher<LexValue>;
+  problemMatcher: PhraseMatcher<string>;
+  intensifiers: Map<string, number>;
+  negators: Set<string>;
+  excess: Set<string>;
+  contrastAfter: Set<string>;
+  concessive: Set<string>;
+  counterfactual: Set<string>;
+  stopwords: Map<string, Set<string>>;
+  genericNouns: Set<string>;
+}
+
+export const VERTICALS = ['home_services', 'senior_living', 'restaurant', 'local_business'] as const;
+const FALLBACK_VERTICAL = 'local_business';
+
+function readJson(name: string): unknown {
+  return JSON.parse(readFileSync(new URL(`./taxonomies/${name}.json`, import.meta.url), 'utf8'));
+}
+
+const cache = new Map<string, Lexicon>();
+
+/** The compiled lexicon of a vertical; an unknown vertical gets the generic local-business taxonomy. */
+export function loadLexicon(vertical: string): Lexicon {
+  const name = (VERTICALS as readonly string[]).includes(vertical) ? vertical : FALLBACK_VERTICAL;
+  let lexicon = cache.get(name);
+  if (!lexicon) {
+    lexicon = compile(EnglishFile.parse(readJson('english')), TaxonomyFile.parse(readJson(name)));
+    cache.set(name, lexicon);
+  }
+  return lexicon;
+}
+
+function compile(english: z.infer<typeof EnglishFile>, taxonomy: TaxonomyFile): Lexicon {
+  const aspectIds = new Set(taxonomy.aspects.map((a) => a.id));
+  if (taxonomy.default_aspect !== null && !aspectIds.has(taxonomy.default_aspect)) {
+    throw new Error(`taxonomy ${taxonomy.vertical}: default_aspect ${taxonomy.default_aspect} is not an aspect`);
+  }
+  // Layered from general to specific, so a vertical's reading of a word wins over the general lexicon.
+  const entries = new PhraseMatcher<LexValue>();
+  const put = (phrase: string, aspect: string | null, score: number | null): void => {
+    const words = tokenizePhrase(phrase);
+    const previous = entries.get(words);
+    entries.add(words, {
+      aspect: aspect ?? previous?.aspect ?? null,
+      score: score ?? previous?.score ?? null,
+    });
+  };
+  for (const [w, s] of Object.entries(english.opinion)) put(w, null, s);
+  for (const [w, s] of Object.entries(english.phrases)) put(w, null, s);
+  for (const [w, s] of Object.entries(taxonomy.opinion)) put(w, null, s);
+  const owner = new Map<string, string>();
+  for (const aspect of taxonomy.aspects) {
+    for (const term of [...aspect.terms, ...Object.keys(aspect.cues)]) {
+      const key = tokenizePhrase(term).join(' ');
+      const other = owner.get(key);
+      if (other && other !== aspect.id) {
+        throw new Error(`taxonomy ${taxonomy.vertical}: "${term}" belongs to both ${other} and ${aspect.id}`);
+      }
+      owner.set(key, aspect.id);
+    }
+    for (const term of aspect.terms) put(term, aspect.id, null);
+    for (const [cue, s] of Object.entries(aspect.cues)) put(cue, aspect.id, s);
+  }
+
+  const problemMatcher = new PhraseMatcher<string>();
+  for (const problem of taxonomy.problems) {
+    for (const pattern of problem.patterns) problemMatcher.add(tokenizePhrase(pattern), problem.id);
+  }
+
+  const intensifiers = new Map<string, number>(Object.entries(english.intensifiers));
+  for (const [w, m] of Object.entries(english.diminishers)) intensifiers.set(w, m);
+
+  return {
+    vertical: taxonomy.vertical,
+    version: taxonomy.version,
+    defaultAspect: taxonomy.default_aspect,
+    aspects: taxonomy.aspects.map(({ id, label }) => ({ id, label })),
+    problems: taxonomy.problems.map(({ id, label }) => ({ id, label })),
+    entries,
+    problemMatcher,
+    intensifiers,
+    negators: new Set(english.negators),
+    excess: new Set(english.excess),
+    contrastAfter: new Set(english.contrast_after),
+    concessive: new Set(english.concessive),
+    counterfactual: new Set(english.counterfactual),
+    stopwords: new Map(Object.entries(english.stopwords).map(([lang, words]) => [lang, new Set(words)])),
+    genericNouns: new Set(english.generic_nouns),
+  };
+}

@@ -1,0 +1,72 @@
+// The one place that talks to wink-nlp: turns text into sentences of tokens with character offsets.
+// The rest of the engine works on these plain arrays, so it does not depend on wink's API.
+import winkNLP, { type ItsFunction } from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
+
+export interface Token {
+  /** Lowercased surface form (wink's `normal`, which also expands contractions: "n't" → "not"). */
+  normal: string;
+  lemma: string;
+  /** Universal POS tag (NOUN, ADJ, VERB, …). */
+  pos: string;
+  /** wink's negation scope: the token follows a negation within its clause. */
+  negated: boolean;
+  /** UTF-16 offsets into the analysed text. */
+  start: number;
+  end: number;
+}
+
+export interface ParsedSentence {
+  start: number;
+  end: number;
+  tokens: Token[];
+}
+
+const nlp = winkNLP(model, ['sbd', 'negation', 'pos']);
+const its = nlp.its;
+// wink's type declarations give `its.lemma` an addons parameter its `out()` signature does not accept,
+// although `out(its.lemma)` is the documented call.
+const lemmaOf = its.lemma as unknown as ItsFunction<string>;
+
+/** Sentences with their non-whitespace tokens; sentences without a word or symbol are dropped. */
+export function parseText(text: string): ParsedSentence[] {
+  const doc = nlp.readDoc(text);
+  const tokens = doc.tokens();
+  const values = tokens.out(its.value) as string[];
+  const normals = tokens.out(its.normal) as string[];
+  const lemmas = tokens.out(lemmaOf) as string[];
+  const tags = tokens.out(its.pos) as string[];
+  const negations = tokens.out(its.negationFlag) as unknown as boolean[];
+  const spans = doc.sentences().out(its.span) as unknown as [number, number][];
+
+  // wink keeps every character, but locating each value from a moving cursor is robust even if a future
+  // tokenizer normalises some characters: a token that cannot be found keeps the cursor position.
+  const all: (Token | null)[] = new Array(values.length);
+  let cursor = 0;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    const at = text.indexOf(value, cursor);
+    const start = at < 0 ? cursor : at;
+    const end = at < 0 ? cursor : at + value.length;
+    cursor = end;
+    all[i] = tags[i] === 'SPACE' || value.trim() === '' ? null
+      : { normal: normals[i], lemma: lemmas[i].toLowerCase(), pos: tags[i], negated: negations[i], start, end };
+  }
+
+  const sentences: ParsedSentence[] = [];
+  for (const [first, last] of spans) {
+    const sentenceTokens: Token[] = [];
+    for (let i = first; i <= last; i++) {
+      const token = all[i];
+      if (token) sentenceTokens.push(token);
+    }
+    if (sentenceTokens.length === 0) continue;
+    sentences.push({ start: sentenceTokens[0].start, end: sentenceTokens[sentenceTokens.length - 1].end, tokens: sentenceTokens });
+  }
+  return sentences;
+}
+
+/** Lowercased token forms of a short lexicon entry, tokenised exactly as review text is. */
+export function tokenizePhrase(phrase: string): string[] {
+  return (nlp.readDoc(phrase).tokens().out(its.normal) as string[]).filter((t) => t.trim() !== '');
+}

@@ -1,0 +1,77 @@
+// Longest-match lookup of single- and multi-word lexicon entries over a token sequence. Each entry word
+// matches a token's lowercased form or its lemma, so "leak" also finds "leaking" and "leaks".
+import type { Token } from './nlp.js';
+
+export interface Match<T> {
+  /** Token index range [start, end). */
+  start: number;
+  end: number;
+  value: T;
+}
+
+interface Entry<T> {
+  words: string[];
+  value: T;
+}
+
+export class PhraseMatcher<T> {
+  private readonly byFirst = new Map<string, Entry<T>[]>();
+
+  /** Adds an entry; a later entry with the same words replaces the earlier one. */
+  add(words: string[], value: T): void {
+    if (words.length === 0) return;
+    const list = this.byFirst.get(words[0]) ?? [];
+    const same = list.findIndex((e) => e.words.join(' ') === words.join(' '));
+    if (same >= 0) list[same] = { words, value };
+    else list.push({ words, value });
+    // Longest first, so the first entry that matches at a position is the longest one.
+    list.sort((a, b) => b.words.length - a.words.length);
+    this.byFirst.set(words[0], list);
+  }
+
+  get(words: string[]): T | undefined {
+    return this.byFirst.get(words[0])?.find((e) => e.words.join(' ') === words.join(' '))?.value;
+  }
+
+  /** Non-overlapping matches, scanning left to right and preferring the longest entry at each position. */
+  matchAll(tokens: Token[]): Match<T>[] {
+    const out: Match<T>[] = [];
+    let i = 0;
+    while (i < tokens.length) {
+      const found = this.longestAt(tokens, i);
+      if (found) {
+        out.push(found);
+        i = found.end;
+      } else {
+        i++;
+      }
+    }
+    return out;
+  }
+
+  private longestAt(tokens: Token[], i: number): Match<T> | null {
+    const t = tokens[i];
+    let best: Match<T> | null = null;
+    for (const key of t.normal === t.lemma ? [t.normal] : [t.normal, t.lemma]) {
+      const list = this.byFirst.get(key);
+      if (!list) continue;
+      for (const entry of list) {
+        if (best && best.end - best.start >= entry.words.length) break;
+        if (wordsMatch(tokens, i, entry.words)) {
+          best = { start: i, end: i + entry.words.length, value: entry.value };
+          break;
+        }
+      }
+    }
+    return best;
+  }
+}
+
+function wordsMatch(tokens: Token[], at: number, words: string[]): boolean {
+  if (at + words.length > tokens.length) return false;
+  for (let k = 0; k < words.length; k++) {
+    const t = tokens[at + k];
+    if (t.normal !== words[k] && t.lemma !== words[k]) return false;
+  }
+  return true;
+}
