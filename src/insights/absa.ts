@@ -14,6 +14,8 @@ const NEGATION_SCALAR = -0.74;
 const COMMA_DISTANCE = 4;
 /** How far back (tokens) negators and intensifiers reach. */
 const MODIFIER_WINDOW = 3;
+/** "could have been a lot better", "used to be pretty decent": these reach further than a negator does. */
+const COUNTERFACTUAL_WINDOW = 6;
 /** A phrase is quoted only when aspect term and opinion sit this close together. */
 const MAX_PHRASE_TOKENS = 6;
 /** Weight of a clause that a contrast word concedes ("X but Y": X counts half, Y one and a half). */
@@ -152,15 +154,25 @@ function opinionValue(tokens: Token[], hit: Match<LexValue>, lex: Lexicon, segme
     if (m !== undefined && (t.pos === 'ADV' || t.pos === 'ADJ' || t.pos === 'DET' || t.pos === 'PART' || pair !== '')) multiplier *= m;
     if (lex.negators.has(t.normal) && !isNegationIdiom(tokens, j)) negated = !negated;
     if (lex.excess.has(t.normal)) excess = true;
-    if (lex.counterfactual.has(t.normal) && tokens[j + 1]?.normal === 'have') counterfactual = true;
+  }
+  for (let j = hit.start - 1; j >= 0 && j >= hit.start - COUNTERFACTUAL_WINDOW && segmentOf[j] === segmentOf[hit.start]; j--) {
+    const next = tokens[j + 1]?.normal;
+    if ((lex.counterfactual.has(tokens[j].normal) && next === 'have') || (tokens[j].normal === 'used' && next === 'to')) counterfactual = true;
   }
 
   let value = base * multiplier;
   if (excess) value = -Math.abs(value);
-  if (negated) value *= NEGATION_SCALAR;
-  // "could have been better": a positive word under a counterfactual modal reads as a mild complaint.
+  // A negated comparative of praise is still praise: "couldn't be happier", "can't imagine better".
+  if (negated && !(value > 0 && isComparative(tokens, hit))) value *= NEGATION_SCALAR;
+  // "could have been better", "used to be good": praise under a counterfactual reads as a mild complaint.
   if (counterfactual && value > 0) value *= -0.5;
   return value;
+}
+
+function isComparative(tokens: Token[], hit: Match<LexValue>): boolean {
+  if (hit.end - hit.start !== 1) return false;
+  const w = tokens[hit.start].normal;
+  return w === 'better' || (w.endsWith('er') && tokens[hit.start].lemma !== w);
 }
 
 /** "not only … but", "no doubt", "no wonder" contain a negator without negating what follows. */
