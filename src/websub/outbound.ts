@@ -1,0 +1,145 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { readFileSync } from 'node:fs';
+import { isIP, type LookupFunction } from 'node:net';
+import { rootCertificates } from 'node:tls';
+import { Agent, buildConnector, request } from 'undici';
+import { forbiddenReason, isLocalHostname } from './address.js';
+import type { HubConfig } from './config.js';
+
+export type OutboundResult =
+  | { ok: true; status: number; body: Buffer }
+  | { ok: false; error: string };
+
+export class RefusedAddressError extends Error {
+  readonly code = 'EHUBREFUSED';
+}
+
+const USER_AGENT = 'Reviewcast-WebSub-Hub/1';
+
+/**
+ * The only way the hub talks to subscribers. Rules that hold for every request:
+ * - HTTPS only, TLS always verified (the test CA is added to the system roots, never replacing them);
+ * - outside the test setting, the peer must be a public unicast address, checked twice: names resolving
+ *   only to non-public addresses fail in DNS lookup before any connection, and the address the socket
+ *   actually connected to is checked again (IP literals skip lookup, and a rebinding DNS answer cannot
+ *   change what the socket reports);
+ * - redirects are never followed (undici's request() does not, and no redirect interceptor is installed);
+ * - one deadline covers connect, TLS, headers and body; at most `maxResponseBytes` of the body are read.
+ */
+export class OutboundClient {
+  private readonly agent: Agent;
+
+  constructor(private readonly config: Pick<HubConfig, 'allowPrivateCallbacks' | 'caFile' | 'requestTimeoutMs' | 'connectTimeoutMs' | 'maxResponseBytes' | 'connectionsPerOrigin'>) {
+    const allowPrivate = config.allowPrivateCallbacks;
+    const ca = config.caFile ? [...rootCertificates, readFileSync(config.caFile, 'utf8')] : undefined;
+    const connector = buildConnector({
+      ...(ca ? { ca } : {}),
+      rejectUnauthorized: true,
+      timeout: config.connectTimeoutMs,
+      ...(allowPrivate ? {} : { lookup: publicOnlyLookup }),
+    });
+    this.agent = new Agent({
+      connections: config.connectionsPerOrigin,
+      headersTimeout: config.requestTimeoutMs,
+      bodyTimeout: config.requestTimeoutMs,
+      keepAliveTimeout: 10_000,
+      connect: (opts, cb) => {
+        connector(opts, (err, socket) => {
+          if (err || !socket) return cb(err ?? new Error('no socket'), null);
+          const why = allowPrivate ? null : forbiddenReason(socket.remoteAddress ?? '');
+          if (why) {
+            socket.destroy();
+            return cb(new RefusedAddressError(`refused to connect to a ${why} address`), null);
+          }
+          cb(null, socket);
+        });
+      },
+    });
+  }
+
+  refuseUrl(url: URL): string | null {
+    return refuseUrl(url, this.config.allowPrivateCallbacks);
+  }
+
+  async send(method: 'GET' | 'POST', href: string, headers: Record<string, string> = {}, body?: Buffer): Promise<OutboundResult> {
+    let url: URL;
+    try {
+      url = new URL(href);
+    } catch {
+      return { ok: false, error: 'invalid URL' };
+    }
+    const refused = this.refuseUrl(url);
+    if (refused) return { ok: false, error: refused };
+    const signal = AbortSignal.timeout(this.config.requestTimeoutMs);
+    try {
+      const res = await request(url, {
+        dispatcher: this.agent,
+        method,
+        headers: { 'user-agent': USER_AGENT, ...headers },
+        body,
+        signal,
+      });
+      return { ok: true, status: res.statusCode, body: await readCapped(res.body, this.config.maxResponseBytes) };
+    } catch (err) {
+      return { ok: false, error: describe(err, signal) };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+/** Why a callback URL may not be called at all, decided without touching the network (null when it may). */
+export function refuseUrl(url: URL, allowPrivate: boolean): string | null {
+  if (url.protocol !== 'https:') return 'only https callbacks are called';
+  if (url.username || url.password) return 'callback URLs must not contain credentials';
+  if (allowPrivate) return null;
+  if (isLocalHostname(url.hostname)) return 'refused to call localhost';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) {
+    const why = forbiddenReason(host);
+    if (why) return `refused to call a ${why} address`;
+  }
+  return null;
+}
+
+/** Reads at most `cap` bytes, then drops the rest of the stream (the peer does not get to make us buffer). */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, cap: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const take = chunk.subarray(0, cap - size);
+    chunks.push(take);
+    size += take.length;
+    if (size >= cap) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks, size);
+}
+
+function describe(err: unknown, signal: AbortSignal): string {
+  if (signal.aborted) return 'timed out';
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e instanceof RefusedAddressError || e?.cause instanceof RefusedAddressError) return (e.cause ?? e).message ?? 'refused';
+  const code = e?.code ?? e?.cause?.code;
+  if (code === 'EHUBREFUSED') return e.message ?? e.cause?.message ?? 'refused';
+  if (code && /TIMEOUT/i.test(code)) return 'timed out';
+  return code ? `${code}: ${e.message ?? ''}`.trim() : String(e?.message ?? err);
+}
+
+/** dns.lookup that drops non-public answers, and fails when none is left. */
+const publicOnlyLookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+    if (err) return callback(err);
+    const usable = addresses.filter((a) => forbiddenReason(a.address) === null);
+    if (usable.length === 0) {
+      const e = Object.assign(new Error(`refused: ${hostname} resolves only to non-public addresses`), { code: 'EHUBREFUSED' });
+      return callback(e);
+    }
+    if (options.all) callback(null, usable);
+    else callback(null, usable[0].address, usable[0].family);
+  });
+}) as unknown as LookupFunction;

@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { refuseUrl } from './outbound.js';
+import { RateLimiter } from './rate-limit.js';
+import * as repo from './repo.js';
+import { parseHubRequest } from './request.js';
+import { redactUrl } from './signature.js';
+import { topicUrls } from './topics.js';
+import type { HubDeps, HubWorker } from './worker.js';
+
+export const HUB_PATH = '/api/websub/hub';
+const FORM = 'application/x-www-form-urlencoded';
+const MAX_BODY_BYTES = 16 * 1024;
+
+/**
+ * Mounts POST /api/websub/hub. A valid request is stored for verification and answered 202 before
+ * any outbound request (the worker verifies it asynchronously); anything else is a 4xx/5xx with a
+ * plain-text reason. Pass the local `worker` so it starts verifying at once instead of at its next poll.
+ */
+export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: HubWorker }): void {
+  const { store, config, log, worker } = deps;
+  const perClient = new RateLimiter(config.rateLimitPerClient.perMinute, config.rateLimitPerClient.burst);
+  const perCallbackHost = new RateLimiter(config.rateLimitPerCallbackHost.perMinute, config.rateLimitPerCallbackHost.burst);
+
+  const text = (reply: FastifyReply, status: number, message: string) => {
+    if (status >= 400 && worker) (status === 429 ? worker.counters.requestsRateLimited++ : worker.counters.requestsRejected++);
+    return reply.code(status).type('text/plain; charset=utf-8').send(`${message}\n`);
+  };
+
+  app.register(async (scope) => {
+    // Own form parser in this scope only: whatever the app registers elsewhere, the hub sees raw fields
+    // (dots in names kept, first value of a repeated field wins) under a small body limit.
+    if (scope.hasContentTypeParser(FORM)) scope.removeContentTypeParser(FORM);
+    scope.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (_req, body, done) => {
+      done(null, new URLSearchParams(body as string));
+    });
+    scope.setErrorHandler((err: { statusCode?: number; message?: string }, _req, reply) => {
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+      if (status === 500) log.error({ err }, 'websub: hub request failed');
+      return text(reply, status, status === 500 ? 'internal error' : (err.message ?? 'bad request'));
+    });
+
+    scope.post(HUB_PATH, async (req, reply) => {
+      const wait = perClient.take(req.ip);
+      if (wait > 0) return text(reply.header('retry-after', String(wait)), 429, 'too many hub requests from this address; retry later');
+      if (!(req.body instanceof URLSearchParams)) return text(reply, 415, `the hub takes ${FORM} bodies`);
+
+      const parsed = parseHubRequest(req.body, topicUrls(deps.catalog()), config, (u) => refuseUrl(u, config.allowPrivateCallbacks));
+      if (!parsed.ok) return text(reply, parsed.status, parsed.reason);
+      const r = parsed.request;
+
+      const hostWait = perCallbackHost.take(new URL(r.callback).host);
+      if (hostWait > 0) return text(reply.header('retry-after', String(hostWait)), 429, 'too many hub requests for this callback host; retry later');
+      const db = store.db;
+      if ((await repo.countPendingVerifications(db)) >= config.maxPendingVerifications && !(await repo.hasPendingVerification(db, r.topic, r.callback))) {
+        return text(reply.header('retry-after', '60'), 503, 'too many verifications pending; retry later');
+      }
+      await repo.queueVerification(db, r, Date.now());
+      if (worker) worker.counters.requestsAccepted++;
+      // Never log the secret; the callback only as origin and path.
+      log.info({ mode: r.mode, topic: r.topic, callback: redactUrl(r.callback), lease_seconds: r.leaseSeconds ?? undefined, signed: r.secret !== null }, 'websub: request accepted');
+      worker?.kick();
+      return text(reply, 202, `${r.mode} request accepted; verification of intent will follow`);
+    });
+  });
+}
