@@ -1,0 +1,23 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateDemoReviews } from '../src/demo/index.js';
+
+export const benchDir = () => mkdtempSync(join(tmpdir(), 'reviewcast-bench-'));
+
+/** An NDJSON file of N deterministic demo reviews. */
+export function demoFile(dir: string, n: number): string {
+  const file = join(dir, `demo-${n}.ndjson`);
+  writeFileSync(file, `${generateDemoReviews({ reviews: n }).map((r) => JSON.stringify(r)).join('\n')}\n`);
+  return file;
+}
+
+/** Print a Markdown table (so it pastes straight into the README). */
+export function table(headers: string[], rows: (string | number)[][]): void {
+  const line = (cells: (string | number)[]) => `| ${cells.map(String).join(' | ')} |`;
+  console.log(line(headers));
+  console.log(line(headers.map(() => '---')));
+  for (const r of rows) console.log(line(r));
+}
+
+export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });

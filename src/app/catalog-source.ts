@@ -1,0 +1,98 @@
+import type { Logger } from 'pino';
+import { Catalog } from '../catalog/index.js';
+import { demoBusiness } from '../demo/index.js';
+import { ReviewAnalysis } from '../domain/insights.js';
+import { analyzePending } from '../ingest/index.js';
+import type { Revision, Store } from '../store/index.js';
+
+const EMPTY_REVISION: Revision = { id: 0, created_at: new Date(0).toISOString() };
+
+export type RevisionListener = (catalog: Catalog) => void | Promise<void>;
+
+/**
+ * Holds the current catalog and replaces it whole when the store has a newer revision (written by
+ * this process or by the import CLI in another one). Building happens off the request path; readers
+ * always get one complete revision.
+ */
+export class CatalogSource {
+  private current: Catalog | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private building: Promise<void> | null = null;
+  private readonly listeners: RevisionListener[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly opts: { publicBaseUrl: () => string; pollMs: number; log: Logger },
+  ) {}
+
+  get(): Catalog {
+    if (!this.current) throw Object.assign(new Error('the catalog is still loading'), { statusCode: 503 });
+    return this.current;
+  }
+
+  get loaded(): boolean {
+    return this.current !== null;
+  }
+
+  onRevision(listener: RevisionListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Load the newest revision now (and analyse what is not analysed yet). */
+  async refresh(): Promise<void> {
+    // One build at a time; a caller that arrives during a build waits for it and then checks again.
+    while (this.building) await this.building;
+    this.building = this.load().finally(() => (this.building = null));
+    await this.building;
+  }
+
+  private async load(): Promise<void> {
+    const latest = await this.store.latestRevision();
+    if (this.current && latest && latest.id === this.current.revision) return;
+    const started = performance.now();
+    const analysed = await analyzePending(this.store);
+    const catalog = await this.build();
+    this.current = catalog;
+    this.opts.log.info(
+      { revision: catalog.revision, reviews: catalog.reviews.length, analysed: analysed.analysed, ms: Math.round(performance.now() - started) },
+      'catalog revision loaded',
+    );
+    for (const l of this.listeners) {
+      try {
+        await l(catalog);
+      } catch (err) {
+        this.opts.log.error({ err }, 'revision listener failed');
+      }
+    }
+  }
+
+  private async build(): Promise<Catalog> {
+    // One snapshot for the revision and its data, so a catalog never mixes two revisions.
+    const { revision, business, rows, analyses } = await this.store.snapshot(async (trx) => ({
+      revision: (await this.store.latestRevision(trx)) ?? EMPTY_REVISION,
+      business: await this.store.getBusiness(trx),
+      rows: await this.store.publishedReviews(trx),
+      analyses: await this.store.analyses(trx),
+    }));
+    const parsed = new Map<string, ReviewAnalysis>();
+    for (const a of analyses) parsed.set(a.review_id, JSON.parse(a.analysis) as ReviewAnalysis);
+    return new Catalog({ revision, business: business ?? demoBusiness(), rows, analyses: parsed, publicBaseUrl: this.opts.publicBaseUrl() });
+  }
+
+  /** Check for new revisions periodically (the fallback everywhere; PostgreSQL adds LISTEN/NOTIFY). */
+  startPolling(): void {
+    const tick = () => {
+      this.refresh()
+        .catch((err) => this.opts.log.warn({ err }, 'revision check failed'))
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(tick, this.opts.pollMs).unref();
+        });
+    };
+    this.timer = setTimeout(tick, this.opts.pollMs).unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

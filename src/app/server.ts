@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { type Config, type ConfigInput, loadConfig } from '../config.js';
+import { buildApp } from '../http/index.js';
+import { Store } from '../store/index.js';
+import { CatalogSource } from './catalog-source.js';
+import { seedDemo } from './seed-demo.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  /** Where it listens, e.g. http://127.0.0.1:41234 */
+  url: string;
+  config: Config;
+  store: Store;
+  catalog: CatalogSource;
+  log: Logger;
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: store → catalog → HTTP surfaces. Tests call it with port 0; `reviewcast
+ * serve` calls it with the environment and flags.
+ */
+export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { logger?: Logger } = {}): Promise<RunningServer> {
+  const config = loadConfig(overrides);
+  const log = opts.logger ?? pino({ level: config.logLevel });
+  const store = await Store.open(config.databaseUrl);
+  if (config.demoIfEmpty && (await store.reviewCount()) === 0 && !(await store.getBusiness())) {
+    const { reviews } = await seedDemo(store);
+    log.info({ reviews, database: store.conn.url }, 'empty database: loaded the demo business (Brightwater Plumbing & Heating)');
+  }
+  let publicBaseUrl = config.publicBaseUrl;
+  const catalog = new CatalogSource(store, { publicBaseUrl: () => publicBaseUrl!, pollMs: config.pollMs, log });
+  const app = await buildApp({ catalog: () => catalog.get(), logger: log, ready: () => store.ping() });
+  // Listen first so the base URL can name the real port; until the catalog is loaded requests get 503.
+  await app.listen({ port: config.port, host: config.host });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  publicBaseUrl ??= config.host === '0.0.0.0' || config.host === '::' ? `http://localhost:${port}` : url;
+  config.publicBaseUrl = publicBaseUrl;
+  await catalog.refresh();
+  catalog.startPolling();
+  log.info({ url, publicBaseUrl, revision: catalog.get().revision }, 'reviewcast listening');
+
+  let closing: Promise<void> | null = null;
+  return {
+    app,
+    url,
+    config,
+    store,
+    catalog,
+    log,
+    close() {
+      // In-flight requests finish (Fastify stops accepting, then waits), then background work, then the store.
+      closing ??= (async () => {
+        catalog.stop();
+        await app.close();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import {
+  type AggregateRating,
+  type Business,
+  type Review,
+  type ReviewsDocument,
+  type SearchQuery,
+  type SearchResult,
+  type SinceResult,
+  computeAggregateRating,
+  createMentionMatcher,
+} from '../domain/index.js';
+import type { Insights, ReviewAnalysis } from '../domain/insights.js';
+import { buildInsights } from '../insights/index.js';
+import type { Revision, ReviewTable } from '../store/index.js';
+import { ReviewIndex } from './review-index.js';
+import { renderAtom } from './render/atom.js';
+import { renderJsonFeed } from './render/json-feed.js';
+import { type Links, links } from './render/links.js';
+import { Representation, httpDate } from './representation.js';
+import { type Attribution, toReview } from './to-review.js';
+
+export const FEED_SIZE = 50;
+
+export interface CatalogInput {
+  revision: Revision;
+  business: Business;
+  rows: readonly ReviewTable[];
+  analyses: ReadonlyMap<string, ReviewAnalysis>;
+  publicBaseUrl: string;
+}
+
+export interface Representations {
+  reviews: Representation;
+  insights: Representation;
+  feedJson: Representation;
+  feedAtom: Representation;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * One data revision, immutable: everything every surface serves, with the dataset and feed bodies
+ * rendered once. Built off the request path and swapped in whole, so a request never sees two revisions.
+ */
+export class Catalog {
+  readonly revision: number;
+  readonly generatedAt: string;
+  readonly lastModified: string;
+  readonly links: Links;
+  readonly business: Business;
+  readonly aggregateRating: AggregateRating;
+  /** Published reviews, newest first. */
+  readonly reviews: readonly Review[];
+  readonly byId: ReadonlyMap<string, Review>;
+  readonly insights: Insights;
+  readonly representations: Representations;
+  readonly attribution: Attribution;
+  private readonly index: ReviewIndex;
+
+  constructor(input: CatalogInput) {
+    this.revision = input.revision.id;
+    this.generatedAt = input.revision.created_at;
+    this.lastModified = httpDate(this.generatedAt);
+    this.links = links(input.publicBaseUrl);
+    this.business = input.business;
+    this.attribution = {
+      technicians: createMentionMatcher(input.business.technicians),
+      services: createMentionMatcher(input.business.services),
+      areas: createMentionMatcher(input.business.service_areas),
+    };
+    this.reviews = input.rows.map((row) => toReview(row, this.attribution, this.links.review));
+    this.byId = new Map(this.reviews.map((r) => [r.id, r]));
+    this.aggregateRating = computeAggregateRating(this.reviews, this.generatedAt);
+    this.index = new ReviewIndex(this.reviews, this.attribution.technicians, this.attribution.services);
+    this.insights = buildInsights({
+      business: input.business,
+      reviews: this.reviews,
+      analyses: input.analyses as Map<string, ReviewAnalysis>,
+      generatedAt: this.generatedAt,
+    });
+
+    const doc: ReviewsDocument = {
+      business: this.business,
+      aggregate_rating: this.aggregateRating,
+      reviews: this.reviews as Review[],
+      generated_at: this.generatedAt,
+      revision: this.revision,
+    };
+    const newest = this.reviews.slice(0, FEED_SIZE);
+    const rep = (type: string, body: string) => new Representation(type, Buffer.from(body), this.lastModified);
+    this.representations = {
+      reviews: rep(JSON_TYPE, JSON.stringify(doc)),
+      insights: rep(JSON_TYPE, JSON.stringify(this.insights)),
+      feedJson: rep('application/feed+json; charset=utf-8', JSON.stringify(renderJsonFeed(this.business, newest, this.links))),
+      feedAtom: rep('application/atom+xml; charset=utf-8', renderAtom(this.business, newest, this.links, this.generatedAt)),
+    };
+  }
+
+  /** REST search and MCP search_reviews: one function, one schema (validated by the caller). */
+  search(q: SearchQuery): SearchResult {
+    return this.index.search(q);
+  }
+
+  since(date: string): SinceResult {
+    const reviews = this.index.since(date) as Review[];
+    return { since: date, count: reviews.length, reviews };
+  }
+}

@@ -1,0 +1,5 @@
+export { Catalog, FEED_SIZE, type CatalogInput, type Representations } from './catalog.js';
+export { Representation, httpDate, type Encoding } from './representation.js';
+export { links, websubLinkHeader, type Links } from './render/links.js';
+export { xmlSafe } from './render/atom.js';
+export { TextIndex } from './text-index.js';

@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+export type Encoding = 'br' | 'gzip';
+
+/** Below this size compression costs more than it saves on the wire. */
+const MIN_COMPRESS_BYTES = 1024;
+
+/**
+ * One rendered body with its validators. Compressed variants are made on first demand, off the
+ * event loop (zlib's thread pool), and then kept for the life of the revision.
+ */
+export class Representation {
+  readonly etag: string;
+  private readonly variants = new Map<Encoding, Promise<Buffer>>();
+
+  constructor(
+    readonly contentType: string,
+    readonly body: Buffer,
+    readonly lastModified: string,
+  ) {
+    // Strong ETag over the exact bytes: equal on every replica that renders the same revision.
+    this.etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  }
+
+  get compressible(): boolean {
+    return this.body.length >= MIN_COMPRESS_BYTES;
+  }
+
+  encoded(encoding: Encoding): Promise<Buffer> {
+    let v = this.variants.get(encoding);
+    if (!v) {
+      // Quality is tuned for large bodies: brotli 11 on tens of MB takes minutes; 5 is near gzip speed and smaller.
+      const quality = this.body.length > 4 << 20 ? 5 : 9;
+      v =
+        encoding === 'br'
+          ? brotliAsync(this.body, {
+              params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: this.body.length },
+            })
+          : gzipAsync(this.body, { level: 6 });
+      this.variants.set(encoding, v);
+    }
+    return v;
+  }
+
+  /** Start compressing now so the first client that asks does not wait. */
+  warm(): Promise<unknown> {
+    if (!this.compressible) return Promise.resolve();
+    return Promise.all([this.encoded('br'), this.encoded('gzip')]);
+  }
+}
+
+export const httpDate = (iso: string) => new Date(iso).toUTCString();

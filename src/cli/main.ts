@@ -1,0 +1,150 @@
+import { writeFile } from 'node:fs/promises';
+import { Command, Option } from 'commander';
+import { startServer } from '../app/index.js';
+import { loadConfig } from '../config.js';
+import { generateDemoReviews, demoBusiness } from '../demo/index.js';
+import { FORMATS, type Format, ImportFileError, analyzePending, formatRowError, importFile } from '../ingest/index.js';
+import { Store } from '../store/index.js';
+import { readBusinessFile } from './business.js';
+import { progress } from './progress.js';
+
+const program = new Command('reviewcast').description('Publish one business’s verified reviews and insights over REST, feeds, MCP and WebSub.');
+
+/** The CLI reads the same configuration as the server, so it writes into the database a running server uses. */
+async function openStore(opts: { databaseUrl?: string }) {
+  const config = loadConfig({ DATABASE_URL: opts.databaseUrl });
+  return Store.open(config.databaseUrl);
+}
+const dbOption = () => new Option('--database-url <url>', 'SQLite file or postgres:// URL (default: $DATABASE_URL or ./data/reviewcast.db)');
+
+program
+  .command('serve')
+  .description('serve the public interface (default command of npm start)')
+  .option('--port <port>', 'listen port ($PORT, default 3000)')
+  .option('--host <host>', 'listen address ($HOST, default 0.0.0.0)')
+  .option('--public-base-url <url>', 'absolute base URL used in feeds and links ($PUBLIC_BASE_URL)')
+  .addOption(dbOption())
+  .action(async (opts) => {
+    const server = await startServer({ PORT: opts.port, HOST: opts.host, PUBLIC_BASE_URL: opts.publicBaseUrl, DATABASE_URL: opts.databaseUrl });
+    const shutdown = (signal: string) => {
+      server.log.info({ signal }, 'shutting down: finishing in-flight requests');
+      server.close().then(
+        () => process.exit(0),
+        (err) => {
+          server.log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.once('SIGINT', () => shutdown('SIGINT'));
+  });
+
+program
+  .command('import')
+  .description('import reviews from a file (one transaction; re-importing the same file changes nothing)')
+  .argument('<file>', 'JSON, NDJSON, CSV or a Google Business Profile API export')
+  .addOption(new Option('--format <format>', 'input format (detected when omitted)').choices(FORMATS as string[]))
+  .option('--sync', 'unpublish reviews of the imported sources that are absent from the file')
+  .option('--skip-invalid', 'write the valid rows and report the invalid ones (default: write nothing if any row is invalid)')
+  .option('--no-analyze', 'skip the sentiment analysis of new and changed reviews (the server does it on load)')
+  .addOption(dbOption())
+  .action(async (file: string, opts) => {
+    const store = await openStore(opts);
+    try {
+      const bar = progress('importing');
+      const started = performance.now();
+      const report = await importFile(store, file, { format: opts.format as Format | undefined, sync: opts.sync, skipInvalid: opts.skipInvalid, onProgress: bar.update });
+      bar.stop();
+      for (const e of report.invalid) console.error(`invalid: ${formatRowError(e)}`);
+      if (!report.written) {
+        console.error(`${report.invalid.length} invalid row(s) in ${file}; nothing was imported (use --skip-invalid to import the valid rows).`);
+        process.exitCode = 1;
+        return;
+      }
+      if (opts.analyze) {
+        const abar = progress('analysing');
+        await analyzePending(store, { onProgress: abar.update });
+        abar.stop();
+      }
+      const secs = (performance.now() - started) / 1000;
+      console.log(
+        `${report.format}: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.invalid.length} invalid${opts.sync ? `, ${report.unpublished} unpublished` : ''}` +
+          ` — ${report.revision ? `revision ${report.revision.id}` : 'no change'} in ${secs.toFixed(1)} s`,
+      );
+      if (report.invalid.length) process.exitCode = 1;
+    } catch (err) {
+      if (err instanceof ImportFileError) {
+        for (const e of err.errors) console.error(`invalid: ${formatRowError(e)}`);
+        console.error(`${file} could not be read; nothing was imported.`);
+        process.exitCode = 1;
+      } else throw err;
+    } finally {
+      await store.close();
+    }
+  });
+
+const business = program.command('business').description('the business profile');
+business
+  .command('set')
+  .description('validate a YAML or JSON business profile and store it')
+  .argument('<file>')
+  .addOption(dbOption())
+  .action(async (file: string, opts) => {
+    const profile = await readBusinessFile(file);
+    const store = await openStore(opts);
+    try {
+      const revision = await store.setBusiness(profile, new Date().toISOString());
+      console.log(revision ? `business profile "${profile.name}" stored (revision ${revision.id})` : 'business profile unchanged');
+    } finally {
+      await store.close();
+    }
+  });
+business
+  .command('show')
+  .description('print the stored business profile as JSON')
+  .addOption(dbOption())
+  .action(async (opts) => {
+    const store = await openStore(opts);
+    try {
+      console.log(JSON.stringify(await store.getBusiness(), null, 2));
+    } finally {
+      await store.close();
+    }
+  });
+
+program
+  .command('demo')
+  .description('write a deterministic demo review set (and optionally its business profile)')
+  .option('--reviews <n>', 'number of reviews', '2000')
+  .option('--seed <n>', 'random seed', '20240601')
+  .requiredOption('--out <file>', 'output file (.ndjson or .json)')
+  .option('--business-out <file>', 'also write the demo business profile (JSON)')
+  .action(async (opts) => {
+    const reviews = generateDemoReviews({ reviews: Number(opts.reviews), seed: Number(opts.seed) });
+    const body = /\.json$/i.test(opts.out) ? JSON.stringify(reviews) : `${reviews.map((r) => JSON.stringify(r)).join('\n')}\n`;
+    await writeFile(opts.out, body);
+    if (opts.businessOut) await writeFile(opts.businessOut, JSON.stringify(demoBusiness(), null, 2));
+    console.log(`wrote ${reviews.length} demo reviews to ${opts.out}`);
+  });
+
+program
+  .command('analyze')
+  .description('analyse reviews that have no current analysis (new, changed, or after an engine upgrade)')
+  .addOption(dbOption())
+  .action(async (opts) => {
+    const store = await openStore(opts);
+    try {
+      const bar = progress('analysing');
+      const r = await analyzePending(store, { onProgress: bar.update });
+      bar.stop();
+      console.log(`analysed ${r.analysed} of ${r.total} published reviews`);
+    } finally {
+      await store.close();
+    }
+  });
+
+program.parseAsync(process.argv).catch((err) => {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+});

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+const flag = z
+  .union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no', ''])])
+  .transform((v) => v === true || v === '1' || v === 'true' || v === 'yes');
+
+export const ConfigSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    DATABASE_URL: z.string().min(1).default('./data/reviewcast.db'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** How often a server checks the store for a revision written by another process (SQLite, and PostgreSQL's fallback). */
+    REVIEWCAST_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+    /** Load the demo business when the database is empty (what `npm start` does on a fresh machine). */
+    REVIEWCAST_DEMO_IF_EMPTY: flag.default(true),
+    REVIEWCAST_HUB_ALLOW_PRIVATE_CALLBACKS: flag.default(false),
+    REVIEWCAST_HUB_CA_FILE: z.string().optional(),
+    REVIEWCAST_MCP_SESSION_TTL_MS: z.coerce.number().int().min(1000).default(30 * 60_000),
+    REVIEWCAST_MCP_MAX_SESSIONS: z.coerce.number().int().min(1).default(10_000),
+    /** Comma-separated Origins allowed on /mcp; unset = the server's own origin and localhost only. */
+    REVIEWCAST_MCP_ALLOWED_ORIGINS: z.string().optional(),
+  })
+  .transform((c) => ({
+    port: c.PORT,
+    host: c.HOST,
+    /** Null until the server knows its port (then http://localhost:PORT). */
+    publicBaseUrl: c.PUBLIC_BASE_URL ? c.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
+    databaseUrl: c.DATABASE_URL,
+    logLevel: c.LOG_LEVEL,
+    pollMs: c.REVIEWCAST_POLL_MS,
+    demoIfEmpty: c.REVIEWCAST_DEMO_IF_EMPTY,
+    hubAllowPrivateCallbacks: c.REVIEWCAST_HUB_ALLOW_PRIVATE_CALLBACKS,
+    hubCaFile: c.REVIEWCAST_HUB_CA_FILE ?? null,
+    mcpSessionTtlMs: c.REVIEWCAST_MCP_SESSION_TTL_MS,
+    mcpMaxSessions: c.REVIEWCAST_MCP_MAX_SESSIONS,
+    mcpAllowedOrigins: c.REVIEWCAST_MCP_ALLOWED_ORIGINS ? c.REVIEWCAST_MCP_ALLOWED_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : null,
+  }));
+export type Config = z.output<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;
+
+/** Configuration from the environment, overridden by explicit values (CLI flags, tests). Throws a readable error. */
+export function loadConfig(overrides: Partial<ConfigInput> = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.in.shape)) if (env[key] !== undefined && env[key] !== '') raw[key] = env[key];
+  for (const [k, v] of Object.entries(overrides)) if (v !== undefined) raw[k] = v;
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return parsed.data;
+}

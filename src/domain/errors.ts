@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+export const ErrorIssueSchema = z.object({
+  path: z.array(z.union([z.string(), z.number()])),
+  message: z.string(),
+  code: z.string(),
+});
+export type ErrorIssue = z.infer<typeof ErrorIssueSchema>;
+
+/** The body of every 4xx/5xx on the REST surface (contract: Error body). */
+export const ErrorBodySchema = z
+  .object({
+    error: z.string().describe('short machine-readable code'),
+    message: z.string().describe('one human sentence'),
+    issues: z.array(ErrorIssueSchema).optional(),
+  })
+  .meta({ id: 'Error' });
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** Zod issues in the contract's shape (path, message, code), without zod's extra keys. */
+export function toErrorIssues(issues: readonly z.core.$ZodIssue[]): ErrorIssue[] {
+  return issues.map((i) => ({
+    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    message: i.message,
+    code: i.code,
+  }));
+}

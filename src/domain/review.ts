@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { HttpUrl, IsoDate, Slug, Timestamp } from './common.js';
+
+export const Rating = z.int().min(1).max(5);
+export const ReviewSource = z
+  .string()
+  .min(1)
+  .max(40)
+  .regex(/^[a-z0-9][a-z0-9_.-]*$/, 'lowercase platform name such as google, yelp or direct');
+
+export const OwnerReply = z.object({
+  text: z.string().min(1),
+  date: IsoDate,
+});
+
+export const Verification = z.object({
+  method: z.string().min(1).describe('platform, crm_job_match, manual, …'),
+});
+
+/** One published review, exactly as every public surface serves it (contract: Review). */
+export const ReviewSchema = z
+  .object({
+    id: z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'ULID'),
+    author: z.string(),
+    author_avatar_url: HttpUrl.nullable(),
+    rating: Rating,
+    date: IsoDate,
+    text: z.string().nullable(),
+    source: ReviewSource,
+    source_url: HttpUrl.nullable(),
+    owner_reply: OwnerReply.nullable(),
+    verified: z.boolean(),
+    published_at: Timestamp,
+    updated_at: Timestamp,
+    first_seen_at: Timestamp,
+    title: z.string().nullable(),
+    language: z.string().nullable(),
+    technicians: z.array(Slug),
+    services: z.array(Slug),
+    service_area: Slug.nullable(),
+    verification: Verification,
+    url: HttpUrl,
+  })
+  .meta({ id: 'Review' });
+export type Review = z.infer<typeof ReviewSchema>;
+
+/** Longest review text we accept; longer rows are reported, not truncated silently. */
+export const MAX_REVIEW_TEXT = 20_000;
+
+const trimmedOrNull = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .nullish()
+    .transform((s) => (s == null || s.trim() === '' ? null : s.trim()));
+
+/**
+ * One row of `reviewcast import` in our own format (JSON, NDJSON, CSV). The Google importer maps its
+ * shape onto this. `id`, `first_seen_at` and `url` are assigned by the service, never read.
+ */
+export const ImportRecordSchema = z.object({
+  source: ReviewSource.default('direct'),
+  source_review_id: z.string().trim().min(1).max(200).nullish().transform((v) => v ?? null),
+  author: z.string().trim().min(1).max(200),
+  author_avatar_url: HttpUrl.nullish().transform((v) => v ?? null),
+  rating: Rating,
+  date: IsoDate,
+  text: trimmedOrNull(MAX_REVIEW_TEXT),
+  source_url: HttpUrl.nullish().transform((v) => v ?? null),
+  owner_reply: OwnerReply.nullish().transform((v) => v ?? null),
+  verified: z.boolean().default(true),
+  verification: Verification.nullish().transform((v) => v ?? null),
+  published_at: Timestamp.nullish().transform((v) => v ?? null),
+  updated_at: Timestamp.nullish().transform((v) => v ?? null),
+  title: trimmedOrNull(300),
+  language: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'BCP 47 language tag')
+    .nullish()
+    .transform((v) => v ?? null),
+  technicians: z.array(z.string().trim().min(1)).default([]),
+  services: z.array(z.string().trim().min(1)).default([]),
+  service_area: z.string().trim().min(1).nullish().transform((v) => v ?? null),
+});
+export type ImportRecordInput = z.input<typeof ImportRecordSchema>;
+export type ImportRecord = z.output<typeof ImportRecordSchema>;

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { IsoDate } from './common.js';
+import { ReviewSchema } from './review.js';
+
+export const SEARCH_LIMIT_DEFAULT = 20;
+export const SEARCH_LIMIT_MAX = 100;
+
+/**
+ * The one schema behind REST `GET /api/reviews/search` and MCP `search_reviews`. Filters combine with
+ * AND; REST query strings are converted to these types before validation (see http), so both surfaces
+ * reject exactly the same inputs with the same issues.
+ */
+export const SearchQuerySchema = z
+  .object({
+    rating: z.int().min(1).max(5).optional().describe('exact star rating'),
+    min_rating: z.number().min(1).max(5).optional().describe('minimum star rating, inclusive'),
+    since: IsoDate.optional().describe('only reviews dated on or after this day'),
+    until: IsoDate.optional().describe('only reviews dated on or before this day'),
+    query: z.string().max(200).optional().describe('case-insensitive plain-text substring of the review text'),
+    mentions_technician: z.string().min(1).max(120).optional().describe("technician id, name or alias"),
+    mentions_service: z.string().min(1).max(120).optional().describe('service id, name or alias'),
+    limit: z.int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_DEFAULT).describe('maximum reviews returned (1–100, default 20)'),
+  })
+  .superRefine((q, ctx) => {
+    if (q.since && q.until && q.since > q.until) {
+      ctx.addIssue({ code: 'custom', path: ['since'], message: `since (${q.since}) is after until (${q.until})` });
+    }
+  })
+  .meta({ id: 'SearchQuery' });
+export type SearchQuery = z.output<typeof SearchQuerySchema>;
+export type SearchQueryInput = z.input<typeof SearchQuerySchema>;
+
+/** Names of the search filters, for surfaces that translate raw input (REST query strings). */
+export const SEARCH_PARAMS = ['rating', 'min_rating', 'since', 'until', 'query', 'mentions_technician', 'mentions_service', 'limit'] as const;
+export const NUMERIC_SEARCH_PARAMS = new Set<string>(['rating', 'min_rating', 'limit']);
+
+export const SearchResultSchema = z
+  .object({
+    matched: z.int().min(0).describe('every review that passes the filters'),
+    returned: z.int().min(0),
+    reviews: z.array(ReviewSchema),
+  })
+  .meta({ id: 'SearchResult' });
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+
+export const SinceResultSchema = z
+  .object({ since: IsoDate, count: z.int().min(0), reviews: z.array(ReviewSchema) })
+  .meta({ id: 'SinceResult' });
+export type SinceResult = z.infer<typeof SinceResultSchema>;

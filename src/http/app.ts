@@ -1,0 +1,59 @@
+import cors from '@fastify/cors';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Catalog } from '../catalog/index.js';
+import { registerErrorHandling, sendError } from './errors.js';
+import { buildOpenApi } from './openapi.js';
+import { datasetRoutes } from './routes/datasets.js';
+import { discoveryRoutes } from './routes/discovery.js';
+import { searchRoutes } from './routes/search.js';
+
+export interface AppDeps {
+  catalog: () => Catalog;
+  logger: Logger;
+  /** Readiness: resolves when the store answers; rejects otherwise. */
+  ready: () => Promise<void>;
+  /** Further surfaces (MCP, WebSub hub, pages) mounted by the composition root. */
+  plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: 1 << 20,
+    trustProxy: true,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    disableRequestLogging: true,
+  });
+  registerErrorHandling(app);
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'HEAD'],
+    exposedHeaders: ['ETag', 'Last-Modified', 'Link', 'Content-Encoding'],
+    maxAge: 86_400,
+  });
+
+  datasetRoutes(app, deps.catalog);
+  searchRoutes(app, deps.catalog);
+  discoveryRoutes(app, deps.catalog);
+
+  let openapi: Buffer | null = null;
+  app.get('/openapi.json', async (_req, reply) => {
+    openapi ??= Buffer.from(JSON.stringify(buildOpenApi(deps.catalog().links.base)));
+    return reply.type('application/json; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(openapi);
+  });
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    try {
+      await deps.ready();
+      const c = deps.catalog();
+      return { status: 'ready', revision: c.revision, reviews: c.reviews.length };
+    } catch (err) {
+      return sendError(reply, 503, 'not_ready', `Not ready: ${(err as Error).message}`);
+    }
+  });
+
+  for (const plugin of deps.plugins ?? []) await plugin(app);
+  return app;
+}

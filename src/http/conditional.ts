@@ -1,0 +1,67 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Encoding, Representation } from '../catalog/index.js';
+
+export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=60';
+
+const SUFFIX: Record<Encoding, string> = { br: '-br', gzip: '-gz' };
+
+/** The best coding the client accepts (q-values honoured; identity when nothing better is acceptable). */
+export function negotiateEncoding(header: string | undefined): Encoding | null {
+  if (!header) return null;
+  let best: Encoding | null = null;
+  let bestQ = 0;
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    if (!(q > 0)) continue;
+    const enc: Encoding | null = name === 'br' ? 'br' : name === 'gzip' || name === 'x-gzip' ? 'gzip' : name === '*' ? 'br' : null;
+    // Prefer brotli on equal q: smaller for JSON and XML.
+    if (enc && (q > bestQ || (q === bestQ && enc === 'br'))) {
+      best = enc;
+      bestQ = q;
+    }
+  }
+  return best;
+}
+
+/** RFC 9110 If-None-Match: a list or `*`, compared weakly; any coding of the same bytes counts as a match. */
+export function etagMatches(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  const opaque = etag.slice(1, -1);
+  return header.split(',').some((raw) => {
+    const tag = raw.trim().replace(/^W\//, '');
+    if (!tag.startsWith('"') || !tag.endsWith('"')) return false;
+    const v = tag.slice(1, -1);
+    return v === opaque || v === opaque + SUFFIX.br || v === opaque + SUFFIX.gzip;
+  });
+}
+
+function notModified(req: FastifyRequest, rep: Representation): boolean {
+  const inm = req.headers['if-none-match'];
+  if (inm !== undefined) return etagMatches(inm, rep.etag);
+  const ims = req.headers['if-modified-since'];
+  if (ims) {
+    const since = Date.parse(ims);
+    return !Number.isNaN(since) && Date.parse(rep.lastModified) <= since;
+  }
+  return false;
+}
+
+/**
+ * Sends a pre-rendered body with validators: 304 when the client's copy is current, otherwise the
+ * best pre-compressed variant. A hot request does no serialisation and (after the first) no compression.
+ */
+export async function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation) {
+  const encoding = rep.compressible ? negotiateEncoding(req.headers['accept-encoding']) : null;
+  reply.header('Cache-Control', CACHE_CONTROL);
+  reply.header('Last-Modified', rep.lastModified);
+  if (rep.compressible) reply.header('Vary', 'Accept-Encoding');
+  const etag = encoding ? `"${rep.etag.slice(1, -1)}${SUFFIX[encoding]}"` : rep.etag;
+  reply.header('ETag', etag);
+  if (notModified(req, rep)) return reply.code(304).send();
+  reply.type(rep.contentType);
+  if (!encoding) return reply.send(rep.body);
+  reply.header('Content-Encoding', encoding);
+  return reply.send(await rep.encoded(encoding));
+}

@@ -1,0 +1,46 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { ErrorBody, ErrorIssue } from '../domain/index.js';
+
+export function sendError(reply: FastifyReply, status: number, error: string, message: string, issues?: ErrorIssue[]) {
+  const body: ErrorBody = { error, message, ...(issues || status === 400 ? { issues: issues ?? [] } : {}) };
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+const patternToRegExp = (url: string) =>
+  new RegExp(`^${url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+').replace(/\*/g, '.*')}/?$`);
+
+/**
+ * Every error the REST surface returns is the contract's JSON body: unknown paths are 404, a known
+ * path with another method is 405 with `Allow`, and unexpected failures never leak a stack trace.
+ */
+export function registerErrorHandling(app: FastifyInstance) {
+  const routes: { re: RegExp; methods: Set<string> }[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const re = patternToRegExp(route.url);
+    const existing = routes.find((r) => r.re.source === re.source);
+    if (existing) for (const m of methods) existing.methods.add(m);
+    else routes.push({ re, methods: new Set(methods) });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    const allowed = new Set<string>();
+    for (const r of routes) if (r.re.test(path)) for (const m of r.methods) allowed.add(m);
+    if (allowed.size > 0) {
+      reply.header('Allow', [...allowed].sort().join(', '));
+      return sendError(reply, 405, 'method_not_allowed', `${req.method} is not allowed on ${path}; allowed: ${[...allowed].sort().join(', ')}.`);
+    }
+    return sendError(reply, 404, 'not_found', `Nothing is published at ${path}.`);
+  });
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
+    if (status >= 500) {
+      req.log.error({ err }, 'request failed');
+      return sendError(reply, status, 'internal_error', 'The server could not answer this request; it has been logged.');
+    }
+    const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
+    return sendError(reply, status, code, err.message.replace(/^FST_\w+: /, ''), status === 400 ? [] : undefined);
+  });
+}

@@ -1,0 +1,5 @@
+export { buildApp, type AppDeps } from './app.js';
+export { buildOpenApi } from './openapi.js';
+export { sendRepresentation, negotiateEncoding, etagMatches, CACHE_CONTROL } from './conditional.js';
+export { sendError } from './errors.js';
+export { renderLlmsTxt } from './routes/discovery.js';

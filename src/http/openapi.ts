@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { IsoDate, SearchQuerySchema } from '../domain/index.js';
+import { Insights } from '../domain/insights.js';
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const json = (schema: object, type = 'application/json') => ({ content: { [type]: { schema } } });
+const conditionalHeaders = {
+  ETag: { description: 'Strong validator: a hash of the exact bytes', schema: { type: 'string' } },
+  'Last-Modified': { description: 'When this data revision was made', schema: { type: 'string' } },
+  'Cache-Control': { schema: { type: 'string' } },
+};
+const topicHeaders = { ...conditionalHeaders, Link: { description: 'WebSub discovery: rel="hub" and rel="self"', schema: { type: 'string' } } };
+const notModified = { description: 'Not Modified: the If-None-Match / If-Modified-Since copy is current (empty body)' };
+const badRequest = { description: 'Invalid input', ...json(ref('Error')) };
+const conditionalParams = [
+  { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } },
+  { name: 'If-Modified-Since', in: 'header', required: false, schema: { type: 'string' } },
+];
+
+const strip = ({ $schema, $id, ...rest }: Record<string, unknown>) => rest;
+
+function components(): Record<string, unknown> {
+  if (!z.globalRegistry.has(Insights)) z.globalRegistry.add(Insights, { id: 'Insights' });
+  const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, io: 'output', unrepresentable: 'any' });
+  return Object.fromEntries(Object.entries(schemas).map(([k, v]) => [k, strip(v as Record<string, unknown>)]));
+}
+
+function searchParameters() {
+  const schema = z.toJSONSchema(SearchQuerySchema, { io: 'input', unrepresentable: 'any', reused: 'inline' }) as {
+    $defs?: Record<string, { properties: Record<string, { description?: string }> }>;
+    properties?: Record<string, { description?: string }>;
+  };
+  const props = schema.properties ?? Object.values(schema.$defs ?? {})[0]?.properties ?? {};
+  return Object.entries(props).map(([name, s]) => ({ name, in: 'query', required: false, description: s.description, schema: s }));
+}
+
+/** The OpenAPI 3.1 description of the REST surface, generated from the domain's Zod schemas. */
+export function buildOpenApi(baseUrl: string): object {
+  const get = (summary: string, operationId: string, ok: object, extra: object = {}) => ({
+    get: { summary, operationId, ...extra, responses: { ...ok } },
+  });
+  const dataset = (summary: string, operationId: string, schema: object, type: string, headers = conditionalHeaders) =>
+    get(summary, operationId, { 200: { description: 'OK', headers, ...json(schema, type) }, 304: notModified }, { parameters: conditionalParams });
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Reviewcast public reviews API',
+      version: '1.0.0',
+      summary: 'Verified customer reviews and sentiment insights of one business. Read-only; no credentials.',
+      description:
+        'Every endpoint is public: no key, token or account, and an Authorization header is ignored. Datasets carry strong ETags and Last-Modified; send them back for a 304. Changes are pushed over WebSub; agents can use the MCP endpoint at /mcp.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: baseUrl }],
+    security: [],
+    tags: [{ name: 'datasets' }, { name: 'search' }, { name: 'websub' }, { name: 'operations' }],
+    paths: {
+      '/reviews.json': dataset('Business, aggregate rating and every published review (a WebSub topic)', 'getReviews', ref('ReviewsDocument'), 'application/json', topicHeaders),
+      '/insights.json': dataset('Aspect-based sentiment, entities, topics, trend, FAQ and summary', 'getInsights', ref('Insights'), 'application/json'),
+      '/api/feed.json': dataset('JSON Feed 1.1 of the 50 newest reviews (a WebSub topic)', 'getJsonFeed', ref('JsonFeed'), 'application/feed+json', topicHeaders),
+      '/feed.xml': dataset('Atom 1.0 feed of the 50 newest reviews (a WebSub topic)', 'getAtomFeed', { type: 'string' }, 'application/atom+xml', topicHeaders),
+      '/api/reviews/search': get(
+        'Search reviews; filters combine with AND; newest first',
+        'searchReviews',
+        { 200: { description: 'OK', headers: conditionalHeaders, ...json(ref('SearchResult')) }, 304: notModified, 400: badRequest },
+        { parameters: [...searchParameters(), ...conditionalParams] },
+      ),
+      '/api/reviews/since/{date}': get(
+        'Reviews dated on or after a day, newest first',
+        'getReviewsSince',
+        { 200: { description: 'OK', headers: conditionalHeaders, ...json(ref('SinceResult')) }, 304: notModified, 400: badRequest },
+        { parameters: [{ name: 'date', in: 'path', required: true, schema: z.toJSONSchema(IsoDate) }, ...conditionalParams] },
+      ),
+      '/api/websub/hub': {
+        post: {
+          summary: 'Subscribe or unsubscribe a callback to a topic (W3C WebSub)',
+          operationId: 'websubHub',
+          tags: ['websub'],
+          requestBody: {
+            required: true,
+            content: {
+              'application/x-www-form-urlencoded': {
+                schema: {
+                  type: 'object',
+                  required: ['hub.callback', 'hub.mode', 'hub.topic'],
+                  properties: {
+                    'hub.callback': { type: 'string', format: 'uri', maxLength: 2048, description: 'HTTPS callback URL' },
+                    'hub.mode': { type: 'string', enum: ['subscribe', 'unsubscribe'] },
+                    'hub.topic': { type: 'string', format: 'uri', description: 'one of /feed.xml, /api/feed.json, /reviews.json' },
+                    'hub.lease_seconds': { type: 'integer', minimum: 1, description: 'requested lease; clamped by the hub' },
+                    'hub.secret': { type: 'string', maxLength: 199, description: 'HMAC key for X-Hub-Signature' },
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            202: { description: 'Accepted: verification of intent follows asynchronously', content: { 'text/plain': { schema: { type: 'string' } } } },
+            400: { description: 'Invalid request', content: { 'text/plain': { schema: { type: 'string' } } } },
+            429: { description: 'Too many requests', content: { 'text/plain': { schema: { type: 'string' } } } },
+          },
+        },
+      },
+      '/healthz': get('Liveness', 'healthz', { 200: { description: 'alive', ...json({ type: 'object' }) } }, { tags: ['operations'] }),
+      '/readyz': get('Readiness (database reachable, catalog loaded)', 'readyz', { 200: { description: 'ready', ...json({ type: 'object' }) }, 503: { description: 'not ready', ...json(ref('Error')) } }, { tags: ['operations'] }),
+      '/openapi.json': get('This document', 'openapi', { 200: { description: 'OK', ...json({ type: 'object' }) } }, { tags: ['operations'] }),
+      '/llms.txt': get('A summary for language models and agents', 'llmsTxt', { 200: { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } } }),
+      '/robots.txt': get('Crawler rules', 'robotsTxt', { 200: { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } } }),
+    },
+    components: { schemas: components() },
+  };
+}
+

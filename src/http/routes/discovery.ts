@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { Catalog } from '../../catalog/index.js';
+
+/** Plain-text orientation for language models and agents (llmstxt.org): who, how good, where the data is. */
+export function renderLlmsTxt(c: Catalog): string {
+  const b = c.business;
+  const a = c.aggregateRating;
+  const l = c.links;
+  const place = [b.address?.locality, b.address?.region].filter(Boolean).join(', ');
+  return `# ${b.name}
+
+> ${b.description ?? `${b.name} publishes its verified customer reviews here.`}${place ? ` Based in ${place}.` : ''} Rated ${a.rating_value} out of 5 from ${a.rating_count} verified reviews (${a.review_count} with text); latest review ${a.last_review_date ?? 'none yet'}.
+
+Everything here is public and read-only: no key, token or account is needed, and an Authorization header is ignored.
+
+## Data
+- [All reviews](${l.reviewsJson}): business, aggregate rating and every published review (JSON)
+- [Insights](${l.base}/insights.json): aspect sentiment, technicians, services, topics, trend, FAQ, summary (JSON)
+- [Search](${l.base}/api/reviews/search?min_rating=4&limit=5): filters rating, min_rating, since, until, query, mentions_technician, mentions_service, limit
+- [Since a date](${l.base}/api/reviews/since/${a.last_review_date ?? '2025-01-01'}): reviews on or after a day
+- [JSON Feed](${l.feedJson}) and [Atom feed](${l.feedAtom}): the 50 newest reviews
+- [OpenAPI](${l.base}/openapi.json): the REST interface
+
+## MCP
+Streamable HTTP endpoint: ${l.base}/mcp (no token). Client configuration:
+
+\`\`\`json
+{ "mcpServers": { "${b.id}-reviews": { "type": "http", "url": "${l.base}/mcp" } } }
+\`\`\`
+
+## Updates (WebSub)
+Hub: ${l.hub}. Topics: ${l.feedAtom}, ${l.feedJson}, ${l.reviewsJson}.
+Subscribe with a form POST (hub.mode=subscribe, hub.topic, hub.callback=an HTTPS URL); the hub verifies intent with a GET challenge and then POSTs the full topic content on every change.
+
+## Caching
+Datasets carry strong ETags and Last-Modified; send If-None-Match for a 304.
+`;
+}
+
+export function discoveryRoutes(app: FastifyInstance, catalog: () => Catalog) {
+  app.get('/llms.txt', async (_req, reply) => reply.type('text/plain; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(renderLlmsTxt(catalog())));
+  app.get('/robots.txt', async (_req, reply) =>
+    reply.type('text/plain; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(`User-agent: *\nAllow: /\nDisallow: /mcp\nDisallow: /api/websub/\n\nSitemap: ${catalog().links.base}/sitemap.xml\n`),
+  );
+}

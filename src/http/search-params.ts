@@ -1,0 +1,30 @@
+import { type ErrorIssue, NUMERIC_SEARCH_PARAMS, SEARCH_PARAMS, type SearchQuery, SearchQuerySchema, toErrorIssues } from '../domain/index.js';
+
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * REST query string → the shared search schema. Only the translation lives here (repeated
+ * parameters, numbers written as text); every rule is the schema's, so REST and MCP reject alike.
+ * Unknown parameters are ignored.
+ */
+export function parseSearchParams(raw: Record<string, unknown>): { query: SearchQuery } | { issues: ErrorIssue[] } {
+  const issues: ErrorIssue[] = [];
+  const input: Record<string, unknown> = {};
+  for (const key of SEARCH_PARAMS) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      issues.push({ path: [key], code: 'repeated_parameter', message: `"${key}" was given ${value.length} times; give it at most once` });
+      continue;
+    }
+    const text = String(value);
+    if (key === 'query' && text.trim() === '') continue;
+    input[key] = NUMERIC_SEARCH_PARAMS.has(key) && NUMBER.test(text.trim()) ? Number(text) : text;
+  }
+  const parsed = SearchQuerySchema.safeParse(input);
+  if (!parsed.success) issues.push(...toErrorIssues(parsed.error.issues));
+  return issues.length ? { issues } : { query: (parsed as { data: SearchQuery }).data };
+}
+
+/** A stable key for caching one query's response within a revision. */
+export const searchKey = (q: SearchQuery) => SEARCH_PARAMS.map((k) => (q[k] === undefined ? '' : String(q[k]))).join('\u0000');

@@ -1,0 +1,132 @@
+import type { Store, Revision, ReviewTable } from '../store/index.js';
+import { type RowError, formatRef } from './errors.js';
+import { hashOf, reviewId } from './identity.js';
+import { type NormalizedReview, normalizeRow, resolversFor } from './normalize.js';
+import type { RawRow } from './formats.js';
+
+export interface ImportOptions {
+  /** Write the valid rows and report the others instead of writing nothing. */
+  skipInvalid?: boolean;
+  /** Unpublish reviews of the file's sources that the file no longer contains. */
+  sync?: boolean;
+  now?: string;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ImportReport {
+  added: number;
+  updated: number;
+  unchanged: number;
+  unpublished: number;
+  invalid: RowError[];
+  /** The new data revision, or null when nothing changed (or nothing was written). */
+  revision: Revision | null;
+  written: boolean;
+}
+
+type Existing = Pick<ReviewTable, 'id' | 'source' | 'source_review_id' | 'fingerprint' | 'row_hash' | 'content_hash' | 'published' | 'updated_at' | 'first_seen_at'>;
+
+const BATCH = 500;
+
+/**
+ * Validates every row, then applies the valid ones in ONE transaction: insert new reviews, update
+ * changed ones, leave equal ones alone. Re-importing the same file writes nothing and makes no revision.
+ */
+export async function importRows(store: Store, rows: RawRow[], readErrors: RowError[], opts: ImportOptions = {}): Promise<ImportReport> {
+  const now = opts.now ?? new Date().toISOString();
+  const business = await store.getBusiness();
+  const resolvers = resolversFor(business);
+  const invalid: RowError[] = [...readErrors];
+  const valid: NormalizedReview[] = [];
+  const seen = new Map<string, RawRow>();
+  for (const row of rows) {
+    const n = normalizeRow(row, resolvers);
+    if (Array.isArray(n)) {
+      invalid.push(...n);
+      continue;
+    }
+    const first = seen.get(n.key);
+    if (first) {
+      invalid.push({ line: row.line, index: row.index, field: n.record.source_review_id ? 'source_review_id' : '', reason: `duplicate of ${formatRef(first)} (same ${n.record.source_review_id ? 'source and source_review_id' : 'source, author, date and text'})` });
+      continue;
+    }
+    seen.set(n.key, row);
+    valid.push(n);
+  }
+  invalid.sort((a, b) => (a.line ?? a.index ?? 0) - (b.line ?? b.index ?? 0));
+  const report: ImportReport = { added: 0, updated: 0, unchanged: 0, unpublished: 0, invalid, revision: null, written: false };
+  if (invalid.length > 0 && !opts.skipInvalid) return report;
+
+  await store.transaction(async (trx) => {
+    const existing = await trx
+      .selectFrom('reviews')
+      .select(['id', 'source', 'source_review_id', 'fingerprint', 'row_hash', 'content_hash', 'published', 'updated_at', 'first_seen_at'])
+      .execute();
+    const byKey = new Map<string, Existing>();
+    for (const e of existing as Existing[]) {
+      byKey.set(e.source_review_id ? `id\u0000${e.source}\u0000${e.source_review_id}` : `fp\u0000${e.fingerprint}`, e);
+    }
+    const inserts: ReviewTable[] = [];
+    const touched = new Set<string>();
+    let done = 0;
+    for (const n of valid) {
+      const r = n.record;
+      const content_hash = hashOf([r.text, r.rating, r.owner_reply]);
+      const published = r.verified ? 1 : 0;
+      const base = {
+        source: r.source,
+        source_review_id: r.source_review_id,
+        fingerprint: n.fingerprint,
+        author: r.author,
+        author_avatar_url: r.author_avatar_url,
+        rating: r.rating,
+        date: r.date,
+        text: r.text,
+        source_url: r.source_url,
+        owner_reply_text: r.owner_reply?.text ?? null,
+        owner_reply_date: r.owner_reply?.date ?? null,
+        verified: r.verified ? 1 : 0,
+        published,
+        published_at: r.published_at ?? `${r.date}T00:00:00.000Z`,
+        title: r.title,
+        language: r.language,
+        technicians: JSON.stringify(n.technicians),
+        services: JSON.stringify(n.services),
+        service_area: n.service_area,
+        verification_method: r.verification?.method ?? (r.source === 'direct' ? 'manual' : 'platform'),
+        content_hash,
+      };
+      const row_hash = hashOf([base, r.updated_at]);
+      const prev = byKey.get(n.key);
+      if (!prev) {
+        const id = reviewId(n.key, base.published_at);
+        inserts.push({ id, ...base, updated_at: r.updated_at ?? base.published_at, first_seen_at: now, row_hash });
+        report.added++;
+      } else {
+        touched.add(prev.id);
+        if (prev.row_hash === row_hash) report.unchanged++;
+        else {
+          const updated_at = prev.content_hash === content_hash ? prev.updated_at : (r.updated_at && r.updated_at > prev.updated_at ? r.updated_at : now);
+          await trx.updateTable('reviews').set({ ...base, updated_at, row_hash }).where('id', '=', prev.id).execute();
+          report.updated++;
+        }
+      }
+      opts.onProgress?.(++done, valid.length);
+    }
+    for (let i = 0; i < inserts.length; i += BATCH) await trx.insertInto('reviews').values(inserts.slice(i, i + BATCH)).execute();
+
+    if (opts.sync) {
+      const sources = new Set(valid.map((n) => n.record.source));
+      const gone = (existing as Existing[]).filter((e) => e.published === 1 && sources.has(e.source) && !touched.has(e.id)).map((e) => e.id);
+      for (let i = 0; i < gone.length; i += BATCH) {
+        await trx.updateTable('reviews').set({ published: 0, row_hash: '' }).where('id', 'in', gone.slice(i, i + BATCH)).execute();
+      }
+      report.unpublished = gone.length;
+    }
+    if (report.added + report.updated + report.unpublished > 0) {
+      report.revision = await store.addRevision(trx, now, `import: ${report.added} added, ${report.updated} updated, ${report.unpublished} unpublished`);
+    }
+  });
+  report.written = true;
+  return report;
+}

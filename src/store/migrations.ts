@@ -1,0 +1,134 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import type { Dialect } from './connect.js';
+
+/**
+ * Migrations live in code (not files found at run time) so they work the same from tsx, a bundle or
+ * an installed package. Add new ones at the end; never edit one that has shipped.
+ */
+export function migrations(dialect: Dialect): Record<string, Migration> {
+  const autoId = dialect === 'postgres' ? 'bigint generated always as identity primary key' : 'integer primary key autoincrement';
+  return {
+    '0001_core': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('business')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('profile', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('reviews')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('source', 'text', (c) => c.notNull())
+          .addColumn('source_review_id', 'text')
+          .addColumn('fingerprint', 'text', (c) => c.notNull())
+          .addColumn('author', 'text', (c) => c.notNull())
+          .addColumn('author_avatar_url', 'text')
+          .addColumn('rating', 'integer', (c) => c.notNull())
+          .addColumn('date', 'text', (c) => c.notNull())
+          .addColumn('text', 'text')
+          .addColumn('source_url', 'text')
+          .addColumn('owner_reply_text', 'text')
+          .addColumn('owner_reply_date', 'text')
+          .addColumn('verified', 'integer', (c) => c.notNull())
+          .addColumn('published', 'integer', (c) => c.notNull())
+          .addColumn('published_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addColumn('first_seen_at', 'text', (c) => c.notNull())
+          .addColumn('title', 'text')
+          .addColumn('language', 'text')
+          .addColumn('technicians', 'text', (c) => c.notNull())
+          .addColumn('services', 'text', (c) => c.notNull())
+          .addColumn('service_area', 'text')
+          .addColumn('verification_method', 'text', (c) => c.notNull())
+          .addColumn('content_hash', 'text', (c) => c.notNull())
+          .addColumn('row_hash', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('reviews_source_key').unique().on('reviews').columns(['source', 'source_review_id']).execute();
+        await db.schema.createIndex('reviews_fingerprint').on('reviews').column('fingerprint').execute();
+        await db.schema.createIndex('reviews_published_date').on('reviews').columns(['published', 'date']).execute();
+        await db.schema
+          .createTable('revisions')
+          .addColumn('id', sql.raw(autoId) as any)
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('reason', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('review_analysis')
+          .addColumn('review_id', 'text', (c) => c.primaryKey())
+          .addColumn('engine', 'text', (c) => c.notNull())
+          .addColumn('content_hash', 'text', (c) => c.notNull())
+          .addColumn('analysis', 'text', (c) => c.notNull())
+          .execute();
+      },
+    },
+    '0002_websub': {
+      async up(db: Kysely<any>) {
+        // Times the hub schedules by (expiry, due, claim) are epoch milliseconds so both engines compare numbers.
+        const ref = dialect === 'postgres' ? 'bigint' : 'integer';
+        await db.schema
+          .createTable('websub_subscriptions')
+          .addColumn('id', sql.raw(autoId) as any)
+          .addColumn('topic', 'text', (c) => c.notNull())
+          .addColumn('callback', 'text', (c) => c.notNull())
+          .addColumn('secret', 'text')
+          .addColumn('lease_seconds', 'integer', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('last_delivered_etag', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('websub_subscriptions_topic_callback', ['topic', 'callback'])
+          .execute();
+        await db.schema.createIndex('websub_subscriptions_expiry').on('websub_subscriptions').columns(['topic', 'expires_at']).execute();
+        await db.schema
+          .createTable('websub_verifications')
+          .addColumn('id', sql.raw(autoId) as any)
+          .addColumn('mode', 'text', (c) => c.notNull())
+          .addColumn('topic', 'text', (c) => c.notNull())
+          .addColumn('callback', 'text', (c) => c.notNull())
+          .addColumn('secret', 'text')
+          .addColumn('lease_seconds', 'integer')
+          .addColumn('seq', 'integer', (c) => c.notNull())
+          .addColumn('due_at', 'bigint', (c) => c.notNull())
+          .addColumn('claimed_until', 'bigint')
+          .addColumn('claim_token', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('websub_verifications_topic_callback', ['topic', 'callback'])
+          .execute();
+        await db.schema.createIndex('websub_verifications_due').on('websub_verifications').column('due_at').execute();
+        await db.schema
+          .createTable('websub_deliveries')
+          .addColumn('subscription_id', sql.raw(ref) as any, (c) =>
+            c.primaryKey().references('websub_subscriptions.id').onDelete('cascade'),
+          )
+          .addColumn('topic', 'text', (c) => c.notNull())
+          .addColumn('etag', 'text', (c) => c.notNull())
+          .addColumn('revision', 'integer', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull())
+          .addColumn('due_at', 'bigint', (c) => c.notNull())
+          .addColumn('claimed_until', 'bigint')
+          .addColumn('claim_token', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('websub_deliveries_due').on('websub_deliveries').column('due_at').execute();
+        await db.schema
+          .createTable('websub_topics')
+          .addColumn('topic', 'text', (c) => c.primaryKey())
+          .addColumn('etag', 'text', (c) => c.notNull())
+          .addColumn('revision', 'integer', (c) => c.notNull())
+          .addColumn('announced_at', 'text', (c) => c.notNull())
+          .execute();
+      },
+    },
+  };
+}
+
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

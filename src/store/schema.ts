@@ -1,0 +1,117 @@
+import type { Generated } from 'kysely';
+
+/** Row types. Timestamps are RFC 3339 text and booleans 0/1 integers on both engines, so rows read back identically. */
+export interface BusinessTable {
+  id: string;
+  profile: string;
+  updated_at: string;
+}
+
+export interface ReviewTable {
+  id: string;
+  source: string;
+  source_review_id: string | null;
+  fingerprint: string;
+  author: string;
+  author_avatar_url: string | null;
+  rating: number;
+  date: string;
+  text: string | null;
+  source_url: string | null;
+  owner_reply_text: string | null;
+  owner_reply_date: string | null;
+  verified: number;
+  published: number;
+  published_at: string;
+  updated_at: string;
+  first_seen_at: string;
+  title: string | null;
+  language: string | null;
+  /** JSON arrays of ids given explicitly by the import; text mentions are added when the catalog is built. */
+  technicians: string;
+  services: string;
+  service_area: string | null;
+  verification_method: string;
+  /** Hash of the fields whose change bumps updated_at (text, rating, owner reply). */
+  content_hash: string;
+  /** Hash of every imported field: equal means the row is unchanged and nothing is written. */
+  row_hash: string;
+}
+
+export interface RevisionTable {
+  id: Generated<number>;
+  created_at: string;
+  reason: string;
+}
+
+export interface ReviewAnalysisTable {
+  review_id: string;
+  engine: string;
+  content_hash: string;
+  analysis: string;
+}
+
+export interface Database {
+  business: BusinessTable;
+  reviews: ReviewTable;
+  revisions: RevisionTable;
+  review_analysis: ReviewAnalysisTable;
+  websub_subscriptions: WebsubSubscriptionTable;
+  websub_verifications: WebsubVerificationTable;
+  websub_deliveries: WebsubDeliveryTable;
+  websub_topics: WebsubTopicTable;
+}
+
+/** An active (verified) WebSub subscription. Times in epoch milliseconds. */
+export interface WebsubSubscriptionTable {
+  id: Generated<number>;
+  topic: string;
+  callback: string;
+  secret: string | null;
+  lease_seconds: number;
+  expires_at: number;
+  /** Consecutive failed delivery attempts; a success resets it. */
+  failures: number;
+  last_delivered_etag: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A subscribe/unsubscribe request waiting for its verification of intent. */
+export interface WebsubVerificationTable {
+  id: Generated<number>;
+  mode: 'subscribe' | 'unsubscribe';
+  topic: string;
+  callback: string;
+  secret: string | null;
+  lease_seconds: number | null;
+  /** Bumped when a newer request for the same (topic, callback) replaces this one. */
+  seq: number;
+  due_at: number;
+  claimed_until: number | null;
+  claim_token: string | null;
+  created_at: string;
+}
+
+/** "Send the current content of this topic to this subscription": one row per subscription at most. */
+export interface WebsubDeliveryTable {
+  subscription_id: number;
+  topic: string;
+  /** ETag of the topic when the job was (re)queued; a newer revision overwrites it. */
+  etag: string;
+  /** Catalog revision that queued it: a replica still serving an older revision leaves the job alone. */
+  revision: number;
+  attempts: number;
+  due_at: number;
+  claimed_until: number | null;
+  claim_token: string | null;
+  created_at: string;
+}
+
+/** The last announced ETag per topic, so a restart neither re-announces nor misses a revision. */
+export interface WebsubTopicTable {
+  topic: string;
+  etag: string;
+  revision: number;
+  announced_at: string;
+}

@@ -1,0 +1,113 @@
+import { type Kysely, type Transaction, sql } from 'kysely';
+import { type Business, BusinessSchema } from '../domain/index.js';
+import { type Connection, type Dialect, connect } from './connect.js';
+import { migrateToLatest } from './migrations.js';
+import type { Database, ReviewAnalysisTable, ReviewTable } from './schema.js';
+
+export type Tx = Transaction<Database> | Kysely<Database>;
+export interface Revision {
+  id: number;
+  created_at: string;
+}
+
+const BUSINESS_ROW = 'default';
+
+/** The durable store: one business, its reviews, data revisions, stored analyses (and, later, hub state). */
+export class Store {
+  private constructor(readonly conn: Connection) {}
+
+  static async open(url: string, opts: { poolSize?: number } = {}): Promise<Store> {
+    const conn = connect(url, opts);
+    await migrateToLatest(conn.db, conn.dialect);
+    return new Store(conn);
+  }
+
+  get db(): Kysely<Database> {
+    return this.conn.db;
+  }
+  get dialect(): Dialect {
+    return this.conn.dialect;
+  }
+
+  transaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(fn);
+  }
+
+  /** A read-only view of one consistent moment (PostgreSQL: repeatable read; SQLite: one read transaction). */
+  snapshot<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    const tx = this.db.transaction();
+    return (this.dialect === 'postgres' ? tx.setIsolationLevel('repeatable read') : tx).execute(fn);
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+
+  async getBusiness(trx: Tx = this.db): Promise<Business | null> {
+    const row = await trx.selectFrom('business').select('profile').where('id', '=', BUSINESS_ROW).executeTakeFirst();
+    return row ? BusinessSchema.parse(JSON.parse(row.profile)) : null;
+  }
+
+  /** Stores the profile; a changed profile is a new data revision. Returns that revision, or null if unchanged. */
+  async setBusiness(business: Business, now: string): Promise<Revision | null> {
+    const profile = JSON.stringify(business);
+    return this.transaction(async (trx) => {
+      const row = await trx.selectFrom('business').select('profile').where('id', '=', BUSINESS_ROW).executeTakeFirst();
+      if (row?.profile === profile) return null;
+      if (row) await trx.updateTable('business').set({ profile, updated_at: now }).where('id', '=', BUSINESS_ROW).execute();
+      else await trx.insertInto('business').values({ id: BUSINESS_ROW, profile, updated_at: now }).execute();
+      return this.addRevision(trx, now, 'business profile');
+    });
+  }
+
+  async addRevision(trx: Tx, now: string, reason: string): Promise<Revision> {
+    const { id } = await trx.insertInto('revisions').values({ created_at: now, reason }).returning('id').executeTakeFirstOrThrow();
+    return { id: Number(id), created_at: now };
+  }
+
+  async latestRevision(trx: Tx = this.db): Promise<Revision | null> {
+    const row = await trx.selectFrom('revisions').select(['id', 'created_at']).orderBy('id', 'desc').limit(1).executeTakeFirst();
+    return row ? { id: Number(row.id), created_at: row.created_at } : null;
+  }
+
+  /** Published reviews, newest first (date, then published_at, then id, all descending). */
+  async publishedReviews(trx: Tx = this.db): Promise<ReviewTable[]> {
+    return trx
+      .selectFrom('reviews')
+      .selectAll()
+      .where('published', '=', 1)
+      .orderBy('date', 'desc')
+      .orderBy('published_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  async reviewCount(trx: Tx = this.db): Promise<number> {
+    const row = await trx.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async analyses(trx: Tx = this.db): Promise<ReviewAnalysisTable[]> {
+    return trx.selectFrom('review_analysis').selectAll().execute();
+  }
+
+  async saveAnalyses(rows: readonly ReviewAnalysisTable[], trx: Tx = this.db): Promise<void> {
+    for (let i = 0; i < rows.length; i += 500) {
+      await trx
+        .insertInto('review_analysis')
+        .values(rows.slice(i, i + 500))
+        .onConflict((oc) =>
+          oc.column('review_id').doUpdateSet((eb) => ({
+            engine: eb.ref('excluded.engine'),
+            content_hash: eb.ref('excluded.content_hash'),
+            analysis: eb.ref('excluded.analysis'),
+          })),
+        )
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,19 @@
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { type RunningServer, startServer } from '../../src/app/index.js';
+import type { ConfigInput } from '../../src/config.js';
+import { tempDir } from './tmp.js';
+
+/** The real server on 127.0.0.1:0 with its own SQLite file (demo business unless told otherwise). */
+export async function startTestServer(overrides: Partial<ConfigInput> = {}): Promise<RunningServer> {
+  const server = await startServer({
+    PORT: 0,
+    HOST: '127.0.0.1',
+    DATABASE_URL: join(tempDir(), 'reviewcast.db'),
+    LOG_LEVEL: 'silent',
+    REVIEWCAST_POLL_MS: 100,
+    ...overrides,
+  });
+  after(() => server.close());
+  return server;
+}

@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, after, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { demoBusiness } from '../../src/demo/index.js';
+import { ImportFileError, type RowError, importFile } from '../../src/ingest/index.js';
+import { Store } from '../../src/store/index.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const run = promisify(execFile);
+const dir = tempDir();
+const dbFile = join(dir, 'hostile.db');
+let store: Store;
+
+const good = { source: 'google', source_review_id: 'g-1', author: 'Ana P.', rating: 5, date: '2025-03-04', text: 'Mike fixed the leak fast.' };
+
+/** Every table's rows, to prove a failed import changed nothing at all. */
+async function snapshot() {
+  const tables = ['business', 'reviews', 'revisions', 'review_analysis'] as const;
+  const out: Record<string, unknown[]> = {};
+  for (const t of tables) out[t] = await store.db.selectFrom(t).selectAll().execute();
+  return JSON.stringify(out);
+}
+
+function file(name: string, content: string | Buffer) {
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+}
+
+async function expectRejected(path: string, expected: Partial<RowError>[]) {
+  const before = await snapshot();
+  let errors: RowError[];
+  try {
+    const report = await importFile(store, path);
+    assert.equal(report.written, false, 'nothing may be written');
+    errors = report.invalid;
+  } catch (err) {
+    assert.ok(err instanceof ImportFileError, String(err));
+    errors = err.errors;
+  }
+  for (const e of expected) {
+    assert.ok(
+      errors.some((x) => Object.entries(e).every(([k, v]) => (k === 'reason' ? String(x.reason).includes(String(v)) : (x as unknown as Record<string, unknown>)[k] === v))),
+      `expected an error like ${JSON.stringify(e)}; got ${JSON.stringify(errors)}`,
+    );
+  }
+  assert.equal(await snapshot(), before, 'the database is exactly as it was');
+}
+
+describe('import rejects hostile files and writes nothing', () => {
+  before(async () => {
+    store = await Store.open(dbFile);
+    await store.setBusiness(demoBusiness(), '2026-01-01T00:00:00.000Z');
+    const ok = await importFile(store, file('seed.json', JSON.stringify([good])));
+    assert.equal(ok.added, 1);
+  });
+  after(() => store.close());
+
+  test('wrong types and missing fields, each reported with its item and field', async () => {
+    await expectRejected(file('types.json', JSON.stringify([good, { ...good, source_review_id: 'g-2', rating: 'five' }, { source: 'google', source_review_id: 'g-3', rating: 4 }, 42])), [
+      { index: 1, field: 'rating' },
+      { index: 2, field: 'author' },
+      { index: 2, field: 'date' },
+      { index: 3, reason: 'expected an object' },
+    ]);
+  });
+
+  test('ratings 0, 6 and 4.5 are rejected', async () => {
+    const lines = [0, 6, 4.5].map((rating, i) => JSON.stringify({ ...good, source_review_id: `r-${i}`, rating }));
+    await expectRejected(file('ratings.ndjson', lines.join('\n')), [
+      { line: 1, field: 'rating' },
+      { line: 2, field: 'rating' },
+      { line: 3, field: 'rating' },
+    ]);
+  });
+
+  test('impossible and malformed dates are rejected', async () => {
+    await expectRejected(file('dates.json', JSON.stringify([{ ...good, source_review_id: 'd1', date: '2025-02-30' }, { ...good, source_review_id: 'd2', date: '04/03/2025' }])), [
+      { index: 0, field: 'date' },
+      { index: 1, field: 'date' },
+    ]);
+  });
+
+  test('duplicate rows in one file name the first occurrence', async () => {
+    await expectRejected(file('dupes.ndjson', [good, { ...good, source_review_id: 'x' }, good].map((r) => JSON.stringify(r)).join('\n')), [{ line: 3, reason: 'duplicate of line 1' }]);
+  });
+
+  test('a 5 MB review text is rejected, not truncated', async () => {
+    await expectRejected(file('huge.json', JSON.stringify([{ ...good, source_review_id: 'big', text: 'a'.repeat(5 * 1024 * 1024) }])), [{ index: 0, field: 'text', reason: '5242880 characters' }]);
+  });
+
+  test('invalid UTF-8 is reported with its line', async () => {
+    const bytes = Buffer.concat([Buffer.from(`${JSON.stringify(good)}\n{"author":"bad `), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n')]);
+    await expectRejected(file('bad-utf8.ndjson', bytes), [{ line: 2, reason: 'invalid UTF-8' }]);
+  });
+
+  test('a CSV with a BOM, CRLF, quoted commas and newlines imports exactly', async () => {
+    const csv = '\uFEFFsource,source_review_id,author,rating,date,text,technicians\r\ngoogle,c-1,"Smith, J.",4,2025-05-06,"Line one, with comma\r\nline two ""quoted""",Mike\r\n';
+    const report = await importFile(store, file('ok.csv', csv));
+    assert.equal(report.format, 'csv');
+    assert.equal(report.added, 1, JSON.stringify(report.invalid));
+    const row = await store.db.selectFrom('reviews').selectAll().where('source_review_id', '=', 'c-1').executeTakeFirstOrThrow();
+    assert.equal(row.author, 'Smith, J.');
+    assert.equal(row.text, 'Line one, with comma\r\nline two "quoted"');
+    assert.deepEqual(JSON.parse(row.technicians), ['mike-delgado']);
+  });
+
+  test('a CSV row with a bad rating is reported with its line', async () => {
+    await expectRejected(file('bad.csv', 'author,rating,date\nA,5,2025-01-01\nB,4.5,2025-01-02\nC,abc,2025-01-03\n'), [
+      { line: 3, field: 'rating' },
+      { line: 4, field: 'rating' },
+    ]);
+  });
+
+  test('an unknown technician is an error that says what the profile knows', async () => {
+    await expectRejected(file('tech.json', JSON.stringify([{ ...good, source_review_id: 't1', technicians: ['Nobody Known'] }])), [{ index: 0, field: 'technicians', reason: 'not a technician' }]);
+  });
+
+  test('the Google Business Profile shape is detected and mapped', async () => {
+    const google = {
+      reviews: [
+        {
+          reviewId: 'AbC123',
+          reviewer: { displayName: 'Lee K.' },
+          starRating: 'FOUR',
+          comment: 'Sarah was great.',
+          createTime: '2025-06-01T12:30:00.123456789Z',
+          updateTime: '2025-06-02T08:00:00Z',
+          reviewReply: { comment: 'Thanks Lee!', updateTime: '2025-06-03T09:00:00Z' },
+        },
+        { reviewId: 'Bad1', reviewer: { displayName: 'X' }, starRating: 'SIX', createTime: '2025-06-01T00:00:00Z' },
+      ],
+    };
+    await expectRejected(file('google.json', JSON.stringify(google)), [{ index: 1, field: 'starRating' }]);
+    const ok = await importFile(store, file('google-ok.json', JSON.stringify({ reviews: [google.reviews[0]] })));
+    assert.equal(ok.format, 'google');
+    assert.equal(ok.added, 1);
+    const row = await store.db.selectFrom('reviews').selectAll().where('source_review_id', '=', 'AbC123').executeTakeFirstOrThrow();
+    assert.deepEqual([row.rating, row.date, row.owner_reply_text, row.owner_reply_date, row.published_at], [4, '2025-06-01', 'Thanks Lee!', '2025-06-03', '2025-06-01T12:30:00.123Z']);
+  });
+
+  test('--skip-invalid writes the valid rows and reports the rest', async () => {
+    const report = await importFile(store, file('mixed.ndjson', [{ ...good, source_review_id: 'm1' }, { ...good, source_review_id: 'm2', rating: 9 }].map((r) => JSON.stringify(r)).join('\n')), { skipInvalid: true });
+    assert.equal(report.added, 1);
+    assert.equal(report.invalid.length, 1);
+    assert.equal(report.invalid[0].line, 2);
+  });
+
+  test('the CLI exits 1, lists every bad row and writes nothing', async () => {
+    const before = await snapshot();
+    const bad = file('cli-bad.ndjson', [JSON.stringify({ ...good, source_review_id: 'z1', rating: 0 }), JSON.stringify({ ...good, source_review_id: 'z2', date: 'yesterday' })].join('\n'));
+    const result = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', bad, '--database-url', dbFile]).then(
+      () => ({ code: 0, stderr: '' }),
+      (err: { code: number; stderr: string }) => err,
+    );
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /line 1: rating:/);
+    assert.match(result.stderr, /line 2: date:/);
+    assert.match(result.stderr, /nothing was imported/);
+    assert.equal(await snapshot(), before);
+  });
+});

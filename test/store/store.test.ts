@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
+import type { ImportRecordInput } from '../../src/domain/index.js';
+import { importRows } from '../../src/ingest/index.js';
+import { Store } from '../../src/store/index.js';
+import { PG_SKIP, freshPgDatabase } from '../helpers/pg.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const rows = (records: ImportRecordInput[]) => records.map((value, index) => ({ index, value }));
+const NOW = '2026-11-01T10:00:00.000Z';
+const LATER = '2026-11-02T10:00:00.000Z';
+
+/** One repository suite, run against each engine. */
+function repositorySuite(engine: 'sqlite' | 'postgres', open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>, skip: string | false = false) {
+  describe(`store on ${engine}`, { skip }, () => {
+    let store: Store;
+    let cleanup: () => Promise<void>;
+    const demo = generateDemoReviews({ reviews: 60 });
+    before(async () => ({ store, cleanup } = await open()));
+    after(async () => {
+      await store?.close();
+      await cleanup?.();
+    });
+
+    test('migrations leave an empty store with no revision', async () => {
+      assert.equal(store.dialect, engine);
+      assert.equal(await store.latestRevision(), null);
+      assert.equal(await store.reviewCount(), 0);
+    });
+
+    test('the business profile round-trips; an unchanged profile makes no revision', async () => {
+      const rev = await store.setBusiness(demoBusiness(), NOW);
+      assert.equal(rev?.id, 1);
+      assert.deepEqual(await store.getBusiness(), demoBusiness());
+      assert.equal(await store.setBusiness(demoBusiness(), LATER), null);
+      assert.equal((await store.latestRevision())?.id, 1);
+    });
+
+    test('an import adds every row in one revision; the same import again changes nothing', async () => {
+      const first = await importRows(store, rows(demo), [], { now: NOW });
+      assert.equal(first.added, 60);
+      assert.equal(first.revision?.id, 2);
+      const again = await importRows(store, rows(demo), [], { now: LATER });
+      assert.deepEqual([again.added, again.updated, again.unchanged, again.revision], [0, 0, 60, null]);
+      assert.equal((await store.latestRevision())?.id, 2);
+      const published = await store.publishedReviews();
+      assert.equal(published.length, 60);
+      for (let i = 1; i < published.length; i++) {
+        const [a, b] = [published[i - 1], published[i]];
+        assert.ok(a.date > b.date || (a.date === b.date && a.published_at >= b.published_at), 'newest first');
+      }
+    });
+
+    test('ids are ULIDs derived from the source identity, equal on every engine', async () => {
+      const published = await store.publishedReviews();
+      const google = published.find((r) => r.source_review_id === 'google-000001' || r.source === 'google')!;
+      assert.match(google.id, /^[0-9A-HJKMNP-TV-Z]{26}$/);
+      // Golden value: the same source review must get this id everywhere, forever.
+      const fixed = await importRows(store, rows([{ source: 'google', source_review_id: 'golden-1', author: 'Gold', rating: 5, date: '2025-01-02' }]), [], { now: NOW });
+      assert.equal(fixed.added, 1);
+      const row = await store.db.selectFrom('reviews').select('id').where('source_review_id', '=', 'golden-1').executeTakeFirstOrThrow();
+      assert.equal(row.id, GOLDEN_ID);
+    });
+
+    test('a changed text updates updated_at and makes a revision; --sync unpublishes what disappeared', async () => {
+      const changed = demo.map((r, i) => (i === 0 ? { ...r, text: 'Completely different words now.' } : r));
+      const report = await importRows(store, rows(changed), [], { now: LATER });
+      assert.equal(report.updated, 1);
+      assert.ok(report.revision);
+      const updated = await store.db.selectFrom('reviews').selectAll().where('text', '=', 'Completely different words now.').executeTakeFirstOrThrow();
+      assert.equal(updated.updated_at, LATER);
+      assert.equal(updated.first_seen_at, NOW, 'first_seen_at never moves');
+
+      const googleOnly = changed.filter((r) => r.source === 'google').slice(1);
+      const googleTotal = changed.filter((r) => r.source === 'google').length;
+      const sync = await importRows(store, rows(googleOnly), [], { now: LATER, sync: true });
+      assert.equal(sync.unpublished, 2, 'the dropped google review and the golden one');
+      assert.equal(googleTotal - 1, googleOnly.length);
+      const count = await store.db.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).where('published', '=', 1).executeTakeFirstOrThrow();
+      assert.equal(Number(count.n), 61 - 2);
+    });
+
+    test('analyses are stored and replaced', async () => {
+      const [r] = await store.publishedReviews();
+      await store.saveAnalyses([{ review_id: r.id, engine: 'x/1', content_hash: 'a', analysis: '{"v":1}' }]);
+      await store.saveAnalyses([{ review_id: r.id, engine: 'x/2', content_hash: 'b', analysis: '{"v":2}' }]);
+      const all = await store.analyses();
+      assert.deepEqual(all.filter((a) => a.review_id === r.id).map((a) => a.analysis), ['{"v":2}']);
+    });
+  });
+}
+
+const GOLDEN_ID = '01JGJ4ZP00DJX7GVNEWE31XRFE';
+
+repositorySuite('sqlite', async () => {
+  const store = await Store.open(join(tempDir(), 'store.db'));
+  return { store, cleanup: async () => {} };
+});
+
+repositorySuite(
+  'postgres',
+  async () => {
+    const db = await freshPgDatabase();
+    return { store: await Store.open(db.url), cleanup: db.drop };
+  },
+  PG_SKIP,
+);
