@@ -22,6 +22,8 @@ const MAX_PHRASE_TOKENS = 6;
 const CONCEDED_WEIGHT = 0.5;
 const STRESSED_WEIGHT = 1.5;
 const EXCLAMATION_BOOST = 1.2;
+/** Weight of an opinion inside a conditional clause. */
+const HYPOTHETICAL_WEIGHT = 0.25;
 /** Opinion given to an adjective that "too" qualifies but the lexicon does not know ("too small"). */
 const EXCESS_DEFAULT = -1.5;
 
@@ -160,6 +162,7 @@ function opinionValue(tokens: Token[], hit: Match<LexValue>, lex: Lexicon, segme
     if ((lex.counterfactual.has(tokens[j].normal) && next === 'have') || (tokens[j].normal === 'used' && next === 'to')) counterfactual = true;
   }
 
+  if (inHypothetical(tokens, hit.start, segmentOf)) multiplier *= HYPOTHETICAL_WEIGHT;
   let value = base * multiplier;
   if (excess) value = -Math.abs(value);
   // A negated comparative of praise is still praise: "couldn't be happier", "can't imagine better".
@@ -173,6 +176,16 @@ function isComparative(tokens: Token[], hit: Match<LexValue>): boolean {
   if (hit.end - hit.start !== 1) return false;
   const w = tokens[hit.start].normal;
   return w === 'better' || (w.endsWith('er') && tokens[hit.start].lemma !== w);
+}
+
+/** Inside "if …" up to the next comma: "if you want good Thai food, go elsewhere" praises nothing. */
+function inHypothetical(tokens: Token[], at: number, segmentOf: Int32Array): boolean {
+  for (let j = at - 1; j >= 0 && segmentOf[j] === segmentOf[at]; j--) {
+    const w = tokens[j].normal;
+    if (w === ',' || w === '.' || w === 'then') return false;
+    if (w === 'if' || w === 'unless') return true;
+  }
+  return false;
 }
 
 /** "not only … but", "no doubt", "no wonder" contain a negator without negating what follows. */

@@ -62,9 +62,9 @@ export function createAnalyzer(opts: AnalyzerOptions): Analyzer {
         return { ...base, language, sentiment: fromRating, text_sentiment: null, sentences, aspects: [], problems: [], phrases: [] };
       }
 
-      const text_analysis = analyzeEnglish(parsed, text, lex);
-      const sentiment = text_analysis.textSentiment === null ? fromRating : round((text_analysis.textSentiment + ratingScore(input.rating)) / 2, 3);
-      return { ...base, language, sentiment, ...text_analysis.fields };
+      const english = analyzeEnglish(parsed, text, lex);
+      const sentiment = english.textSentiment === null ? fromRating : round((english.textSentiment + ratingScore(input.rating)) / 2, 3);
+      return { ...base, language, sentiment, ...english.fields };
     },
   };
 }

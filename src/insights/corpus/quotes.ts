@@ -1,0 +1,59 @@
+// Quotable sentences. A quote is always text.slice(start, end) of the review it names, so it is an exact
+// substring by construction; length bounds keep quotes readable in a card or an agent's answer.
+import type { Polarity } from '../../domain/insights.js';
+import type { Row } from './rows.js';
+
+export const MIN_QUOTE_CHARS = 25;
+export const MAX_QUOTE_CHARS = 280;
+
+export interface QuoteCandidate {
+  reviewId: string;
+  text: string;
+  polarity: Polarity;
+  /** How strongly the sentence says it (|score|); higher is better, ties keep the newer review. */
+  strength: number;
+}
+
+/** The text of sentence i of a row, trimmed to the quote bounds, or null when it does not qualify. */
+export function sentenceText(row: Row, i: number): string | null {
+  const text = row.review.text;
+  const s = row.analysis.sentences[i];
+  if (!text || s.end > text.length) return null;
+  const quote = text.slice(s.start, s.end);
+  return quote.length >= MIN_QUOTE_CHARS && quote.length <= MAX_QUOTE_CHARS ? quote : null;
+}
+
+/** Keeps the best `k` candidates; rows arrive newest first, so equal strength keeps the earlier (newer). */
+export class TopQuotes {
+  readonly items: QuoteCandidate[] = [];
+
+  constructor(private readonly k: number) {}
+
+  offer(candidate: QuoteCandidate): void {
+    if (this.items.length === this.k && candidate.strength <= this.items[this.items.length - 1].strength) return;
+    if (this.items.some((q) => q.reviewId === candidate.reviewId)) return;
+    let at = this.items.length;
+    while (at > 0 && this.items[at - 1].strength < candidate.strength) at--;
+    this.items.splice(at, 0, candidate);
+    if (this.items.length > this.k) this.items.pop();
+  }
+}
+
+/** The corpus's pull quote: the strongest praise that names an aspect, from a 4–5 star review when any exists. */
+export function pullQuote(rows: Row[]): { text: string; reviewId: string | null } {
+  const best = new TopQuotes(1);
+  const fallback = new TopQuotes(1);
+  for (const row of rows) {
+    const sentences = row.analysis.sentences;
+    for (let i = 0; i < sentences.length; i++) {
+      const s = sentences[i];
+      if (s.score <= 0 || s.aspects.length === 0) continue;
+      const text = sentenceText(row, i);
+      if (text === null) continue;
+      const candidate = { reviewId: row.review.id, text, polarity: 'positive' as const, strength: s.score };
+      (row.review.rating >= 4 ? best : fallback).offer(candidate);
+    }
+  }
+  const chosen = best.items[0] ?? fallback.items[0];
+  return chosen ? { text: chosen.text, reviewId: chosen.reviewId } : { text: '', reviewId: null };
+}

@@ -1,0 +1,54 @@
+// The corpus as the insight builders see it: each published review joined with its stored analysis,
+// newest first (date desc, then id), so "first k seen" is "the k most recent" in every builder.
+import type { Polarity, ReviewAnalysis } from '../../domain/insights.js';
+import { polarityOfScore } from '../score.js';
+
+export interface CorpusReview {
+  id: string;
+  rating: number;
+  /** YYYY-MM-DD */
+  date: string;
+  text: string | null;
+  /** Attributed technician/service ids (explicit attribution, already including text mentions). */
+  technicians: string[];
+  services: string[];
+  service_area: string | null;
+}
+
+export interface Row {
+  review: CorpusReview;
+  analysis: ReviewAnalysis;
+  /** The review's overall polarity, from its sentiment score. */
+  polarity: Polarity;
+}
+
+export function prepareRows(reviews: CorpusReview[], analyses: Map<string, ReviewAnalysis>): Row[] {
+  const rows: Row[] = new Array(reviews.length);
+  for (let i = 0; i < reviews.length; i++) {
+    const review = reviews[i];
+    const analysis = analyses.get(review.id);
+    // Insights must be recomputable from per_review, so a review without its analysis is a caller bug.
+    if (!analysis) throw new Error(`buildInsights: no analysis for review ${review.id}`);
+    rows[i] = { review, analysis, polarity: polarityOfScore(analysis.sentiment) };
+  }
+  // Callers usually pass reviews newest first already; checking is O(n), sorting only when needed.
+  let sorted = true;
+  for (let i = 1; i < rows.length && sorted; i++) sorted = newestFirst(rows[i - 1], rows[i]) <= 0;
+  if (!sorted) rows.sort(newestFirst);
+  return rows;
+}
+
+function newestFirst(a: Row, b: Row): number {
+  if (a.review.date !== b.review.date) return a.review.date < b.review.date ? 1 : -1;
+  return a.review.id < b.review.id ? -1 : a.review.id > b.review.id ? 1 : 0;
+}
+
+/** Mean of a sum over n, or 0 for n = 0. */
+export function mean(sum: number, n: number): number {
+  return n === 0 ? 0 : sum / n;
+}
+
+/** The k most frequent keys, ties broken by key for determinism. */
+export function topKeys(counts: Map<string, number>, k: number): string[] {
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k).map(([key]) => key);
+}

@@ -1,0 +1,11 @@
+// Public face of the insights engine: per-review analysis (createAnalyzer) and corpus insights
+// (buildInsights). Both are pure: no I/O beyond reading the taxonomy files that ship beside the engine.
+export { ENGINE_VERSION } from './version.js';
+export { createAnalyzer } from './analyzer.js';
+export type { Analyzer, AnalysisInput, AnalyzerOptions } from './analyzer.js';
+export { buildInsights } from './corpus/build.js';
+export type { BuildInsightsInput } from './corpus/build.js';
+export type { CorpusReview } from './corpus/rows.js';
+export { TREND_RULE } from './corpus/temporal.js';
+export { VERTICALS } from './lexicon.js';
+export type { Insights, ReviewAnalysis } from '../domain/insights.js';
