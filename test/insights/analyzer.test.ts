@@ -1,0 +1,158 @@
+// Unit tests of the per-review analysis: negation, contrast, intensifiers, rating-only and non-English
+// reviews, entity mentions, problems, sentence offsets.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ReviewAnalysis } from '../../src/domain/insights.js';
+import { createAnalyzer, ENGINE_VERSION } from '../../src/insights/index.js';
+
+const home = createAnalyzer({
+  vertical: 'home_services',
+  technicians: [
+    { id: 'tech-mike', name: 'Mike Johnson', aliases: ['Mike'] },
+    { id: 'tech-jose', name: 'José Pérez', aliases: ['Pepe'] },
+  ],
+  services: [{ id: 'svc-drain', name: 'Drain cleaning', aliases: ['drain service'] }],
+  serviceAreas: [{ id: 'area-sf', name: 'Springfield' }],
+});
+
+function analyze(text: string | null, rating = 3, language: string | null = null) {
+  const a = home.analyze({ id: 'r1', rating, text, title: null, language });
+  ReviewAnalysis.parse(a);
+  return a;
+}
+
+function aspect(a: ReturnType<typeof analyze>, id: string) {
+  return a.aspects.find((x) => x.id === id);
+}
+
+describe('negation', () => {
+  it('flips praise: "not friendly" is negative friendliness', () => {
+    const a = analyze('The technician was not friendly at all.');
+    assert.equal(aspect(a, 'friendliness')?.polarity, 'negative');
+    assert.ok((a.text_sentiment ?? 0) < 0);
+  });
+  it('flips complaints: "not expensive" is positive pricing', () => {
+    assert.equal(aspect(analyze('The price was not expensive.'), 'pricing')?.polarity, 'positive');
+  });
+  it('handles contractions: "wasn\'t professional"', () => {
+    assert.equal(aspect(analyze("He wasn't professional."), 'professionalism')?.polarity, 'negative');
+  });
+  it('keeps "not only … but" positive', () => {
+    assert.equal(aspect(analyze('Not only was he professional, he was also friendly.'), 'professionalism')?.polarity, 'positive');
+  });
+  it('reads "could not be happier" as praise', () => {
+    assert.ok((analyze('We could not be happier with the repair.').text_sentiment ?? 0) > 0);
+  });
+});
+
+describe('contrast', () => {
+  it('scopes "late but fixed the leak fast" per clause', () => {
+    const a = analyze('He was late but fixed the leak fast.');
+    assert.equal(aspect(a, 'punctuality')?.polarity, 'negative');
+    assert.equal(aspect(a, 'workmanship')?.polarity, 'positive');
+  });
+  it('keeps opposite opinions on separate aspects across "however"', () => {
+    const a = analyze('The pricing was fair; however, the communication was terrible.');
+    assert.equal(aspect(a, 'pricing')?.polarity, 'positive');
+    assert.equal(aspect(a, 'communication')?.polarity, 'negative');
+  });
+  it('weights the clause after "but" more than the one before it', () => {
+    assert.ok((analyze('It was good but awful.').text_sentiment ?? 0) < 0);
+    assert.ok((analyze('It was awful but good.').text_sentiment ?? 0) > 0);
+  });
+  it('marks an aspect praised in one sentence and criticised in another as conflict', () => {
+    const a = analyze('The communication was excellent at first. Later the communication was terrible.');
+    assert.equal(aspect(a, 'communication')?.polarity, 'conflict');
+  });
+});
+
+describe('intensifiers', () => {
+  it('"very" strengthens and "slightly" weakens', () => {
+    const plain = analyze('The work was good.').text_sentiment ?? 0;
+    const very = analyze('The work was very good.').text_sentiment ?? 0;
+    const slightly = analyze('The work was slightly good.').text_sentiment ?? 0;
+    assert.ok(very > plain, `${very} > ${plain}`);
+    assert.ok(slightly < plain, `${slightly} < ${plain}`);
+  });
+  it('"too" turns an unscored adjective into a complaint', () => {
+    assert.equal(aspect(analyze('The quote was too high.'), 'pricing')?.polarity, 'negative');
+  });
+});
+
+describe('rating-only reviews', () => {
+  it('take their sentiment from the stars and have no text analysis', () => {
+    for (const [rating, expected] of [[1, -1], [3, 0], [5, 1]] as const) {
+      const a = analyze(null, rating);
+      assert.equal(a.sentiment, expected);
+      assert.equal(a.text_sentiment, null);
+      assert.equal(a.language, null);
+      assert.deepEqual(a.sentences, []);
+      assert.deepEqual(a.aspects, []);
+    }
+  });
+  it('treat whitespace-only text as no text', () => {
+    assert.deepEqual(analyze('   \n ', 4).sentences, []);
+  });
+});
+
+describe('non-English text', () => {
+  it('is marked with its language, keeps sentences, gets no English aspects, takes the rating sentiment', () => {
+    const a = analyze('El técnico llegó tarde pero el trabajo fue excelente. Muy profesional y limpio.', 5);
+    assert.equal(a.language, 'es');
+    assert.deepEqual(a.aspects, []);
+    assert.ok(a.sentences.length >= 1);
+    assert.equal(a.sentiment, 1);
+    assert.equal(a.text_sentiment, null);
+  });
+  it('detects French and German', () => {
+    assert.equal(analyze("Le plombier est arrivé à l'heure et le travail était très bien fait.").language, 'fr');
+    assert.equal(analyze('Der Techniker war sehr freundlich und die Arbeit ist gut.').language, 'de');
+  });
+  it('does not crash on scripts without spaces or on emoji', () => {
+    for (const text of ['配管工はとても親切でした。', 'Отличная работа!', '👍👍👍', '…', '!!!']) {
+      const a = analyze(text, 4);
+      assert.ok(a.sentiment >= -1 && a.sentiment <= 1);
+    }
+  });
+  it('treats short English text without function words as English', () => {
+    assert.equal(analyze('Great job!').language, 'en');
+  });
+});
+
+describe('entities and problems', () => {
+  it('finds technicians by name or alias, case- and accent-insensitively, on word boundaries', () => {
+    assert.deepEqual(analyze('mike fixed it and JOSE PEREZ helped').technicians, ['tech-mike', 'tech-jose']);
+    assert.deepEqual(analyze('Mikey and Pepperoni were not here').technicians, []);
+  });
+  it('finds services and areas', () => {
+    const a = analyze('Booked the drain service for our house in Springfield.');
+    assert.deepEqual(a.services, ['svc-drain']);
+    assert.deepEqual(a.service_areas, ['area-sf']);
+  });
+  it('detects home-service problems', () => {
+    const a = analyze('We had a leaking faucet, a clogged drain and no hot water.');
+    assert.deepEqual([...a.problems].sort(), ['clogged_drain', 'leak', 'no_hot_water']);
+  });
+});
+
+describe('shape', () => {
+  it('gives sentence offsets that slice the text', () => {
+    const text = '  First sentence here.  Second one, with Mike!\nThird?';
+    const a = analyze(text);
+    assert.deepEqual(a.sentences.map((s) => text.slice(s.start, s.end)), ['First sentence here.', 'Second one, with Mike!', 'Third?']);
+  });
+  it('stamps the engine version and stays compact', () => {
+    const a = analyze('The plumber was on time, friendly and fixed the leak quickly. Fair price too.');
+    assert.equal(a.engine, ENGINE_VERSION);
+    assert.ok(JSON.stringify(a).length < 1200, `${JSON.stringify(a).length} bytes`);
+  });
+  it('is deterministic', () => {
+    const text = 'Rude on the phone but the repair itself was solid.';
+    assert.deepEqual(analyze(text), analyze(text));
+  });
+  it('falls back to the generic taxonomy for an unknown vertical', () => {
+    const generic = createAnalyzer({ vertical: 'spaceships', technicians: [], services: [], serviceAreas: [] });
+    const a = generic.analyze({ id: 'x', rating: 5, text: 'The staff were friendly and the prices fair.', title: null, language: 'en' });
+    assert.deepEqual(a.aspects.map((x) => x.id).sort(), ['pricing', 'staff']);
+  });
+});

@@ -1,0 +1,61 @@
+// The evaluation command's parsing and scoring, on a tiny hand-written file in the SemEval-2014 format
+// (our own sentences, not the task's data).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createAnalyzer } from '../../src/insights/index.js';
+import { evaluate, parseSemEvalXml, predict, type Prediction } from '../../src/insights/eval/semeval.js';
+
+const XML = `<?xml version="1.0" encoding="UTF-8"?>
+<sentences>
+  <sentence id="1">
+    <text>The noodles were delicious &amp; cheap.</text>
+    <aspectTerms><aspectTerm term="noodles" polarity="positive" from="4" to="11"/></aspectTerms>
+    <aspectCategories>
+      <aspectCategory category="food" polarity="positive"/>
+      <aspectCategory category="price" polarity="positive"/>
+    </aspectCategories>
+  </sentence>
+  <sentence id="2">
+    <text>Our waiter was rude.</text>
+    <aspectCategories><aspectCategory category="service" polarity="negative"/></aspectCategories>
+  </sentence>
+  <sentence id="3">
+    <text>We went there on a Tuesday.</text>
+    <aspectCategories><aspectCategory category="anecdotes/miscellaneous" polarity="neutral"/></aspectCategories>
+  </sentence>
+</sentences>`;
+
+describe('SemEval parsing', () => {
+  it('reads ids, unescaped text and categories, single or many', () => {
+    const gold = parseSemEvalXml(XML);
+    assert.equal(gold.length, 3);
+    assert.equal(gold[0].text, 'The noodles were delicious & cheap.');
+    assert.deepEqual(gold[0].categories.map((c) => c.category), ['food', 'price']);
+    assert.deepEqual(gold[1].categories, [{ category: 'service', polarity: 'negative' }]);
+  });
+});
+
+describe('SemEval scoring', () => {
+  const gold = parseSemEvalXml(XML);
+  it('computes micro P/R/F1 over per-sentence category sets and accuracy over gold categories', () => {
+    const fixed: Record<string, Prediction> = {
+      1: { categories: new Set(['food']), polarityOf: () => 'positive' },
+      2: { categories: new Set(['service', 'ambience']), polarityOf: () => 'neutral' },
+      3: { categories: new Set(['anecdotes/miscellaneous']), polarityOf: () => 'neutral' },
+    };
+    const r = evaluate(gold, (s) => fixed[s.id]);
+    // common 3 (food, service, anecdotes); retrieved 4; relevant 4.
+    assert.equal(r.precision, 3 / 4);
+    assert.equal(r.recall, 3 / 4);
+    assert.equal(r.f1, 3 / 4);
+    // Correct: food, price (positive), anecdotes (neutral); wrong: service.
+    assert.equal(r.polarityAccuracy, 3 / 4);
+    assert.equal(r.confusion.negative.neutral, 1);
+  });
+  it('scores the shipped restaurant analyzer perfectly on these easy sentences', () => {
+    const analyzer = createAnalyzer({ vertical: 'restaurant', technicians: [], services: [], serviceAreas: [] });
+    const r = evaluate(gold, (s) => predict(analyzer, s));
+    assert.equal(r.f1, 1);
+    assert.equal(r.polarityAccuracy, 1);
+  });
+});
