@@ -10,7 +10,7 @@ import {
   createMentionMatcher,
 } from '../domain/index.js';
 import type { Insights, ReviewAnalysis } from '../domain/insights.js';
-import { buildInsights } from '../insights/index.js';
+import { buildInsights, createAnalyzer } from '../insights/index.js';
 import type { Revision, ReviewTable } from '../store/index.js';
 import { ReviewIndex } from './review-index.js';
 import { renderAtom } from './render/atom.js';
@@ -37,6 +37,19 @@ export interface Representations {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Stored analyses plus, for any review that has none yet (imported a moment after the analysis pass),
+ * one computed here: the engine is deterministic, so the result equals what will be stored.
+ */
+function completeAnalyses(business: Business, reviews: readonly Review[], stored: ReadonlyMap<string, ReviewAnalysis>): Map<string, ReviewAnalysis> {
+  const all = new Map(stored);
+  const missing = reviews.filter((r) => !all.has(r.id));
+  if (missing.length === 0) return all;
+  const analyzer = createAnalyzer({ vertical: business.vertical, technicians: business.technicians, services: business.services, serviceAreas: business.service_areas });
+  for (const r of missing) all.set(r.id, analyzer.analyze({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language }));
+  return all;
+}
 
 /**
  * One data revision, immutable: everything every surface serves, with the dataset and feed bodies
@@ -74,8 +87,8 @@ export class Catalog {
     this.index = new ReviewIndex(this.reviews, this.attribution.technicians, this.attribution.services);
     this.insights = buildInsights({
       business: input.business,
-      reviews: this.reviews,
-      analyses: input.analyses as Map<string, ReviewAnalysis>,
+      reviews: this.reviews as Review[],
+      analyses: completeAnalyses(input.business, this.reviews, input.analyses),
       generatedAt: this.generatedAt,
     });
 

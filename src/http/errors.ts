@@ -17,6 +17,8 @@ export function registerErrorHandling(app: FastifyInstance) {
   const routes: { re: RegExp; methods: Set<string> }[] = [];
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
+    // CORS answers preflights on every path; that route says nothing about which paths exist.
+    if (route.url === '*' || route.url === '/*') return;
     const re = patternToRegExp(route.url);
     const existing = routes.find((r) => r.re.source === re.source);
     if (existing) for (const m of methods) existing.methods.add(m);

@@ -36,8 +36,12 @@ function searchParameters() {
 
 /** The OpenAPI 3.1 description of the REST surface, generated from the domain's Zod schemas. */
 export function buildOpenApi(baseUrl: string): object {
-  const get = (summary: string, operationId: string, ok: object, extra: object = {}) => ({
+  // HEAD is served wherever GET is: same status and headers, no body.
+  const headOf = (responses: Record<string, object>) =>
+    Object.fromEntries(Object.entries(responses).map(([status, r]) => [status, { description: (r as { description: string }).description, ...('headers' in r ? { headers: r.headers } : {}) }]));
+  const get = (summary: string, operationId: string, ok: Record<string, object>, extra: object = {}) => ({
     get: { summary, operationId, ...extra, responses: { ...ok } },
+    head: { summary: `${summary} (headers only)`, operationId: `${operationId}Head`, ...extra, responses: headOf(ok) },
   });
   const dataset = (summary: string, operationId: string, schema: object, type: string, headers = conditionalHeaders) =>
     get(summary, operationId, { 200: { description: 'OK', headers, ...json(schema, type) }, 304: notModified }, { parameters: conditionalParams });

@@ -1,10 +1,12 @@
 import { join } from 'node:path';
-import { after } from 'node:test';
 import { type RunningServer, startServer } from '../../src/app/index.js';
 import type { ConfigInput } from '../../src/config.js';
 import { tempDir } from './tmp.js';
 
-/** The real server on 127.0.0.1:0 with its own SQLite file (demo business unless told otherwise). */
+/**
+ * The real server on 127.0.0.1:0 with its own SQLite file (demo business unless told otherwise).
+ * The caller closes it (`after(() => server.close())` at the top level of the test file).
+ */
 export async function startTestServer(overrides: Partial<ConfigInput> = {}): Promise<RunningServer> {
   const server = await startServer({
     PORT: 0,
@@ -14,6 +16,5 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}): Pro
     REVIEWCAST_POLL_MS: 100,
     ...overrides,
   });
-  after(() => server.close());
   return server;
 }

@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
 
-/** A fresh temporary directory, removed when the test file finishes. */
+/** A fresh temporary directory, removed when the process exits (node:test hooks registered inside other hooks run too early). */
 export function tempDir(prefix = 'reviewcast-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { parseFeed } from '@rowanmanning/feed-parser';
 import { XMLValidator } from 'fast-xml-parser';
+import type { RunningServer } from '../../src/app/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
@@ -20,6 +21,8 @@ const HOSTILE = [
 ];
 
 let url: string;
+let server: RunningServer;
+after(() => server?.close());
 before(async () => {
   const file = join(tempDir(), 'hostile.db');
   const store = await Store.open(file);
@@ -28,7 +31,7 @@ before(async () => {
   const report = await importRows(store, rows, []);
   assert.equal(report.added, HOSTILE.length, JSON.stringify(report.invalid));
   await store.close();
-  const server = await startTestServer({ DATABASE_URL: file, REVIEWCAST_DEMO_IF_EMPTY: false });
+  server = await startTestServer({ DATABASE_URL: file, REVIEWCAST_DEMO_IF_EMPTY: false });
   url = server.url;
 });
 

@@ -7,8 +7,9 @@ import { promisify } from 'node:util';
 import { startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
-test('/openapi.json is OpenAPI 3.1.0, version 1.0.0, covers every REST endpoint and lints with zero errors', async () => {
+test('/openapi.json is OpenAPI 3.1.0, version 1.0.0, covers every REST endpoint and lints with zero errors', async (t) => {
   const server = await startTestServer();
+  t.after(() => server.close());
   const doc = await (await fetch(`${server.url}/openapi.json`)).json();
   assert.equal(doc.openapi, '3.1.0');
   assert.equal(doc.info.version, '1.0.0');
