@@ -21,6 +21,10 @@ import { type Attribution, toReview } from './to-review.js';
 
 export const FEED_SIZE = 50;
 
+/** The contract's order: date desc, then published_at desc, then id desc (plain code-unit comparison). */
+const newestFirst = (a: Review, b: Review) =>
+  a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.published_at !== b.published_at ? (a.published_at < b.published_at ? 1 : -1) : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+
 export interface CatalogInput {
   revision: Revision;
   business: Business;
@@ -81,7 +85,8 @@ export class Catalog {
       services: createMentionMatcher(input.business.services),
       areas: createMentionMatcher(input.business.service_areas),
     };
-    this.reviews = input.rows.map((row) => toReview(row, this.attribution, this.links.review));
+    // Sorted here, not only by the database, so SQLite and PostgreSQL collations can never disagree on bytes.
+    this.reviews = input.rows.map((row) => toReview(row, this.attribution, this.links.review)).sort(newestFirst);
     this.byId = new Map(this.reviews.map((r) => [r.id, r]));
     this.aggregateRating = computeAggregateRating(this.reviews, this.generatedAt);
     this.index = new ReviewIndex(this.reviews, this.attribution.technicians, this.attribution.services);

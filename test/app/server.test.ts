@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { promisify } from 'node:util';
+import type { RunningServer } from '../../src/app/index.js';
+import { startTestServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const run = promisify(execFile);
+let server: RunningServer | undefined;
+after(() => server?.close());
+
+test('a running server serves an import made by the CLI in another process within 2 seconds', async () => {
+  const dir = tempDir();
+  const db = join(dir, 'shared.db');
+  server = await startTestServer({ DATABASE_URL: db, REVIEWCAST_POLL_MS: 500 });
+  const before = await (await fetch(`${server.url}/reviews.json`)).json();
+  const file = join(dir, 'new.ndjson');
+  writeFileSync(file, `${JSON.stringify({ source: 'direct', author: 'Fresh Customer', rating: 5, date: '2026-11-20', text: 'Priya replaced our water heater in an hour.' })}\n`);
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', file, '--database-url', db]);
+  assert.match(stdout, /1 added, 0 updated, 0 unchanged, 0 invalid/);
+  const imported = Date.now();
+  let doc = before;
+  while (doc.revision === before.revision && Date.now() - imported < 2000) {
+    await new Promise((r) => setTimeout(r, 50));
+    doc = await (await fetch(`${server.url}/reviews.json`)).json();
+  }
+  assert.equal(doc.revision, before.revision + 1, 'new revision served within 2 s');
+  assert.equal(doc.reviews[0].author, 'Fresh Customer');
+  assert.deepEqual(doc.reviews[0].technicians, ['priya-natarajan'], 'attributed from the text');
+  assert.deepEqual(doc.reviews[0].services, ['water-heater']);
+  const insights = await (await fetch(`${server.url}/insights.json`)).json();
+  assert.equal(insights.review_count, before.reviews.length + 1, 'insights recomputed for the new revision');
+});
+
+test('SIGTERM lets an in-flight request finish, then exits 0', async () => {
+  const db = join(tempDir(), 'sigterm.db');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/"url":"(http:[^"]+)".*"reviewcast listening"/);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`exited early with ${code}: ${out}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const inFlight = fetch(`${url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
+  await new Promise((r) => setTimeout(r, 5));
+  child.kill('SIGTERM');
+  const res = await inFlight;
+  assert.equal(res.status, 200);
+  assert.equal((await res.json()).reviews.length, 2000);
+  assert.equal(await exited, 0);
+  assert.match(out, /shutting down/);
+});
+
+test('reviewcast demo writes a deterministic set', async () => {
+  const dir = tempDir();
+  const a = join(dir, 'a.ndjson');
+  const b = join(dir, 'b.ndjson');
+  await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo', '--reviews', '300', '--out', a]);
+  await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo', '--reviews', '300', '--out', b]);
+  const { readFileSync } = await import('node:fs');
+  const lines = readFileSync(a, 'utf8').trim().split('\n');
+  assert.equal(lines.length, 300);
+  assert.equal(readFileSync(a, 'utf8'), readFileSync(b, 'utf8'));
+});
+
+test('business set validates the profile and names the bad fields', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'biz.yaml');
+  writeFileSync(file, 'id: Bad Id\nname: ""\nvertical: spaceship\n');
+  const res = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'business', 'set', file, '--database-url', join(dir, 'b.db')]).catch((e) => e);
+  assert.equal(res.code, 1);
+  assert.match(res.stderr, /id: /);
+  assert.match(res.stderr, /name: /);
+  assert.match(res.stderr, /vertical: /);
+});
