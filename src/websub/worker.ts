@@ -42,13 +42,14 @@ export class HubWorker {
   private again = false;
   private timers: NodeJS.Timeout[] = [];
   private lastLoggedMetrics = '';
+  private stopping: Promise<void> | null = null;
 
   constructor(private readonly deps: HubDeps) {
     this.client = new OutboundClient(deps.config);
   }
 
   async start(): Promise<void> {
-    if (this.running) return;
+    if (this.running || this.stopping) return;
     this.running = true;
     if (this.deps.store.dialect === 'sqlite') await repo.releaseAllClaims(this.deps.store.db, Date.now());
     const { pollIntervalMs, metricsLogIntervalMs } = this.deps.config;
@@ -60,13 +61,16 @@ export class HubWorker {
     this.kick();
   }
 
-  /** Stops claiming new work and waits for requests in flight (each bounded by the request timeout). */
-  async stop(): Promise<void> {
-    this.running = false;
-    for (const t of this.timers) clearInterval(t);
-    this.timers = [];
-    while (this.pumping || this.inflight.size > 0) await Promise.race([...this.inflight, delay(20)]);
-    await this.client.close();
+  /** Stops claiming new work and waits for requests in flight (each bounded by the request timeout). Idempotent. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.running = false;
+      for (const t of this.timers) clearInterval(t);
+      this.timers = [];
+      while (this.pumping || this.inflight.size > 0) await Promise.race([...this.inflight, delay(20)]);
+      await this.client.close();
+    })();
+    return this.stopping;
   }
 
   /**
