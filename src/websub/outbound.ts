@@ -131,7 +131,7 @@ function describe(err: unknown, signal: AbortSignal): string {
 }
 
 /** dns.lookup that drops non-public answers, and fails when none is left. */
-const publicOnlyLookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+export const publicOnlyLookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
   dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
     if (err) return callback(err);
     const usable = addresses.filter((a) => forbiddenReason(a.address) === null);

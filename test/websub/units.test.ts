@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
+import { describe, test } from 'node:test';
+import { forbiddenReason, isLocalHostname } from '../../src/websub/address.js';
+import { HubConfigSchema, clampLease, retryDelayMs } from '../../src/websub/config.js';
+import { OutboundClient, publicOnlyLookup, refuseUrl } from '../../src/websub/outbound.js';
+import { RateLimiter } from '../../src/websub/rate-limit.js';
+import { parseHubRequest, withQuery } from '../../src/websub/request.js';
+import { hubSignature, redactUrl } from '../../src/websub/signature.js';
+
+describe('address classification', () => {
+  const refused: Array<[string, RegExp]> = [
+    ['127.0.0.1', /loopback/],
+    ['127.255.255.254', /loopback/],
+    ['10.20.30.40', /private/],
+    ['172.16.0.1', /private/],
+    ['172.31.255.255', /private/],
+    ['192.168.0.1', /private/],
+    ['100.64.0.1', /CGNAT/],
+    ['100.127.255.255', /CGNAT/],
+    ['169.254.169.254', /link-local/],
+    ['224.0.0.251', /multicast/],
+    ['239.255.255.250', /multicast/],
+    ['255.255.255.255', /reserved/],
+    ['0.0.0.0', /unspecified/],
+    ['192.0.2.1', /documentation/],
+    ['198.18.0.1', /benchmarking/],
+    ['::1', /loopback/],
+    ['::', /unspecified/],
+    ['::ffff:127.0.0.1', /IPv4-mapped/],
+    ['::ffff:10.0.0.1', /IPv4-mapped/],
+    ['::ffff:8.8.8.8', /IPv4-mapped/],
+    ['::ffff:7f00:1', /IPv4-mapped/],
+    ['::127.0.0.1', /IPv4-compatible/],
+    ['64:ff9b::a00:1', /NAT64/],
+    ['2002:7f00:1::', /6to4/],
+    ['2001:0:4136:e378::1', /Teredo/],
+    ['fc00::1', /ULA/],
+    ['fd12:3456:789a::1', /ULA/],
+    ['fe80::1', /link-local/],
+    ['fe80::1%eth0', /link-local/],
+    ['ff02::1', /multicast/],
+    ['2001:db8::1', /documentation/],
+    ['[::1]', /loopback/],
+    ['example.com', /not an IP/],
+  ];
+  for (const [a, why] of refused) test(`refuses ${a}`, () => assert.match(forbiddenReason(a) ?? 'allowed', why));
+  for (const a of ['8.8.8.8', '1.1.1.1', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '192.169.0.1', '2606:4700:4700::1111', '2a00:1450:4001::200e'])
+    test(`allows ${a}`, () => assert.equal(forbiddenReason(a), null));
+  test('localhost names', () => {
+    for (const h of ['localhost', 'LOCALHOST', 'a.localhost', 'localhost.']) assert.ok(isLocalHostname(h), h);
+    for (const h of ['localhost.example.com', 'notlocalhost']) assert.ok(!isLocalHostname(h), h);
+  });
+});
+
+describe('outbound client without the test setting', () => {
+  test('refuses non-https, credentials, loopback, private and mapped literals before connecting', async () => {
+    const client = new OutboundClient(HubConfigSchema.parse({}));
+    try {
+      for (const url of ['http://8.8.8.8/', 'https://u:p@8.8.8.8/', 'https://127.0.0.1:1/', 'https://localhost/', 'https://[::1]/', 'https://[::ffff:127.0.0.1]/', 'https://[fd00::1]/', 'https://100.64.0.1/', 'https://0x7f.1/']) {
+        const res = await client.send('GET', url);
+        assert.equal(res.ok, false, url);
+        assert.match(res.ok ? '' : res.error, /https|credentials|refused/, url);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a name resolving only to non-public addresses fails in lookup', async () => {
+    const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => (publicOnlyLookup as any)('localhost', { all: true }, (e: NodeJS.ErrnoException | null) => resolve(e)));
+    assert.equal(err?.code, 'EHUBREFUSED');
+  });
+
+  test("the machine's own name is refused when it resolves to a private address", async (t) => {
+    const name = hostname();
+    const addrs = await lookup(name, { all: true }).catch(() => []);
+    if (addrs.length === 0 || addrs.some((a) => forbiddenReason(a.address) === null)) return t.skip('host name does not resolve to private addresses only');
+    const client = new OutboundClient(HubConfigSchema.parse({}));
+    try {
+      const res = await client.send('GET', `https://${name}:1/`);
+      assert.equal(res.ok, false);
+      assert.match(res.ok ? '' : res.error, /refused|non-public/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('refuseUrl allows loopback in the test setting only', () => {
+    assert.match(refuseUrl(new URL('https://127.0.0.1/'), false) ?? '', /loopback/);
+    assert.equal(refuseUrl(new URL('https://127.0.0.1/'), true), null);
+    assert.match(refuseUrl(new URL('http://127.0.0.1/'), true) ?? '', /https/);
+  });
+});
+
+describe('request validation', () => {
+  const topics = ['https://r.example/feed.xml', 'https://r.example/api/feed.json', 'https://r.example/reviews.json'];
+  const cfg = HubConfigSchema.parse({});
+  const parse = (f: Record<string, string>) => parseHubRequest(new URLSearchParams(f), topics, cfg, (u) => refuseUrl(u, false));
+  const base = { 'hub.mode': 'subscribe', 'hub.topic': topics[0], 'hub.callback': 'https://sub.example/cb?x=1' };
+
+  test('a minimal subscribe gets the default lease and no secret', () => {
+    const r = parse(base);
+    assert.ok(r.ok);
+    assert.deepEqual(r.request, { mode: 'subscribe', topic: topics[0], callback: 'https://sub.example/cb?x=1', leaseSeconds: 864_000, secret: null });
+  });
+  test('unsubscribe ignores lease and secret', () => {
+    const r = parse({ ...base, 'hub.mode': 'unsubscribe', 'hub.lease_seconds': 'junk', 'hub.secret': 'x' });
+    assert.ok(r.ok);
+    assert.equal(r.request.leaseSeconds, null);
+    assert.equal(r.request.secret, null);
+  });
+  test('a secret of 199 bytes is accepted, 200 bytes rejected (bytes, not characters)', () => {
+    assert.ok(parse({ ...base, 'hub.secret': 'a'.repeat(199) }).ok);
+    assert.ok(!parse({ ...base, 'hub.secret': 'a'.repeat(200) }).ok);
+    assert.ok(!parse({ ...base, 'hub.secret': 'é'.repeat(100) }).ok);
+    assert.ok(!parse({ ...base, 'hub.secret': '' }).ok);
+  });
+  test('callback rules', () => {
+    const status = (cb: string) => {
+      const r = parse({ ...base, 'hub.callback': cb });
+      return r.ok ? 202 : r.status;
+    };
+    assert.equal(status('https://sub.example/' + 'a'.repeat(2020)), 202);
+    assert.equal(status('https://sub.example/' + 'a'.repeat(2040)), 400);
+    assert.equal(status('http://sub.example/cb'), 400);
+    assert.equal(status('ftp://sub.example/cb'), 400);
+    assert.equal(status('https://user@sub.example/cb'), 400);
+    assert.equal(status('https://sub.example/cb#frag'), 400);
+    assert.equal(status('https://127.0.0.1/cb'), 403);
+    assert.equal(status('https://[::ffff:a00:1]/cb'), 403);
+    assert.equal(status('//sub.example/cb'), 400);
+  });
+  test('the first value of a repeated field counts', () => {
+    const form = new URLSearchParams(base);
+    form.append('hub.mode', 'unsubscribe');
+    const r = parseHubRequest(form, topics, cfg, () => null);
+    assert.ok(r.ok);
+    assert.equal(r.request.mode, 'subscribe');
+  });
+});
+
+describe('small pieces', () => {
+  test('withQuery keeps the callback query byte for byte', () => {
+    assert.equal(withQuery('https://a.example/cb', { 'hub.mode': 'x' }), 'https://a.example/cb?hub.mode=x');
+    assert.equal(withQuery('https://a.example/cb?t=a%20b+c', { 'hub.mode': 'x' }), 'https://a.example/cb?t=a%20b+c&hub.mode=x');
+    assert.equal(withQuery('https://a.example/cb?', { 'hub.topic': 'https://r/x?y=1' }), 'https://a.example/cb?hub.topic=https%3A%2F%2Fr%2Fx%3Fy%3D1');
+  });
+  test('signature is sha256 HMAC hex of the body', () => {
+    // RFC 4231 test case 2.
+    assert.equal(hubSignature('Jefe', Buffer.from('what do ya want for nothing?')), 'sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
+  });
+  test('redactUrl drops the query', () => {
+    assert.equal(redactUrl('https://a.example:8443/cb?token=secret'), 'https://a.example:8443/cb?…');
+  });
+  test('lease clamp', () => {
+    const c = { leaseDefaultSeconds: 864_000, leaseMinSeconds: 300, leaseMaxSeconds: 2_592_000 };
+    assert.equal(clampLease(undefined, c), 864_000);
+    assert.equal(clampLease(0, c), 300);
+    assert.equal(clampLease(1e12, c), 2_592_000);
+    assert.equal(clampLease(3600, c), 3600);
+    assert.throws(() => HubConfigSchema.parse({ leaseMinSeconds: 10, leaseMaxSeconds: 5 }));
+    assert.throws(() => HubConfigSchema.parse({ requestTimeoutMs: 30_000 }), 'total timeout is capped at 10 s');
+  });
+  test('backoff grows by the factor, is capped and jittered ±20 %', () => {
+    const c = { retryBaseMs: 1000, retryFactor: 5, retryMaxMs: 20_000 };
+    assert.equal(retryDelayMs(1, c, () => 0.5), 1000);
+    assert.equal(retryDelayMs(2, c, () => 0.5), 5000);
+    assert.equal(retryDelayMs(3, c, () => 0.5), 20_000);
+    assert.equal(retryDelayMs(1, c, () => 0), 800);
+    assert.equal(retryDelayMs(1, c, () => 1), 1200);
+  });
+  test('rate limiter: burst, then refill over time; keys are independent', () => {
+    let now = 0;
+    const rl = new RateLimiter(60, 2, 100, () => now);
+    assert.equal(rl.take('a'), 0);
+    assert.equal(rl.take('a'), 0);
+    assert.equal(rl.take('a'), 1);
+    assert.equal(rl.take('b'), 0);
+    now += 1000;
+    assert.equal(rl.take('a'), 0);
+  });
+  test('rate limiter forgets the least recently used key beyond its bound', () => {
+    const rl = new RateLimiter(1, 1, 2, () => 0);
+    rl.take('a');
+    rl.take('b');
+    rl.take('c');
+    assert.equal(rl.take('a'), 0, 'a was forgotten');
+  });
+});
