@@ -16,6 +16,7 @@ await store.setBusiness(demoBusiness(), new Date().toISOString());
 let t = performance.now();
 const report = await importFile(store, file);
 const importMs = performance.now() - t;
+if (report.invalid.length) throw new Error(`demo rows rejected: ${JSON.stringify(report.invalid.slice(0, 3))}`);
 t = performance.now();
 const again = await importFile(store, file);
 const reimportMs = performance.now() - t;

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
-import { Catalog } from '../catalog/index.js';
+import { CATALOG_FORMAT, Catalog } from '../catalog/index.js';
 import { demoBusiness } from '../demo/index.js';
 import { ReviewAnalysis } from '../domain/insights.js';
 import { analyzePending } from '../ingest/index.js';
+import { ENGINE_VERSION } from '../insights/index.js';
 import type { Revision, Store } from '../store/index.js';
 
 const EMPTY_REVISION: Revision = { id: 0, created_at: new Date(0).toISOString() };
@@ -50,11 +51,19 @@ export class CatalogSource {
     const latest = await this.store.latestRevision();
     if (this.current && latest && latest.id === this.current.revision) return;
     const started = performance.now();
-    const analysed = await analyzePending(this.store);
-    const catalog = await this.build();
+    const base = this.opts.publicBaseUrl();
+    const format = `${ENGINE_VERSION} ${CATALOG_FORMAT}`;
+    const snap = latest ? await this.store.loadSnapshot(latest.id, base, format) : null;
+    let catalog: Catalog;
+    if (snap) catalog = new Catalog({ revision: latest!, reviews: snap.reviews, insights: snap.insights, publicBaseUrl: base });
+    else {
+      await analyzePending(this.store);
+      catalog = await this.build();
+      await this.store.saveSnapshot({ revision: catalog.revision, base_url: base, engine: format, ...catalog.snapshot(), created_at: new Date().toISOString() });
+    }
     this.current = catalog;
     this.opts.log.info(
-      { revision: catalog.revision, reviews: catalog.reviews.length, analysed: analysed.analysed, ms: Math.round(performance.now() - started) },
+      { revision: catalog.revision, reviews: catalog.reviews.length, from: snap ? 'snapshot' : 'rebuilt', ms: Math.round(performance.now() - started) },
       'catalog revision loaded',
     );
     for (const l of this.listeners) {

@@ -21,15 +21,23 @@ import { type Attribution, toReview } from './to-review.js';
 
 export const FEED_SIZE = 50;
 
-/** The contract's order: date desc, then published_at desc, then id desc (plain code-unit comparison). */
-const newestFirst = (a: Review, b: Review) =>
-  a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.published_at !== b.published_at ? (a.published_at < b.published_at ? 1 : -1) : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+/** Bump when the rendered shape of /reviews.json or /insights.json changes, so stored snapshots are rebuilt. */
+export const CATALOG_FORMAT = 'catalog/1';
 
+/** Build from stored rows: what a revision is made of. */
 export interface CatalogInput {
   revision: Revision;
   business: Business;
   rows: readonly ReviewTable[];
   analyses: ReadonlyMap<string, ReviewAnalysis>;
+  publicBaseUrl: string;
+}
+
+/** Load from a stored snapshot: the exact bytes an earlier build rendered for this revision. */
+export interface CatalogSnapshot {
+  revision: Revision;
+  reviews: string;
+  insights: string;
   publicBaseUrl: string;
 }
 
@@ -42,13 +50,17 @@ export interface Representations {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** The contract's order: date desc, then published_at desc, then id desc (plain code-unit comparison). */
+const newestFirst = (a: Review, b: Review) =>
+  a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.published_at !== b.published_at ? (a.published_at < b.published_at ? 1 : -1) : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+
 /**
  * Stored analyses plus, for any review that has none yet (imported a moment after the analysis pass),
  * one computed here: the engine is deterministic, so the result equals what will be stored.
  */
-function completeAnalyses(business: Business, reviews: readonly Review[], stored: ReadonlyMap<string, ReviewAnalysis>): Map<string, ReviewAnalysis> {
+function completeAnalyses(business: Business, rows: readonly ReviewTable[], stored: ReadonlyMap<string, ReviewAnalysis>): Map<string, ReviewAnalysis> {
   const all = new Map(stored);
-  const missing = reviews.filter((r) => !all.has(r.id));
+  const missing = rows.filter((r) => !all.has(r.id));
   if (missing.length === 0) return all;
   const analyzer = createAnalyzer({ vertical: business.vertical, technicians: business.technicians, services: business.services, serviceAreas: business.service_areas });
   for (const r of missing) all.set(r.id, analyzer.analyze({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language }));
@@ -74,44 +86,59 @@ export class Catalog {
   readonly attribution: Attribution;
   private readonly index: ReviewIndex;
 
-  constructor(input: CatalogInput) {
+  constructor(input: CatalogInput | CatalogSnapshot) {
     this.revision = input.revision.id;
     this.generatedAt = input.revision.created_at;
     this.lastModified = httpDate(this.generatedAt);
     this.links = links(input.publicBaseUrl);
-    this.business = input.business;
+    let reviewsBody: string;
+    let insightsBody: string;
+    if ('rows' in input) {
+      this.business = input.business;
+      const analyses = completeAnalyses(input.business, input.rows, input.analyses);
+      this.reviews = input.rows.map((row) => toReview(row, analyses.get(row.id)!, this.links.review)).sort(newestFirst);
+      this.aggregateRating = computeAggregateRating(this.reviews, this.generatedAt);
+      this.insights = buildInsights({ business: input.business, reviews: this.reviews as Review[], analyses, generatedAt: this.generatedAt });
+      const doc: ReviewsDocument = {
+        business: this.business,
+        aggregate_rating: this.aggregateRating,
+        reviews: this.reviews as Review[],
+        generated_at: this.generatedAt,
+        revision: this.revision,
+      };
+      reviewsBody = JSON.stringify(doc);
+      insightsBody = JSON.stringify(this.insights);
+    } else {
+      // Trusted bytes this service rendered and stored itself: parsed, not re-validated.
+      const doc = JSON.parse(input.reviews) as ReviewsDocument;
+      this.business = doc.business;
+      this.aggregateRating = doc.aggregate_rating;
+      this.reviews = doc.reviews;
+      this.insights = JSON.parse(input.insights) as Insights;
+      reviewsBody = input.reviews;
+      insightsBody = input.insights;
+    }
     this.attribution = {
-      technicians: createMentionMatcher(input.business.technicians),
-      services: createMentionMatcher(input.business.services),
-      areas: createMentionMatcher(input.business.service_areas),
+      technicians: createMentionMatcher(this.business.technicians),
+      services: createMentionMatcher(this.business.services),
+      areas: createMentionMatcher(this.business.service_areas),
     };
-    // Sorted here, not only by the database, so SQLite and PostgreSQL collations can never disagree on bytes.
-    this.reviews = input.rows.map((row) => toReview(row, this.attribution, this.links.review)).sort(newestFirst);
     this.byId = new Map(this.reviews.map((r) => [r.id, r]));
-    this.aggregateRating = computeAggregateRating(this.reviews, this.generatedAt);
     this.index = new ReviewIndex(this.reviews, this.attribution.technicians, this.attribution.services);
-    this.insights = buildInsights({
-      business: input.business,
-      reviews: this.reviews as Review[],
-      analyses: completeAnalyses(input.business, this.reviews, input.analyses),
-      generatedAt: this.generatedAt,
-    });
 
-    const doc: ReviewsDocument = {
-      business: this.business,
-      aggregate_rating: this.aggregateRating,
-      reviews: this.reviews as Review[],
-      generated_at: this.generatedAt,
-      revision: this.revision,
-    };
     const newest = this.reviews.slice(0, FEED_SIZE);
     const rep = (type: string, body: string) => new Representation(type, Buffer.from(body), this.lastModified);
     this.representations = {
-      reviews: rep(JSON_TYPE, JSON.stringify(doc)),
-      insights: rep(JSON_TYPE, JSON.stringify(this.insights)),
+      reviews: rep(JSON_TYPE, reviewsBody),
+      insights: rep(JSON_TYPE, insightsBody),
       feedJson: rep('application/feed+json; charset=utf-8', JSON.stringify(renderJsonFeed(this.business, newest, this.links))),
       feedAtom: rep('application/atom+xml; charset=utf-8', renderAtom(this.business, newest, this.links, this.generatedAt)),
     };
+  }
+
+  /** What to store so the next process (or replica) can load this revision without rebuilding it. */
+  snapshot(): { reviews: string; insights: string } {
+    return { reviews: this.representations.reviews.body.toString(), insights: this.representations.insights.body.toString() };
   }
 
   /** REST search and MCP search_reviews: one function, one schema (validated by the caller). */

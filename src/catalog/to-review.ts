@@ -1,4 +1,5 @@
 import type { MentionMatcher, Review } from '../domain/index.js';
+import type { ReviewAnalysis } from '../domain/insights.js';
 import type { ReviewTable } from '../store/index.js';
 
 export interface Attribution {
@@ -7,15 +8,14 @@ export interface Attribution {
   areas: MentionMatcher;
 }
 
-const union = (explicit: string[], found: string[]) => (found.every((id) => explicit.includes(id)) ? explicit : [...new Set([...explicit, ...found])]);
+const union = (explicit: string[], found: readonly string[]) => (found.every((id) => explicit.includes(id)) ? explicit : [...new Set([...explicit, ...found])]);
 
 /**
  * A stored row as the public Review. Explicit attributions from the import come first; names and
- * aliases mentioned in the text are added with the current business profile, so a new alias applies
- * to old reviews without re-importing them.
+ * aliases the analysis found in the text are added (the analysis is redone when the profile changes,
+ * so a new alias applies to old reviews without re-importing them).
  */
-export function toReview(row: ReviewTable, attribution: Attribution, permalink: (id: string) => string): Review {
-  const text = [row.title, row.text].filter(Boolean).join('\n');
+export function toReview(row: ReviewTable, analysis: ReviewAnalysis, permalink: (id: string) => string): Review {
   return {
     id: row.id,
     author: row.author,
@@ -32,9 +32,9 @@ export function toReview(row: ReviewTable, attribution: Attribution, permalink: 
     first_seen_at: row.first_seen_at,
     title: row.title,
     language: row.language,
-    technicians: union(JSON.parse(row.technicians), attribution.technicians.find(text)),
-    services: union(JSON.parse(row.services), attribution.services.find(text)),
-    service_area: row.service_area ?? attribution.areas.find(text)[0] ?? null,
+    technicians: union(JSON.parse(row.technicians), analysis.technicians),
+    services: union(JSON.parse(row.services), analysis.services),
+    service_area: row.service_area ?? analysis.service_areas[0] ?? null,
     verification: { method: row.verification_method },
     url: permalink(row.id),
   };

@@ -138,7 +138,7 @@ program
       const bar = progress('analysing');
       const r = await analyzePending(store, { onProgress: bar.update });
       bar.stop();
-      console.log(`analysed ${r.analysed} of ${r.total} published reviews`);
+      console.log(`analysed ${r.analysed} published review(s) that had no current analysis`);
     } finally {
       await store.close();
     }

@@ -77,7 +77,8 @@ export function generateDemoReviews(opts: DemoOptions = {}): ImportRecordInput[]
     const minute = Math.floor(rand() * 60);
     out.push({
       source,
-      source_review_id: source === 'direct' ? null : `${source}-${(i + 1).toString(36).padStart(6, '0')}`,
+      // Direct reviews come from the CRM with its job number; platforms have their own review ids.
+      source_review_id: source === 'direct' ? `job-${100_000 + i}` : `${source}-${(i + 1).toString(36).padStart(6, '0')}`,
       author,
       rating,
       date,

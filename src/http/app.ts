@@ -1,5 +1,5 @@
 import cors from '@fastify/cors';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/index.js';
 import { registerErrorHandling, sendError } from './errors.js';
@@ -24,7 +24,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: true,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    disableRequestLogging: true,
+    // One log line per request costs more than serving a cached body; they appear at LOG_LEVEL=debug.
+    logController: new LogController({ disableRequestLogging: () => !deps.logger.isLevelEnabled('debug') }),
   });
   registerErrorHandling(app);
   await app.register(cors, {

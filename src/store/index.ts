@@ -1,3 +1,3 @@
 export { Store, type Revision, type Tx } from './store.js';
 export { connect, isPostgresUrl, type Connection, type Dialect } from './connect.js';
-export type { Database, ReviewTable, ReviewAnalysisTable, RevisionTable } from './schema.js';
+export type { Database, ReviewTable, ReviewAnalysisTable, RevisionTable, CatalogSnapshotTable } from './schema.js';

@@ -51,11 +51,22 @@ export interface ReviewAnalysisTable {
   analysis: string;
 }
 
+/** One revision's rendered /reviews.json and /insights.json for one public base URL and engine version. */
+export interface CatalogSnapshotTable {
+  revision: number;
+  base_url: string;
+  engine: string;
+  reviews: string;
+  insights: string;
+  created_at: string;
+}
+
 export interface Database {
   business: BusinessTable;
   reviews: ReviewTable;
   revisions: RevisionTable;
   review_analysis: ReviewAnalysisTable;
+  catalog_snapshots: CatalogSnapshotTable;
   websub_subscriptions: WebsubSubscriptionTable;
   websub_verifications: WebsubVerificationTable;
   websub_deliveries: WebsubDeliveryTable;

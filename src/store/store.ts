@@ -2,7 +2,7 @@ import { type Kysely, type Transaction, sql } from 'kysely';
 import { type Business, BusinessSchema } from '../domain/index.js';
 import { type Connection, type Dialect, connect } from './connect.js';
 import { migrateToLatest } from './migrations.js';
-import type { Database, ReviewAnalysisTable, ReviewTable } from './schema.js';
+import type { CatalogSnapshotTable, Database, ReviewAnalysisTable, ReviewTable } from './schema.js';
 
 export type Tx = Transaction<Database> | Kysely<Database>;
 export interface Revision {
@@ -93,6 +93,25 @@ export class Store {
 
   async analyses(trx: Tx = this.db): Promise<ReviewAnalysisTable[]> {
     return trx.selectFrom('review_analysis').selectAll().execute();
+  }
+
+  async loadSnapshot(revision: number, baseUrl: string, engine: string): Promise<CatalogSnapshotTable | null> {
+    const row = await this.db
+      .selectFrom('catalog_snapshots')
+      .selectAll()
+      .where('revision', '=', revision)
+      .where('base_url', '=', baseUrl)
+      .where('engine', '=', engine)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  /** Keep the first snapshot written for a revision (every builder renders the same bytes); drop old revisions'. */
+  async saveSnapshot(snap: CatalogSnapshotTable): Promise<void> {
+    await this.transaction(async (trx) => {
+      await trx.insertInto('catalog_snapshots').values(snap).onConflict((oc) => oc.doNothing()).execute();
+      await trx.deleteFrom('catalog_snapshots').where('revision', '<', snap.revision - 1).execute();
+    });
   }
 
   async saveAnalyses(rows: readonly ReviewAnalysisTable[], trx: Tx = this.db): Promise<void> {
