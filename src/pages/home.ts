@@ -1,0 +1,50 @@
+import type { Catalog } from '../catalog/index.js';
+import { businessHero, placeOf } from './business-header.js';
+import { formatRating } from './format.js';
+import type { HomeQuery } from './home-query.js';
+import { type Html, html } from './html.js';
+import { aspectsSection, faqSection, summarySection, techniciansSection } from './insights-sections.js';
+import { homeJsonLd } from './json-ld.js';
+import { layout, rootPath } from './layout.js';
+import { type Names, cardContext } from './review-card.js';
+import { type ListState, reviewsSection } from './review-list.js';
+
+/** `/`: the business, its rating and insights, and one page of its reviews filtered as the URL says. */
+export function renderHome(c: Catalog, names: Names, q: HomeQuery, canonicalQuery: string): Html {
+  const root = rootPath(c);
+  const ctx = cardContext(c, names, 3);
+  let state: ListState;
+  if (q.ok) {
+    // The search has no offset; asking for every row up to this page costs no more (it counts all matches anyway).
+    const size = q.query.limit;
+    const found = c.search({ ...q.query, limit: size * q.page });
+    const reviews = found.reviews.slice(size * (q.page - 1));
+    state = { values: q.values, issues: [], result: { matched: found.matched, reviews, page: q.page, pageSize: size } };
+  } else {
+    state = { values: q.values, issues: q.issues, result: null };
+  }
+  const b = c.business;
+  const a = c.aggregateRating;
+  const place = placeOf(c);
+  const rated = a.rating_count > 0 ? ` Rated ${formatRating(a.rating_value)} out of 5 from ${a.rating_count} verified reviews.` : '';
+  const body = html`${businessHero(c, root, q.ok ? q.query.rating : undefined)}
+<div class="wrap content">
+  ${summarySection(c, root)}
+  <div class="insight-grid">
+    ${aspectsSection(c)}
+    ${techniciansSection(c, root)}
+  </div>
+  ${reviewsSection(c, ctx, state)}
+  ${faqSection(c, root)}
+</div>`;
+  return layout(c, {
+    title: `${b.name} reviews${place ? ` — ${place}` : ''}`,
+    description: `${b.description ?? `Verified customer reviews of ${b.name}.`}${rated}`,
+    canonical: `${c.links.base}/${canonicalQuery ? `?${canonicalQuery}` : ''}`,
+    ogType: 'website',
+    jsonLd: homeJsonLd(c, state.result?.reviews ?? []),
+    noindex: !q.ok || q.filtered || q.page > 1,
+    script: true,
+    body,
+  });
+}

@@ -1,0 +1,110 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { type Catalog, Representation } from '../catalog/index.js';
+import { sendRepresentation } from '../http/conditional.js';
+import { sendError } from '../http/errors.js';
+import { RevisionCache } from '../http/revision-cache.js';
+import { assetRoutes } from './assets.js';
+import { type ToolDefinition, renderDevelopers } from './developers.js';
+import { renderHome } from './home.js';
+import { parseHomeQuery, viewQueryString } from './home-query.js';
+import type { Html } from './html.js';
+import { prefersHtml } from './negotiate.js';
+import { renderNotFound } from './not-found.js';
+import { type Names, namesOf } from './review-card.js';
+import { renderReviewPage } from './review-page.js';
+import { renderSitemap, renderSitemapPart } from './sitemap.js';
+
+export type { ToolDefinition } from './developers.js';
+
+export interface PagesDeps {
+  catalog: () => Catalog;
+  /** The MCP tools as the MCP module lists them, read when /developers is rendered (once per revision). */
+  toolDefinitions: () => readonly ToolDefinition[];
+}
+
+const HTML_TYPE = 'text/html; charset=utf-8';
+const XML_TYPE = 'application/xml; charset=utf-8';
+
+/**
+ * Pages only load this origin's own CSS and script (no third-party requests, and a review can never
+ * smuggle in a script). Inline style attributes are allowed for the data-driven bar widths.
+ */
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+function htmlHeaders(reply: FastifyReply): FastifyReply {
+  return reply.header('Content-Security-Policy', CSP).header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'strict-origin-when-cross-origin');
+}
+
+/** A value computed once per catalog revision (the names map, the developer page). */
+function perRevision<T>(make: (c: Catalog) => T): (c: Catalog) => T {
+  let revision = -1;
+  let value: T;
+  return (c) => {
+    if (c.revision !== revision) {
+      value = make(c);
+      revision = c.revision;
+    }
+    return value;
+  };
+}
+
+const rep = (c: Catalog, type: string, body: Html | string) => new Representation(type, Buffer.from(String(body)), c.lastModified);
+
+/**
+ * The pages for people: `/`, `/reviews/:id`, `/developers`, `/sitemap.xml` and the two static assets.
+ * Every page is rendered once per data revision (filtered views in a bounded cache) and served with
+ * the datasets' ETag, Last-Modified and compression handling.
+ */
+export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
+  assetRoutes(app);
+  const names = perRevision<Names>(namesOf);
+  const homes = new RevisionCache<Representation>(500);
+  const permalinks = new RevisionCache<Representation>(2000);
+  const developers = perRevision((c) => rep(c, HTML_TYPE, renderDevelopers(c, deps.toolDefinitions())));
+  const sitemap = perRevision((c) => rep(c, XML_TYPE, renderSitemap(c)));
+  const sitemapParts = new RevisionCache<Representation | null>(100);
+
+  app.get('/', async (req, reply) => {
+    const c = deps.catalog();
+    const q = parseHomeQuery(req.query as Record<string, unknown>);
+    htmlHeaders(reply);
+    if (!q.ok) {
+      // Invalid filters: the page explains them beside the form (the API would answer 400 the same way).
+      return reply.code(400).type(HTML_TYPE).header('Cache-Control', 'no-cache').send(String(renderHome(c, names(c), q, '')));
+    }
+    const key = viewQueryString(q.values, q.page);
+    return sendRepresentation(req, reply, homes.get(c.revision, key, () => rep(c, HTML_TYPE, renderHome(c, names(c), q, key))));
+  });
+
+  app.get<{ Params: { id: string } }>('/reviews/:id', async (req, reply) => {
+    const c = deps.catalog();
+    const review = c.byId.get(req.params.id);
+    if (!review) {
+      reply.header('Vary', 'Accept');
+      if (!prefersHtml(req.headers.accept)) return sendError(reply, 404, 'not_found', `No published review has the id "${req.params.id}".`);
+      return htmlHeaders(reply).code(404).type(HTML_TYPE).send(String(renderNotFound(c, req.url.split('?')[0])));
+    }
+    htmlHeaders(reply);
+    return sendRepresentation(req, reply, permalinks.get(c.revision, review.id, () => rep(c, HTML_TYPE, renderReviewPage(c, names(c), review))));
+  });
+
+  app.get('/developers', async (req, reply) => {
+    htmlHeaders(reply);
+    return sendRepresentation(req, reply, developers(deps.catalog()));
+  });
+
+  app.get('/sitemap.xml', async (req, reply) => sendRepresentation(req, reply, sitemap(deps.catalog())));
+
+  app.get<{ Params: { file: string } }>('/sitemaps/:file', async (req, reply) => {
+    const c = deps.catalog();
+    const n = /^(\d{1,4})\.xml$/.exec(req.params.file)?.[1];
+    const found = n
+      ? sitemapParts.get(c.revision, n, () => {
+          const body = renderSitemapPart(c, Number(n));
+          return body === null ? null : rep(c, XML_TYPE, body);
+        })
+      : null;
+    if (!found) return sendError(reply, 404, 'not_found', `No sitemap part ${req.params.file}.`);
+    return sendRepresentation(req, reply, found);
+  });
+}
