@@ -20,7 +20,7 @@ function entries(c: Catalog): Entry[] {
   ];
 }
 
-export const sitemapCount = (c: Catalog) => Math.ceil((c.reviews.length + 2) / SITEMAP_MAX_URLS);
+export const sitemapCount = (c: Catalog, max = SITEMAP_MAX_URLS) => Math.ceil((c.reviews.length + 2) / max);
 
 const urlset = (list: readonly Entry[]) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${list
@@ -28,8 +28,8 @@ const urlset = (list: readonly Entry[]) =>
     .join('\n')}\n</urlset>\n`;
 
 /** `/sitemap.xml`: the URL set itself, or an index of `/sitemaps/N.xml` when there are too many URLs. */
-export function renderSitemap(c: Catalog): string {
-  const n = sitemapCount(c);
+export function renderSitemap(c: Catalog, max = SITEMAP_MAX_URLS): string {
+  const n = sitemapCount(c, max);
   if (n === 1) return urlset(entries(c));
   const day = c.generatedAt.slice(0, 10);
   const parts = Array.from({ length: n }, (_, i) => `<sitemap><loc>${xmlEscape(`${c.links.base}/sitemaps/${i + 1}.xml`)}</loc><lastmod>${day}</lastmod></sitemap>`);
@@ -37,7 +37,8 @@ export function renderSitemap(c: Catalog): string {
 }
 
 /** Part `n` (1-based) of a split sitemap, or null when there is no such part. */
-export function renderSitemapPart(c: Catalog, n: number): string | null {
-  if (sitemapCount(c) === 1 || n < 1 || n > sitemapCount(c)) return null;
-  return urlset(entries(c).slice((n - 1) * SITEMAP_MAX_URLS, n * SITEMAP_MAX_URLS));
+export function renderSitemapPart(c: Catalog, n: number, max = SITEMAP_MAX_URLS): string | null {
+  const count = sitemapCount(c, max);
+  if (count === 1 || n < 1 || n > count) return null;
+  return urlset(entries(c).slice((n - 1) * max, n * max));
 }
