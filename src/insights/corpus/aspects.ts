@@ -3,7 +3,7 @@
 import type { AspectInsight, Polarity } from '../../domain/insights.js';
 import { percentages } from './percent.js';
 import { sentenceText, TopQuotes } from './quotes.js';
-import { mean, topKeys, type Row } from './rows.js';
+import { mean, topKeys, type Accumulator, type Row } from './rows.js';
 import { round } from '../score.js';
 
 const TOP_PHRASES = 5;
@@ -19,21 +19,24 @@ interface Acc {
   quotes: { positive: TopQuotes; negative: TopQuotes };
 }
 
-export function buildAspects(rows: Row[], taxonomy: { id: string; label: string }[]): AspectInsight[] {
-  const acc = new Map<string, Acc>();
-  for (const { id } of taxonomy) {
-    acc.set(id, {
-      counts: { positive: 0, neutral: 0, negative: 0, conflict: 0 },
-      scoreSum: 0,
-      phrases: new Map(),
-      examples: [],
-      quotes: { positive: new TopQuotes(QUOTES_PER_POLARITY), negative: new TopQuotes(QUOTES_PER_POLARITY) },
-    });
+export class AspectAccumulator implements Accumulator<AspectInsight[]> {
+  private readonly acc = new Map<string, Acc>();
+
+  constructor(private readonly taxonomy: { id: string; label: string }[]) {
+    for (const { id } of taxonomy) {
+      this.acc.set(id, {
+        counts: { positive: 0, neutral: 0, negative: 0, conflict: 0 },
+        scoreSum: 0,
+        phrases: new Map(),
+        examples: [],
+        quotes: { positive: new TopQuotes(QUOTES_PER_POLARITY), negative: new TopQuotes(QUOTES_PER_POLARITY) },
+      });
+    }
   }
 
-  for (const row of rows) {
+  add(row: Row): void {
     for (const aspect of row.analysis.aspects) {
-      const a = acc.get(aspect.id);
+      const a = this.acc.get(aspect.id);
       // An analysis from another taxonomy (vertical changed, not yet recomputed) has ids we do not report.
       if (!a) continue;
       a.counts[aspect.polarity]++;
@@ -43,40 +46,45 @@ export function buildAspects(rows: Row[], taxonomy: { id: string; label: string 
     const sentences = row.analysis.sentences;
     for (let i = 0; i < sentences.length; i++) {
       for (const m of sentences[i].aspects) {
-        const a = acc.get(m.id);
+        const a = this.acc.get(m.id);
         if (!a) continue;
         if (m.phrase !== '') a.phrases.set(m.phrase, (a.phrases.get(m.phrase) ?? 0) + 1);
         if (m.polarity !== 'positive' && m.polarity !== 'negative') continue;
+        const top = a.quotes[m.polarity];
+        const strength = Math.abs(m.score);
+        if (!top.accepts(strength)) continue;
         const text = sentenceText(row, i);
-        if (text !== null) a.quotes[m.polarity].offer({ reviewId: row.review.id, text, polarity: m.polarity, strength: Math.abs(m.score) });
+        if (text !== null) top.offer({ reviewId: row.review.id, text, polarity: m.polarity, strength });
       }
     }
   }
 
-  const out: AspectInsight[] = taxonomy.map(({ id, label }) => {
-    const a = acc.get(id) as Acc;
-    const { positive, neutral, negative, conflict } = a.counts;
-    const mentions = positive + neutral + negative + conflict;
-    const [positivePct, neutralPct, negativePct, conflictPct] = percentages([positive, neutral, negative, conflict]);
-    return {
-      id,
-      label,
-      mention_count: mentions,
-      positive_count: positive,
-      neutral_count: neutral,
-      negative_count: negative,
-      conflict_count: conflict,
-      positive_pct: positivePct,
-      neutral_pct: neutralPct,
-      negative_pct: negativePct,
-      conflict_pct: conflictPct,
-      score: round(mean(a.scoreSum, mentions), 3),
-      top_phrases: topKeys(a.phrases, TOP_PHRASES),
-      example_review_ids: a.examples,
-      quotes: balancedQuotes(a, positive >= negative),
-    };
-  });
-  return out.sort((x, y) => y.mention_count - x.mention_count);
+  result(): AspectInsight[] {
+    const out = this.taxonomy.map(({ id, label }): AspectInsight => {
+      const a = this.acc.get(id) as Acc;
+      const { positive, neutral, negative, conflict } = a.counts;
+      const mentions = positive + neutral + negative + conflict;
+      const [positivePct, neutralPct, negativePct, conflictPct] = percentages([positive, neutral, negative, conflict]);
+      return {
+        id,
+        label,
+        mention_count: mentions,
+        positive_count: positive,
+        neutral_count: neutral,
+        negative_count: negative,
+        conflict_count: conflict,
+        positive_pct: positivePct,
+        neutral_pct: neutralPct,
+        negative_pct: negativePct,
+        conflict_pct: conflictPct,
+        score: round(mean(a.scoreSum, mentions), 3),
+        top_phrases: topKeys(a.phrases, TOP_PHRASES),
+        example_review_ids: a.examples,
+        quotes: balancedQuotes(a, positive >= negative),
+      };
+    });
+    return out.sort((x, y) => y.mention_count - x.mention_count);
+  }
 }
 
 /** The best quote of each polarity, then one more of the majority polarity: a fair picture in three lines. */

@@ -1,7 +1,7 @@
 // Quotable sentences. A quote is always text.slice(start, end) of the review it names, so it is an exact
 // substring by construction; length bounds keep quotes readable in a card or an agent's answer.
 import type { Polarity } from '../../domain/insights.js';
-import type { Row } from './rows.js';
+import type { Accumulator, Row } from './rows.js';
 
 export const MIN_QUOTE_CHARS = 25;
 export const MAX_QUOTE_CHARS = 280;
@@ -29,8 +29,13 @@ export class TopQuotes {
 
   constructor(private readonly k: number) {}
 
+  /** Cheap pre-check, so callers slice a sentence out of its review only when it could be kept. */
+  accepts(strength: number): boolean {
+    return this.items.length < this.k || strength > this.items[this.items.length - 1].strength;
+  }
+
   offer(candidate: QuoteCandidate): void {
-    if (this.items.length === this.k && candidate.strength <= this.items[this.items.length - 1].strength) return;
+    if (!this.accepts(candidate.strength)) return;
     if (this.items.some((q) => q.reviewId === candidate.reviewId)) return;
     let at = this.items.length;
     while (at > 0 && this.items[at - 1].strength < candidate.strength) at--;
@@ -40,20 +45,23 @@ export class TopQuotes {
 }
 
 /** The corpus's pull quote: the strongest praise that names an aspect, from a 4–5 star review when any exists. */
-export function pullQuote(rows: Row[]): { text: string; reviewId: string | null } {
-  const best = new TopQuotes(1);
-  const fallback = new TopQuotes(1);
-  for (const row of rows) {
+export class PullQuoteAccumulator implements Accumulator<{ text: string; reviewId: string | null }> {
+  private readonly best = new TopQuotes(1);
+  private readonly fallback = new TopQuotes(1);
+
+  add(row: Row): void {
     const sentences = row.analysis.sentences;
+    const top = row.review.rating >= 4 ? this.best : this.fallback;
     for (let i = 0; i < sentences.length; i++) {
       const s = sentences[i];
-      if (s.score <= 0 || s.aspects.length === 0) continue;
+      if (s.score <= 0 || s.aspects.length === 0 || !top.accepts(s.score)) continue;
       const text = sentenceText(row, i);
-      if (text === null) continue;
-      const candidate = { reviewId: row.review.id, text, polarity: 'positive' as const, strength: s.score };
-      (row.review.rating >= 4 ? best : fallback).offer(candidate);
+      if (text !== null) top.offer({ reviewId: row.review.id, text, polarity: 'positive', strength: s.score });
     }
   }
-  const chosen = best.items[0] ?? fallback.items[0];
-  return chosen ? { text: chosen.text, reviewId: chosen.reviewId } : { text: '', reviewId: null };
+
+  result(): { text: string; reviewId: string | null } {
+    const chosen = this.best.items[0] ?? this.fallback.items[0];
+    return chosen ? { text: chosen.text, reviewId: chosen.reviewId } : { text: '', reviewId: null };
+  }
 }

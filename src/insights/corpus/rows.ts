@@ -22,6 +22,12 @@ export interface Row {
   polarity: Polarity;
 }
 
+/** One insight builder fed by the single pass over the corpus in buildInsights. */
+export interface Accumulator<T> {
+  add(row: Row): void;
+  result(): T;
+}
+
 export function prepareRows(reviews: CorpusReview[], analyses: Map<string, ReviewAnalysis>): Row[] {
   const rows: Row[] = new Array(reviews.length);
   for (let i = 0; i < reviews.length; i++) {

@@ -6,7 +6,7 @@
 // change across the window (b·11) is at least +0.1 stars, "declining" when p < 0.05 and it is at most
 // -0.1 stars, otherwise "stable". Fewer than 10 reviews or fewer than 3 distinct months: "stable".
 import type { MonthlyPoint, Trend, TrendDetail } from '../../domain/insights.js';
-import { mean, type Row } from './rows.js';
+import { mean, type Accumulator, type Row } from './rows.js';
 import { linearRegression } from './stats.js';
 import { round } from '../score.js';
 
@@ -20,59 +20,80 @@ const MIN_CHANGE_STARS = 0.1;
 const MIN_REVIEWS = 10;
 const MIN_MONTHS = 3;
 
+/** Months since year 0 of a YYYY-MM-DD date, read digit by digit (this runs once per review). */
 function monthIndex(date: string): number {
-  return Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
+  return ((date.charCodeAt(0) - 48) * 1000 + (date.charCodeAt(1) - 48) * 100 + (date.charCodeAt(2) - 48) * 10 + date.charCodeAt(3) - 48) * 12
+    + (date.charCodeAt(5) - 48) * 10 + date.charCodeAt(6) - 48 - 1;
 }
 
 function monthLabel(index: number): string {
   return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
 }
 
-export function buildMonthly(rows: Row[]): MonthlyPoint[] {
-  const acc = new Map<string, { n: number; rating: number; sentiment: number }>();
-  for (const { review, analysis } of rows) {
-    const month = review.date.slice(0, 7);
-    const a = acc.get(month) ?? { n: 0, rating: 0, sentiment: 0 };
+interface MonthAcc {
+  n: number;
+  rating: number;
+  sentiment: number;
+}
+
+/** Monthly counts, mean rating and mean sentiment; also collects the trend window's points. */
+export class TemporalAccumulator implements Accumulator<{ monthly: MonthlyPoint[]; trend: Trend; detail: TrendDetail }> {
+  // Keyed by month number rather than a "YYYY-MM" substring: no string per review at 100k reviews.
+  private readonly months = new Map<number, MonthAcc>();
+  private readonly xs: number[] = [];
+  private readonly ys: number[] = [];
+  private readonly windowMonths = new Set<number>();
+  private readonly start: number | null;
+  private readonly end: number | null;
+
+  /** `latestDate`: the newest review's date, which fixes the trend window before the pass. */
+  constructor(latestDate: string | null) {
+    this.end = latestDate === null ? null : monthIndex(latestDate);
+    this.start = this.end === null ? null : this.end - (WINDOW_MONTHS - 1);
+  }
+
+  add({ review, analysis }: Row): void {
+    const month = monthIndex(review.date);
+    let a = this.months.get(month);
+    if (!a) {
+      a = { n: 0, rating: 0, sentiment: 0 };
+      this.months.set(month, a);
+    }
     a.n++;
     a.rating += review.rating;
     a.sentiment += analysis.sentiment;
-    acc.set(month, a);
+    if (this.start !== null && month >= this.start) {
+      this.xs.push(month - this.start);
+      this.ys.push(review.rating);
+      this.windowMonths.add(month);
+    }
   }
-  return [...acc]
-    .sort((x, y) => (x[0] < y[0] ? -1 : 1))
-    .map(([month, a]) => ({
-      month,
-      review_count: a.n,
-      avg_rating: round(mean(a.rating, a.n), 2),
-      sentiment_score: round(mean(a.sentiment, a.n), 3),
-    }));
-}
 
-export function buildTrend(rows: Row[]): { trend: Trend; detail: TrendDetail } {
-  const detail: TrendDetail = { rule: TREND_RULE, metric: 'rating', window_start: null, window_end: null, n: 0, slope_per_month: null, p_value: null };
-  if (rows.length === 0) return { trend: 'stable', detail };
-  // rows are newest first, so the first row holds the latest date.
-  const end = monthIndex(rows[0].review.date);
-  const start = end - (WINDOW_MONTHS - 1);
-  const xs: number[] = [];
-  const ys: number[] = [];
-  const months = new Set<number>();
-  for (const { review } of rows) {
-    const m = monthIndex(review.date);
-    if (m < start) break;
-    xs.push(m - start);
-    ys.push(review.rating);
-    months.add(m);
+  result() {
+    const monthly = [...this.months]
+      .sort((x, y) => x[0] - y[0])
+      .map(([month, a]) => ({
+        month: monthLabel(month),
+        review_count: a.n,
+        avg_rating: round(mean(a.rating, a.n), 2),
+        sentiment_score: round(mean(a.sentiment, a.n), 3),
+      }));
+    return { monthly, ...this.trend() };
   }
-  detail.window_start = monthLabel(start);
-  detail.window_end = monthLabel(end);
-  detail.n = xs.length;
-  if (xs.length < MIN_REVIEWS || months.size < MIN_MONTHS) return { trend: 'stable', detail };
-  const fit = linearRegression(xs, ys);
-  detail.slope_per_month = round(fit.slope, 4);
-  detail.p_value = fit.pValue === null ? null : round(fit.pValue, 4);
-  const change = fit.slope * (WINDOW_MONTHS - 1);
-  let trend: Trend = 'stable';
-  if (fit.pValue !== null && fit.pValue < ALPHA && Math.abs(change) >= MIN_CHANGE_STARS) trend = change > 0 ? 'improving' : 'declining';
-  return { trend, detail };
+
+  private trend(): { trend: Trend; detail: TrendDetail } {
+    const detail: TrendDetail = { rule: TREND_RULE, metric: 'rating', window_start: null, window_end: null, n: 0, slope_per_month: null, p_value: null };
+    if (this.start === null || this.end === null) return { trend: 'stable', detail };
+    detail.window_start = monthLabel(this.start);
+    detail.window_end = monthLabel(this.end);
+    detail.n = this.xs.length;
+    if (this.xs.length < MIN_REVIEWS || this.windowMonths.size < MIN_MONTHS) return { trend: 'stable', detail };
+    const fit = linearRegression(this.xs, this.ys);
+    detail.slope_per_month = round(fit.slope, 4);
+    detail.p_value = fit.pValue === null ? null : round(fit.pValue, 4);
+    const change = fit.slope * (WINDOW_MONTHS - 1);
+    let trend: Trend = 'stable';
+    if (fit.pValue !== null && fit.pValue < ALPHA && Math.abs(change) >= MIN_CHANGE_STARS) trend = change > 0 ? 'improving' : 'declining';
+    return { trend, detail };
+  }
 }

@@ -1,7 +1,7 @@
 // Topics: key phrases grouped by their head noun ("water heater", "new water heater" → "heater"), the
 // biggest groups reported with the reviews that raise them and their mean review sentiment.
 import type { TopicInsight } from '../../domain/insights.js';
-import { mean, topKeys, type Row } from './rows.js';
+import { mean, topKeys, type Accumulator, type Row } from './rows.js';
 import { round } from '../score.js';
 
 const MAX_TOPICS = 10;
@@ -9,6 +9,7 @@ const MAX_REVIEW_IDS = 100;
 const PHRASES_PER_TOPIC = 5;
 /** A topic needs this many reviews (or 1 in a corpus too small to repeat itself). */
 const MIN_REVIEWS = 2;
+const SMALL_CORPUS = 20;
 
 interface Acc {
   reviews: number;
@@ -17,41 +18,48 @@ interface Acc {
   phrases: Map<string, number>;
 }
 
-export function buildTopics(rows: Row[]): TopicInsight[] {
-  const acc = new Map<string, Acc>();
-  const heads = new Set<string>();
-  for (const row of rows) {
-    heads.clear();
+export class TopicAccumulator implements Accumulator<TopicInsight[]> {
+  private readonly acc = new Map<string, Acc>();
+  private readonly seen = new Set<string>();
+  private rows = 0;
+
+  add(row: Row): void {
+    this.rows++;
+    const seen = this.seen;
+    seen.clear();
     for (const phrase of row.analysis.phrases) {
       const head = phrase.slice(phrase.lastIndexOf(' ') + 1);
-      let a = acc.get(head);
+      let a = this.acc.get(head);
       if (!a) {
         a = { reviews: 0, sentimentSum: 0, reviewIds: [], phrases: new Map() };
-        acc.set(head, a);
+        this.acc.set(head, a);
       }
       a.phrases.set(phrase, (a.phrases.get(phrase) ?? 0) + 1);
-      if (heads.has(head)) continue;
-      heads.add(head);
+      if (seen.has(head)) continue;
+      seen.add(head);
       a.reviews++;
       a.sentimentSum += row.analysis.sentiment;
       if (a.reviewIds.length < MAX_REVIEW_IDS) a.reviewIds.push(row.review.id);
     }
   }
-  const minimum = rows.length >= 20 ? MIN_REVIEWS : 1;
-  return [...acc]
-    .filter(([, a]) => a.reviews >= minimum)
-    .sort((x, y) => y[1].reviews - x[1].reviews || (x[0] < y[0] ? -1 : 1))
-    .slice(0, MAX_TOPICS)
-    .map(([head, a]) => {
-      const phrases = topKeys(a.phrases, PHRASES_PER_TOPIC);
-      const label = phrases[0] ?? head;
-      return {
-        id: head,
-        label: label.charAt(0).toUpperCase() + label.slice(1),
-        review_count: a.reviews,
-        score: round(mean(a.sentimentSum, a.reviews), 3),
-        review_ids: a.reviewIds,
-        phrases,
-      };
-    });
+
+  result(): TopicInsight[] {
+    const minimum = this.rows >= SMALL_CORPUS ? MIN_REVIEWS : 1;
+    return [...this.acc]
+      .filter(([, a]) => a.reviews >= minimum)
+      .sort((x, y) => y[1].reviews - x[1].reviews || (x[0] < y[0] ? -1 : 1))
+      .slice(0, MAX_TOPICS)
+      .map(([head, a]) => {
+        const phrases = topKeys(a.phrases, PHRASES_PER_TOPIC);
+        const label = phrases[0] ?? head;
+        return {
+          id: head,
+          label: label.charAt(0).toUpperCase() + label.slice(1),
+          review_count: a.reviews,
+          score: round(mean(a.sentimentSum, a.reviews), 3),
+          review_ids: a.reviewIds,
+          phrases,
+        };
+      });
+  }
 }
