@@ -89,7 +89,10 @@ export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): Se
   for (let s = 0; s < weights.length; s++) raw += weights[s] * segmentTotals[s];
   if (tokens.some((t) => t.normal === '!')) raw *= EXCLAMATION_BOOST;
 
-  const aspects = aggregate(mentions, segmentTotals, raw, tokens, text);
+  // The default aspect's own words ("place", "experience") are weak evidence: they count only when an
+  // opinion attaches to them, so "great pizza at this place" is about the pizza.
+  const kept = lex.defaultAspect === null ? mentions : mentions.filter((m) => m.aspect !== lex.defaultAspect || m.opinions.length > 0);
+  const aspects = aggregate(kept, segmentTotals, raw, tokens, text);
   if (aspects.length === 0 && lex.defaultAspect !== null) {
     aspects.push({ aspect: lex.defaultAspect, raw, conflict: false, phrase: '' });
   }
