@@ -28,7 +28,7 @@ await store.close();
 /** Wall time from process start to /readyz answering 200, as an operator sees it. */
 async function coldStart(): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db, '--public-base-url', 'https://reviews.bench.example'], {
     env: { ...process.env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

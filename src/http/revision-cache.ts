@@ -8,6 +8,11 @@ export class RevisionCache<V> {
 
   constructor(private readonly max: number) {}
 
+  /** The cached value, or undefined (no insertion). */
+  peek(revision: number, key: string): V | undefined {
+    return revision === this.revision ? this.map.get(key) : undefined;
+  }
+
   get(revision: number, key: string, make: () => V): V {
     if (revision !== this.revision) {
       this.map.clear();

@@ -12,11 +12,18 @@ export function searchRoutes(app: FastifyInstance, catalog: () => Catalog) {
   const searches = new RevisionCache<Representation>(2000);
   const sinces = new RevisionCache<Representation>(500);
 
+  // Keyed by the raw query string first, so a repeated request skips validation as well as the search.
+  const byRawQuery = new RevisionCache<Representation>(2000);
+
   app.get('/api/reviews/search', async (req, reply) => {
+    const c = catalog();
+    const raw = req.url.slice(req.url.indexOf('?') + 1 || req.url.length);
+    const hit = byRawQuery.peek(c.revision, raw);
+    if (hit) return sendRepresentation(req, reply, hit);
     const parsed = parseSearchParams(req.query as Record<string, unknown>);
     if ('issues' in parsed) return sendError(reply, 400, 'invalid_query', 'The search parameters are not valid; see issues.', parsed.issues);
-    const c = catalog();
     const rep = searches.get(c.revision, searchKey(parsed.query), () => new Representation(JSON_TYPE, Buffer.from(JSON.stringify(c.search(parsed.query))), c.lastModified));
+    byRawQuery.get(c.revision, raw, () => rep);
     return sendRepresentation(req, reply, rep);
   });
 

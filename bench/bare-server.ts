@@ -1,0 +1,26 @@
+// Baseline: a bare node:http server writing pre-built bytes, with the same ETag check — the ceiling
+// any framework can approach. Usage: node bare-server.ts <file-with-json-map-of-path-to-body-file>
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+
+const routes = new Map<string, { body: Buffer; etag: string; type: string }>();
+for (const [path, r] of Object.entries(JSON.parse(readFileSync(process.argv[2], 'utf8')) as Record<string, { file: string; etag: string; type: string }>)) {
+  routes.set(path, { body: readFileSync(r.file), etag: r.etag, type: r.type });
+}
+const server = createServer((req, res) => {
+  const r = routes.get(req.url ?? '');
+  if (!r) {
+    res.writeHead(404).end();
+    return;
+  }
+  if (req.headers['if-none-match'] === r.etag) {
+    res.writeHead(304, { etag: r.etag }).end();
+    return;
+  }
+  res.writeHead(200, { 'content-type': r.type, 'content-length': r.body.length, etag: r.etag }).end(r.body);
+});
+server.listen(0, '127.0.0.1', () => {
+  const a = server.address();
+  console.log(`listening http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

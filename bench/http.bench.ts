@@ -1,0 +1,106 @@
+// REST throughput and latency beside (a) a bare node:http server writing the same bytes and (b)
+// json-server on the same data (issue 3). Run: npm run bench -- http [--scales 2000,100000] [--seconds 8]
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { demoBusiness } from '../src/demo/index.js';
+import { analyzePending, importFile } from '../src/ingest/index.js';
+import { Store } from '../src/store/index.js';
+import { benchDir, demoFile, fmt, table } from './lib.js';
+import { freePort, spawnServer } from './servers.js';
+
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const SCALES = arg('scales', '2000,100000').split(',').map(Number);
+const SECONDS = Number(arg('seconds', '8'));
+const CONNECTIONS = 50;
+
+interface Row {
+  scale: number;
+  path: string;
+  server: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  mbps: number;
+}
+const results: Row[] = [];
+
+async function load(url: string, opts: { headers?: Record<string, string>; paths?: string[] } = {}) {
+  let i = 0;
+  const r = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: opts.headers,
+    requests: opts.paths ? [{ setupRequest: (req: any) => ({ ...req, path: opts.paths![i++ % opts.paths!.length] }) }] : undefined,
+  });
+  if (r.non2xx && !opts.headers?.['if-none-match']) throw new Error(`${url}: ${r.non2xx} non-2xx responses`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mbps: r.throughput.average / 1e6 };
+}
+
+// Varied searches: distinct filter combinations, so most requests miss the per-revision response memo.
+function variedSearches(n: number): string[] {
+  const words = ['leak', 'on time', 'price', 'drain', 'clean', 'late', 'explained', 'water heater', 'friendly', 'mess'];
+  const techs = ['mike', 'sarah', 'jamal', 'tom', 'ana', 'kevin', 'priya', 'dave'];
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const year = 2022 + (i % 5);
+    out.push(`/api/reviews/search?min_rating=${1 + (i % 5)}&since=${year}-${String(1 + (i % 12)).padStart(2, '0')}-01&query=${encodeURIComponent(words[i % words.length])}&mentions_technician=${techs[(i >> 3) % techs.length]}&limit=${10 + (i % 40)}`);
+  }
+  return out;
+}
+
+for (const scale of SCALES) {
+  const dir = benchDir();
+  const db = join(dir, 'bench.db');
+  const store = await Store.open(db);
+  await store.setBusiness(demoBusiness(), new Date().toISOString());
+  await importFile(store, demoFile(dir, scale));
+  await analyzePending(store);
+  await store.close();
+
+  const ours = await spawnServer(['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db], { LOG_LEVEL: 'info' }, /"url":"(http:[^"]+)".*reviewcast listening/);
+  const paths = { reviews: '/reviews.json', feed: '/api/feed.json', search: '/api/reviews/search?rating=5&query=leak&since=2024-01-01' };
+  const fetched: Record<string, { file: string; etag: string; type: string }> = {};
+  for (const [name, path] of Object.entries(paths)) {
+    const res = await fetch(ours.url + path, { headers: { 'accept-encoding': 'identity' } });
+    const file = join(dir, `${name}.body`);
+    writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+    fetched[path] = { file, etag: res.headers.get('etag')!, type: res.headers.get('content-type')! };
+  }
+  const reviewsDoc = JSON.parse((await import('node:fs')).readFileSync(fetched['/reviews.json'].file, 'utf8'));
+  writeFileSync(join(dir, 'routes.json'), JSON.stringify(fetched));
+  const bare = await spawnServer(['--import', 'tsx', 'bench/bare-server.ts', join(dir, 'routes.json')], {}, /listening (http:\S+)/);
+  const etag = fetched['/reviews.json'].etag;
+
+  const run = async (label: string, server: string, url: string, opts?: Parameters<typeof load>[1]) => {
+    const r = await load(url, opts);
+    results.push({ scale, path: label, server, ...r });
+    console.error(`${scale} ${label} ${server}: ${fmt(r.rps)} req/s p99 ${r.p99} ms`);
+  };
+  await run('/reviews.json 200', 'reviewcast', ours.url + paths.reviews);
+  await run('/reviews.json 200', 'bare node:http', bare.url + paths.reviews);
+  await run('/reviews.json 304', 'reviewcast', ours.url + paths.reviews, { headers: { 'if-none-match': etag } });
+  await run('/reviews.json 304', 'bare node:http', bare.url + paths.reviews, { headers: { 'if-none-match': etag } });
+  await run('/api/feed.json', 'reviewcast', ours.url + paths.feed);
+  await run('/api/feed.json', 'bare node:http', bare.url + paths.feed);
+  await run('search (rating, query, since)', 'reviewcast', ours.url + paths.search);
+  await run('search (2,000 varied 5-filter queries)', 'reviewcast', ours.url, { paths: variedSearches(2000) });
+  await bare.stop();
+  await ours.stop();
+
+  // json-server 0.17 over the same reviews; its full-text `q` is the closest to our `query`.
+  writeFileSync(join(dir, 'db.json'), JSON.stringify({ reviews: reviewsDoc.reviews }));
+  const port = await freePort();
+  const js = await spawnServer(['node_modules/json-server/lib/cli/bin.js', '--port', String(port), '--host', '127.0.0.1', join(dir, 'db.json')], {}, /(http:\/\/127\.0\.0\.1:\d+)/);
+  await run('search (rating, query)', 'json-server 0.17', `http://127.0.0.1:${port}/reviews?rating=5&q=leak&_limit=20`);
+  await js.stop();
+}
+
+table(
+  ['reviews', 'request', 'server', 'req/s', 'p50 ms', 'p99 ms', 'MB/s'],
+  results.map((r) => [fmt(r.scale), r.path, r.server, fmt(r.rps), fmt(r.p50, 1), fmt(r.p99, 1), fmt(r.mbps, 1)]),
+);

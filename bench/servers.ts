@@ -1,0 +1,36 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A port free right now on 127.0.0.1, for servers that cannot listen on port 0. */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+
+/** A server in its own process (so the load generator does not share its event loop), and its URL. */
+export async function spawnServer(args: string[], env: NodeJS.ProcessEnv, urlPattern: RegExp): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      out += d;
+      const m = out.match(urlPattern);
+      if (m) resolve(m[1]);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out.slice(-2000)}`)));
+  });
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
