@@ -19,7 +19,7 @@ export function renderHome(c: Catalog, names: Names, q: HomeQuery, canonicalQuer
     const size = q.query.limit;
     const found = c.search({ ...q.query, limit: size * q.page });
     const reviews = found.reviews.slice(size * (q.page - 1));
-    state = { values: q.values, issues: [], result: { matched: found.matched, reviews, page: q.page, pageSize: size } };
+    state = { values: q.values, issues: [], result: { matched: found.matched, reviews, page: q.page, pageSize: size, filtered: q.filtered } };
   } else {
     state = { values: q.values, issues: q.issues, result: null };
   }

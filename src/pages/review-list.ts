@@ -8,7 +8,7 @@ import { type CardContext, cardTemplate, reviewCard } from './review-card.js';
 export interface ListState {
   values: FormValues;
   /** Null when the filters are invalid (nothing was searched). */
-  result: { matched: number; reviews: readonly Review[]; page: number; pageSize: number } | null;
+  result: { matched: number; reviews: readonly Review[]; page: number; pageSize: number; filtered: boolean } | null;
   issues: ErrorIssue[];
 }
 
@@ -52,7 +52,7 @@ function filterForm(c: Catalog, ctx: CardContext, v: FormValues): Html {
 }
 
 function countText(r: NonNullable<ListState['result']>): string {
-  if (r.matched === 0) return 'No reviews match these filters.';
+  if (r.matched === 0) return r.filtered ? 'No reviews match these filters.' : 'No reviews have been published yet.';
   const first = (r.page - 1) * r.pageSize + 1;
   if (first > r.matched) return `There are only ${formatCount(r.matched)} matching reviews; this page is past the last one.`;
   return `Showing ${formatCount(first)}–${formatCount(first + r.reviews.length - 1)} of ${formatCount(r.matched)} ${r.matched === 1 ? 'review' : 'reviews'}`;
@@ -63,7 +63,7 @@ function pager(root: string, v: FormValues, r: NonNullable<ListState['result']>)
   const pages = Math.max(1, Math.ceil(r.matched / r.pageSize));
   const href = (p: number) => `${root}/?${viewQueryString(v, p)}#reviews`;
   return html`<nav class="pager" aria-label="Pages of reviews" data-page-size="${r.pageSize}"${pages > 1 ? '' : html` hidden`}>
-  <a class="button button-quiet" rel="prev" data-slot="prev" href="${href(r.page - 1)}"${r.page > 1 ? '' : html` hidden`}>← Newer</a>
+  <a class="button button-quiet" rel="prev" data-slot="prev" href="${href(Math.min(r.page - 1, pages))}"${r.page > 1 ? '' : html` hidden`}>← Newer</a>
   <span class="pager-info" data-slot="page-info">Page ${formatCount(Math.min(r.page, pages))} of ${formatCount(pages)}</span>
   <a class="button button-quiet" rel="next" data-slot="next" href="${href(r.page + 1)}"${r.page < pages ? '' : html` hidden`}>Older →</a>
 </nav>`;
@@ -83,7 +83,7 @@ export function reviewsSection(c: Catalog, ctx: CardContext, s: ListState): Html
       <ol class="review-list" id="review-list">
         ${s.result?.reviews.map((r) => html`<li>${reviewCard(r, ctx)}</li>`)}
       </ol>
-      ${pager(ctx.root, s.values, s.result ?? { matched: 0, reviews: [], page: 1, pageSize: SEARCH_LIMIT_DEFAULT })}
+      ${pager(ctx.root, s.values, s.result ?? { matched: 0, reviews: [], page: 1, pageSize: SEARCH_LIMIT_DEFAULT, filtered: true })}
     </div>
   </div>
   ${cardTemplate(ctx)}

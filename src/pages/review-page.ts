@@ -7,7 +7,7 @@ import { layout, rootPath } from './layout.js';
 import { type Names, cardContext, reviewCard } from './review-card.js';
 
 const VERIFICATION: Record<string, string> = {
-  platform: 'verified by the platform it was posted on',
+  platform: 'confirmed by the review platform',
   crm_job_match: 'matched to a completed job',
   manual: 'checked by the business',
 };
