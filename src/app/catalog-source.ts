@@ -4,7 +4,7 @@ import { demoBusiness } from '../demo/index.js';
 import { ReviewAnalysis } from '../domain/insights.js';
 import { analyzePending } from '../ingest/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
-import type { Revision, Store } from '../store/index.js';
+import type { Revision, RevisionListener as PgRevisionListener, Store } from '../store/index.js';
 
 const EMPTY_REVISION: Revision = { id: 0, created_at: new Date(0).toISOString() };
 
@@ -18,6 +18,7 @@ export type RevisionListener = (catalog: Catalog) => void | Promise<void>;
 export class CatalogSource {
   private current: Catalog | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private listener: PgRevisionListener | null = null;
   private building: Promise<void> | null = null;
   private readonly listeners: RevisionListener[] = [];
 
@@ -88,8 +89,16 @@ export class CatalogSource {
     return new Catalog({ revision, business: business ?? demoBusiness(), rows, analyses: parsed, publicBaseUrl: this.opts.publicBaseUrl() });
   }
 
-  /** Check for new revisions periodically (the fallback everywhere; PostgreSQL adds LISTEN/NOTIFY). */
-  startPolling(): void {
+  /** Follow new revisions: PostgreSQL LISTEN/NOTIFY when available, and periodic checks as the fallback. */
+  startWatching(): void {
+    this.listener = this.store.listenForRevisions(
+      () => void this.refresh().catch((err) => this.opts.log.warn({ err }, 'revision refresh failed')),
+      (err) => this.opts.log.warn({ err: err.message }, 'revision listener disconnected; retrying (polling continues)'),
+    );
+    this.startPolling();
+  }
+
+  private startPolling(): void {
     const tick = () => {
       this.refresh()
         .catch((err) => this.opts.log.warn({ err }, 'revision check failed'))
@@ -100,8 +109,10 @@ export class CatalogSource {
     this.timer = setTimeout(tick, this.opts.pollMs).unref();
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    await this.listener?.stop();
+    while (this.building) await this.building.catch(() => {});
   }
 }

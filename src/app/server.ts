@@ -41,7 +41,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   publicBaseUrl ??= config.host === '0.0.0.0' || config.host === '::' ? `http://localhost:${port}` : url;
   config.publicBaseUrl = publicBaseUrl;
   await catalog.refresh();
-  catalog.startPolling();
+  catalog.startWatching();
   log.info({ url, publicBaseUrl, revision: catalog.get().revision }, 'reviewcast listening');
 
   let closing: Promise<void> | null = null;
@@ -55,7 +55,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
     close() {
       // In-flight requests finish (Fastify stops accepting, then waits), then background work, then the store.
       closing ??= (async () => {
-        catalog.stop();
+        await catalog.stop();
         await app.close();
         await store.close();
       })();

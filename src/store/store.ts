@@ -2,6 +2,7 @@ import { type Kysely, type Transaction, sql } from 'kysely';
 import { type Business, BusinessSchema } from '../domain/index.js';
 import { type Connection, type Dialect, connect } from './connect.js';
 import { migrateToLatest } from './migrations.js';
+import { REVISION_CHANNEL, RevisionListener } from './revision-listener.js';
 import type { CatalogSnapshotTable, Database, ReviewAnalysisTable, ReviewTable } from './schema.js';
 
 export type Tx = Transaction<Database> | Kysely<Database>;
@@ -66,7 +67,17 @@ export class Store {
 
   async addRevision(trx: Tx, now: string, reason: string): Promise<Revision> {
     const { id } = await trx.insertInto('revisions').values({ created_at: now, reason }).returning('id').executeTakeFirstOrThrow();
+    // PostgreSQL delivers the notification at commit, so listeners never see a revision before its data.
+    if (this.dialect === 'postgres') await sql`select pg_notify(${REVISION_CHANNEL}, ${String(id)})`.execute(trx);
     return { id: Number(id), created_at: now };
+  }
+
+  /** Calls `onRevision` when another process commits a revision (PostgreSQL only; null on SQLite). */
+  listenForRevisions(onRevision: () => void, onError: (err: Error) => void): RevisionListener | null {
+    if (this.dialect !== 'postgres') return null;
+    const listener = new RevisionListener(this.conn.url, onRevision, onError);
+    listener.start();
+    return listener;
   }
 
   async latestRevision(trx: Tx = this.db): Promise<Revision | null> {
