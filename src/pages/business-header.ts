@@ -54,7 +54,7 @@ function scoreCard(c: Catalog, root: string, selectedRating: number | undefined)
       const count = a.distribution[String(n) as '1'];
       const pct = a.rating_count ? (count / a.rating_count) * 100 : 0;
       return html`<li><a class="dist-row" href="${filterHref(root, 'rating', n)}" data-rating="${n}"${selectedRating === n ? html` aria-current="true"` : ''}>
-        <span class="dist-label">${n} star${n === 1 ? '' : 's'}</span>
+        <span>${n} star${n === 1 ? '' : 's'}</span>
         <span class="bar" aria-hidden="true"><span class="bar-fill" style="width:${formatPct(pct)}%"></span></span>
         <span class="dist-count">${formatCount(count)}<span class="sr-only"> reviews, ${formatPct(pct)}%</span></span>
       </a></li>`;

@@ -90,7 +90,7 @@ function mcpSection(c: Catalog, tools: readonly ToolDefinition[]): Html {
       ? html`<p>No tools are registered on this server.</p>`
       : tools.map((t) => {
           const rows = fieldRows(toJsonSchema(t.inputSchema));
-          return html`<article class="endpoint tool" id="tool-${t.name}">
+          return html`<article class="endpoint" id="tool-${t.name}">
       <h4><code>${t.name}</code>${t.title && html` <span class="muted">— ${t.title}</span>`}</h4>
       ${t.description && html`<p>${t.description}</p>`}
       ${rows.length > 0 ? fieldTable(rows, `Arguments of ${t.name}`) : html`<p class="muted">No arguments.</p>`}

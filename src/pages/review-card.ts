@@ -29,6 +29,11 @@ export const cardContext = (c: Catalog, names: Names, headingLevel: 2 | 3): Card
 /** Link to the review page filtered by one search parameter (the same names /api/reviews/search takes). */
 export const filterHref = (root: string, param: string, value: string | number) => `${root}/?${param}=${encodeURIComponent(value)}#reviews`;
 
+/** Shown for rating-only reviews; enhance.js reads it from `data-empty`. */
+const NO_TEXT = 'Rated without a written review.';
+
+const initial = (name: string) => (name.trim().charAt(0) || '?').toUpperCase();
+
 /**
  * One review. Every variable part carries a `data-slot` so enhance.js can fill a clone of this very
  * markup (see `cardTemplate`) from /api/reviews/search results: the card's structure lives only here.
@@ -39,7 +44,7 @@ export function reviewCard(r: Review, ctx: CardContext): Html {
   return html`<article class="review" data-review-id="${r.id}">
   <header class="review-head">
     <span class="avatar" aria-hidden="true" data-slot="initial">${initial(r.author)}</span>
-    <div class="review-who">
+    <div>
       ${ctx.headingLevel === 2 ? html`<h2 class="review-author">${heading}</h2>` : html`<h3 class="review-author">${heading}</h3>`}
       <p class="review-meta">
         <span data-slot="stars">${stars(r.rating, `Rated ${r.rating} out of 5`)}</span>
@@ -55,7 +60,7 @@ export function reviewCard(r: Review, ctx: CardContext): Html {
   html`<ul class="tags" data-slot="tags" aria-label="Mentioned in this review">
     ${r.technicians.map((id) => html`<li data-kind="technician"><a class="tag tag-person" href="${filterHref(root, 'mentions_technician', id)}">${names.technicians[id] ?? id}</a></li>`)}
     ${r.services.map((id) => html`<li data-kind="service"><a class="tag" href="${filterHref(root, 'mentions_service', id)}">${names.services[id] ?? id}</a></li>`)}
-    ${r.service_area && html`<li data-kind="area"><span class="tag tag-place">${names.areas[r.service_area] ?? r.service_area}</span></li>`}
+    ${r.service_area && html`<li data-kind="area"><span class="tag">${names.areas[r.service_area] ?? r.service_area}</span></li>`}
   </ul>`}
   ${r.owner_reply &&
   html`<div class="owner-reply" data-slot="reply">
@@ -64,11 +69,6 @@ export function reviewCard(r: Review, ctx: CardContext): Html {
   </div>`}
 </article>`;
 }
-
-/** Shown for rating-only reviews; enhance.js reads it from `data-empty`. */
-const NO_TEXT = 'Rated without a written review.';
-
-const initial = (name: string) => (name.trim().charAt(0) || '?').toUpperCase();
 
 /** A card with every optional part present, for enhance.js to clone; its placeholder values are never shown. */
 export function cardTemplate(ctx: CardContext): Html {

@@ -74,7 +74,7 @@ export function reviewsSection(c: Catalog, ctx: CardContext, s: ListState): Html
   <h2 id="reviews-heading">Customer reviews</h2>
   <div class="reviews-layout">
     ${filterForm(c, ctx, s.values)}
-    <div class="results">
+    <div>
       <div class="form-errors" id="filter-errors" role="alert"${s.issues.length ? '' : html` hidden`}>
         <p>These filters cannot be used:</p>
         <ul>${s.issues.map((i) => html`<li>${i.path.join('.') || 'query'}: ${i.message}</li>`)}</ul>

@@ -42,7 +42,7 @@ export function renderReviewPage(c: Catalog, names: Names, r: Review): Html {
     <div><dt>Source</dt><dd>${r.source_url ? html`<a href="${r.source_url}" rel="nofollow noopener">${sourceLabel(r.source)}</a>` : sourceLabel(r.source)}</dd></div>
     <div><dt>Verification</dt><dd>${VERIFICATION[r.verification.method] ?? r.verification.method}</dd></div>
   </dl>
-  <aside class="panel business-mini" aria-labelledby="about-heading">
+  <aside class="panel" aria-labelledby="about-heading">
     <h2 id="about-heading" class="mini-heading">About ${b.name}</h2>
     ${a.rating_count > 0 && html`<p class="mini-score">${stars(a.rating_value, `Average ${formatRating(a.rating_value)} out of 5 stars`)} <strong>${formatRating(a.rating_value)}</strong> from ${formatCount(a.rating_count)} verified ratings</p>`}
     <p><a class="button" href="${root}/#reviews">Read all reviews</a></p>
