@@ -1,0 +1,89 @@
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import type { FastifyInstance } from 'fastify';
+import type { Catalog } from '../catalog/index.js';
+import { jsonRpcError } from './errors.js';
+import { originPolicy } from './origin.js';
+import { createMcpServer } from './server.js';
+import { createSessionEraHandler } from './session-era.js';
+import { InMemorySessionStore, type SessionStore } from './sessions.js';
+
+/** Largest JSON-RPC body accepted; larger ones are answered 413 before anything is parsed. */
+export const MAX_BODY_BYTES = 1 << 20;
+
+export interface McpConfig {
+  mcpSessionTtlMs: number;
+  mcpMaxSessions: number;
+  /** Null: the public base URL's host and loopback; a list: exactly these origins. */
+  mcpAllowedOrigins: string[] | null;
+}
+
+/** The part of a pino logger this module uses. */
+export interface McpLogger {
+  debug(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface McpDeps {
+  catalog: () => Catalog;
+  config: McpConfig;
+  log: McpLogger;
+  /** Defaults to this process's memory; replicas pass a shared store. */
+  sessions?: SessionStore;
+}
+
+/**
+ * Mounts the MCP endpoint at /mcp for both protocol eras. 2026-07-28 requests (a per-request `_meta`
+ * envelope) go to the SDK's createMcpHandler; everything else is the 2025 session era. The SDK's own
+ * classifier (isLegacyRequest) makes that decision, so routing cannot disagree with the SDK.
+ */
+export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<void> {
+  const sessions = deps.sessions ?? new InMemorySessionStore({ ttlMs: deps.config.mcpSessionTtlMs, maxSessions: deps.config.mcpMaxSessions });
+  const createServer = () => createMcpServer(deps.catalog);
+  // Rejected requests are the client's problem, not the server's: keep them out of the default log level.
+  const onerror = (err: Error) => deps.log.debug({ err: err.message }, 'mcp request rejected');
+  const modern = createMcpHandler(createServer, { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror });
+  const sessionEra = createSessionEraHandler({ createServer, sessions, maxBodyBytes: MAX_BODY_BYTES });
+  const allowOrigin = originPolicy(deps.config.mcpAllowedOrigins, () => deps.catalog().links.base);
+
+  const handler = {
+    async fetch(request: Request): Promise<Response> {
+      const origin = request.headers.get('origin');
+      if (!allowOrigin(origin)) return jsonRpcError(403, -32000, `Forbidden: Origin ${origin} is not allowed to call this MCP server`);
+      // Parse once and hand the value to whichever leg serves it; only a body that is not JSON is passed on raw, for the SDK to reject.
+      let parsedBody: unknown;
+      let forward = request;
+      if (request.method === 'POST') {
+        const text = await request.text();
+        try {
+          parsedBody = JSON.parse(text);
+        } catch {
+          forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
+        }
+      }
+      if (await isLegacyRequest(forward, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES })) return sessionEra(forward, parsedBody);
+      return modern.fetch(forward, parsedBody === undefined ? undefined : { parsedBody });
+    },
+  };
+  const serve = toNodeHandler(handler, {
+    maxRequestBodySize: MAX_BODY_BYTES,
+    onerror: (err) => deps.log.error({ err }, 'mcp request failed'),
+  });
+
+  app.route({
+    method: ['GET', 'POST', 'DELETE'],
+    url: '/mcp',
+    // Taken over before Fastify reads the body: the SDK adapter enforces the size limit (413) and owns
+    // content-type checks (415), which Fastify's own parsers would otherwise answer in their own shape.
+    onRequest: async (req, reply) => {
+      reply.hijack();
+      // Headers other hooks set (CORS, security headers) still apply to the raw response.
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+      await serve(req.raw, reply.raw);
+    },
+    handler: async () => undefined,
+  });
+  app.addHook('onClose', async () => {
+    await modern.close();
+  });
+}

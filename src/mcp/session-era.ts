@@ -1,0 +1,61 @@
+import { isInitializeRequest, type McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import type { SessionStore } from './sessions.js';
+import { jsonRpcError } from './errors.js';
+
+export interface SessionEraOptions {
+  createServer: () => McpServer;
+  sessions: SessionStore;
+  maxBodyBytes: number;
+}
+
+const SESSION_HEADER = 'mcp-session-id';
+
+/**
+ * The 2025 revisions (2025-03-26, 2025-06-18, 2025-11-25): sessions on top of the SDK's stateless
+ * streamable HTTP transport. Nothing in this server depends on session state (every tool reads the
+ * current catalog), so a session is only a record in the SessionStore; each request is then served by
+ * a fresh server exactly like the SDK's own stateless mode. That keeps memory per session to a few
+ * numbers, and any replica that shares the store can serve any session.
+ */
+export function createSessionEraHandler(opts: SessionEraOptions) {
+  async function serve(request: Request, parsedBody: unknown): Promise<Response> {
+    const server = opts.createServer();
+    // JSON responses: no tool here streams progress, and a JSON body is cheaper than an SSE stream.
+    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: opts.maxBodyBytes });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+    } finally {
+      await server.close();
+    }
+  }
+
+  return async function handle(request: Request, parsedBody: unknown): Promise<Response> {
+    const method = request.method.toUpperCase();
+    if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
+      return jsonRpcError(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' });
+    }
+    if (method === 'POST' && isInitializeRequest(parsedBody)) {
+      const response = await serve(request, parsedBody);
+      if (response.status !== 200) return response;
+      const session = await opts.sessions.create(parsedBody.params.protocolVersion);
+      const headers = new Headers(response.headers);
+      headers.set(SESSION_HEADER, session.id);
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    }
+    // A body that is not JSON gets the transport's own answer (406, 415 or a -32700 parse error).
+    if (method === 'POST' && parsedBody === undefined) return serve(request, undefined);
+
+    const id = request.headers.get(SESSION_HEADER);
+    if (!id) return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first to get one)');
+    if (method === 'DELETE') {
+      return (await opts.sessions.delete(id)) ? new Response(null, { status: 200 }) : sessionNotFound();
+    }
+    if (!(await opts.sessions.touch(id))) return sessionNotFound();
+    // Nothing here is ever pushed to a client, so there is no standalone SSE stream to open (the spec's 405).
+    if (method === 'GET') return jsonRpcError(405, -32000, 'Method not allowed: this server sends no server-initiated messages.', { Allow: 'POST, DELETE' });
+    return serve(request, parsedBody);
+  };
+}
+
+const sessionNotFound = () => jsonRpcError(404, -32001, 'Session not found: it ended or expired; send initialize to start a new one');

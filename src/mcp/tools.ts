@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import type { Catalog } from '../catalog/index.js';
+import {
+  AggregateRatingSchema,
+  BusinessSchema,
+  IsoDate,
+  ReviewSchema,
+  SearchQuerySchema,
+  SearchResultSchema,
+  Service,
+  SinceResultSchema,
+  Technician,
+} from '../domain/index.js';
+import { AspectInsight, EntityInsight, Insights, ReviewAnalysis } from '../domain/insights.js';
+import { type EntityKind, findAspect, findEntity, UnknownName } from './lookup.js';
+
+/**
+ * The thirteen read-only tools. Each is a pure function of one catalog revision; inputs and outputs
+ * are the domain's Zod schemas (composed where a tool returns a wrapper), so tools/list, validation
+ * and the REST surface can never disagree about a shape.
+ */
+export interface ToolSpec {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodType;
+  output: z.ZodType;
+  /** Returns the structured result, or throws UnknownName with a message that says what is valid. */
+  run(catalog: Catalog, args: unknown): unknown;
+}
+
+/** Every tool only reads one immutable snapshot of public data. */
+export const READ_ONLY_ANNOTATIONS = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+
+function tool<I extends z.ZodType, O extends z.ZodType>(spec: {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  run(catalog: Catalog, args: z.output<I>): z.output<O>;
+}): ToolSpec {
+  return spec as ToolSpec;
+}
+
+const NoArguments = z.object({});
+
+/** How many recent reviews the entity tools return unless told otherwise. */
+const RECENT_DEFAULT = 5;
+const RecentLimit = z.int().min(0).max(20).default(RECENT_DEFAULT).describe('how many of the newest reviews to include (0–20, default 5)');
+/** Aspects shown in the summary: the most mentioned ones. */
+const TOP_ASPECTS = 5;
+
+const EntityWithAliases = EntityInsight.extend({ aliases: Technician.shape.aliases });
+const TechnicianListEntry = EntityWithAliases.extend({ role: Technician.shape.role });
+
+function entityDetail(catalog: Catalog, kind: EntityKind, value: string, limit: number) {
+  const { profile, stats } = findEntity<z.output<typeof Technician>>(catalog, kind, value);
+  const filter = kind === 'technician' ? { mentions_technician: profile.id } : { mentions_service: profile.id };
+  const recent = limit === 0 ? [] : catalog.search({ ...filter, limit }).reviews;
+  return { profile, stats, recent };
+}
+
+export const TOOLS: readonly ToolSpec[] = [
+  tool({
+    name: 'get_business',
+    title: 'Business profile and rating',
+    description:
+      'The business these reviews are about: name, contact, address, opening hours, service areas, services and technicians (with aliases), plus the aggregate rating over every published review.',
+    input: NoArguments,
+    output: z.object({ business: BusinessSchema, aggregate_rating: AggregateRatingSchema }),
+    run: (c) => ({ business: c.business, aggregate_rating: c.aggregateRating }),
+  }),
+  tool({
+    name: 'search_reviews',
+    title: 'Search reviews',
+    description:
+      'Verified reviews matching every given filter (AND), newest first: exact or minimum star rating, date range, case-insensitive text substring, technician or service (id, name or alias). `matched` counts all matches; at most `limit` (default 20, max 100) are returned.',
+    input: SearchQuerySchema,
+    output: SearchResultSchema,
+    run: (c, q) => c.search(q),
+  }),
+  tool({
+    name: 'get_review',
+    title: 'Get one review',
+    description: 'One published review by its id, with its aspect-based sentiment analysis when the review has one.',
+    input: z.object({ id: z.string().min(1).max(64).describe('review id: the 26-character ULID returned by the search tools') }),
+    output: z.object({ review: ReviewSchema, analysis: ReviewAnalysis.nullable() }),
+    run: (c, { id }) => {
+      const review = c.byId.get(id.toUpperCase());
+      if (!review) {
+        throw new UnknownName(
+          `No published review has id "${id}". Review ids are 26-character ULIDs such as ${c.reviews[0]?.id ?? '01JA0000000000000000000000'}; find them with search_reviews or get_reviews_since.`,
+        );
+      }
+      return { review, analysis: c.insights.per_review[review.id] ?? null };
+    },
+  }),
+  tool({
+    name: 'get_reviews_since',
+    title: 'Reviews since a date',
+    description:
+      'Reviews dated on or after a day (YYYY-MM-DD), newest first, for incremental sync. `count` is every review since that day; at most `limit` (default 20, max 100) are returned, the newest.',
+    input: z.object({ date: IsoDate.describe('first day to include, YYYY-MM-DD'), limit: SearchQuerySchema.shape.limit }),
+    output: SinceResultSchema.extend({ returned: z.int().min(0) }),
+    run: (c, { date, limit }) => {
+      const all = c.since(date);
+      const reviews = all.reviews.slice(0, limit);
+      return { ...all, returned: reviews.length, reviews };
+    },
+  }),
+  tool({
+    name: 'get_insights_summary',
+    title: 'Insights summary',
+    description:
+      'What customers say overall: sentiment split, the editorial summary, a pull quote, the rating trend and the five most mentioned aspects with their sentiment.',
+    input: NoArguments,
+    output: Insights.pick({
+      review_count: true,
+      date_range: true,
+      overall_sentiment: true,
+      summary: true,
+      pull_quote: true,
+      pull_quote_review_id: true,
+    }).extend({ trend: Insights.shape.temporal.shape.trend, top_aspects: z.array(AspectInsight) }),
+    run: (c) => {
+      const i = c.insights;
+      return {
+        review_count: i.review_count,
+        date_range: i.date_range,
+        overall_sentiment: i.overall_sentiment,
+        summary: i.summary,
+        pull_quote: i.pull_quote,
+        pull_quote_review_id: i.pull_quote_review_id,
+        trend: i.temporal.trend,
+        top_aspects: [...i.aspects].sort((a, b) => b.mention_count - a.mention_count).slice(0, TOP_ASPECTS),
+      };
+    },
+  }),
+  tool({
+    name: 'list_aspects',
+    title: 'List aspects',
+    description:
+      "Every aspect of the business's taxonomy (e.g. punctuality, pricing) with mention counts, sentiment split, score (-1..1), top phrases and quotes.",
+    input: NoArguments,
+    output: Insights.pick({ aspects: true }),
+    run: (c) => ({ aspects: c.insights.aspects }),
+  }),
+  tool({
+    name: 'get_aspect_sentiment',
+    title: 'Sentiment about one aspect',
+    description: 'Sentiment about one aspect, by id or label: counts, percentages, score, top phrases, example reviews and quotes.',
+    input: z.object({ aspect: z.string().min(1).max(120).describe('aspect id or label, e.g. "punctuality"; list_aspects lists them') }),
+    output: AspectInsight,
+    run: (c, { aspect }) => findAspect(c, aspect),
+  }),
+  tool({
+    name: 'list_technicians',
+    title: 'List technicians',
+    description: 'Every technician of the business with aliases, role, review count, average rating, share of positive reviews and top aspects.',
+    input: NoArguments,
+    output: z.object({ technicians: z.array(TechnicianListEntry) }),
+    run: (c) => ({
+      technicians: c.business.technicians.map((t) => ({ ...findEntity(c, 'technician', t.id).stats, aliases: t.aliases, role: t.role })),
+    }),
+  }),
+  tool({
+    name: 'get_technician',
+    title: 'Technician details',
+    description: "One technician by id, name or alias: profile, review statistics, the aspects customers mention, and the newest reviews that mention them.",
+    input: z.object({ technician: z.string().min(1).max(120).describe('technician id, name or alias'), recent: RecentLimit }),
+    output: z.object({ technician: Technician, stats: EntityInsight, recent_reviews: z.array(ReviewSchema) }),
+    run: (c, { technician, recent }) => {
+      const d = entityDetail(c, 'technician', technician, recent);
+      return { technician: d.profile, stats: d.stats, recent_reviews: d.recent };
+    },
+  }),
+  tool({
+    name: 'list_services',
+    title: 'List services',
+    description: 'Every service the business offers with aliases, review count, average rating, share of positive reviews and top aspects.',
+    input: NoArguments,
+    output: z.object({ services: z.array(EntityWithAliases) }),
+    run: (c) => ({ services: c.business.services.map((s) => ({ ...findEntity(c, 'service', s.id).stats, aliases: s.aliases })) }),
+  }),
+  tool({
+    name: 'get_service',
+    title: 'Service details',
+    description: 'One service by id, name or alias: profile, review statistics, the aspects customers mention, and the newest reviews about it.',
+    input: z.object({ service: z.string().min(1).max(120).describe('service id, name or alias'), recent: RecentLimit }),
+    output: z.object({ service: Service, stats: EntityInsight, recent_reviews: z.array(ReviewSchema) }),
+    run: (c, { service, recent }) => {
+      const d = entityDetail(c, 'service', service, recent);
+      return { service: d.profile, stats: d.stats, recent_reviews: d.recent };
+    },
+  }),
+  tool({
+    name: 'get_rating_trend',
+    title: 'Rating trend',
+    description:
+      'Monthly review count, average rating and sentiment (oldest month first), the trend label (improving, stable or declining) and the numbers behind it.',
+    input: z.object({ months: z.int().min(1).max(600).optional().describe('only the most recent N months of the series (default: all)') }),
+    output: Insights.shape.temporal,
+    run: (c, { months }) => {
+      const t = c.insights.temporal;
+      return months === undefined ? t : { ...t, monthly: t.monthly.slice(-months) };
+    },
+  }),
+  tool({
+    name: 'get_faq',
+    title: 'Questions answered by reviews',
+    description: 'Frequently asked questions about the business, each answered from the reviews with the ids of the reviews that support it.',
+    input: NoArguments,
+    output: Insights.pick({ faq: true }),
+    run: (c) => ({ faq: c.insights.faq }),
+  }),
+];

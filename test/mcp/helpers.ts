@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { CatalogSource, seedDemo } from '../../src/app/index.js';
+import { buildApp } from '../../src/http/index.js';
+import { type McpConfig, registerMcp } from '../../src/mcp/index.js';
+import { Store } from '../../src/store/index.js';
+import { tempDir } from '../helpers/tmp.js';
+
+export interface McpTestServer {
+  url: string;
+  mcpUrl: string;
+  catalog: CatalogSource;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MCP_CONFIG: McpConfig = { mcpSessionTtlMs: 30 * 60_000, mcpMaxSessions: 10_000, mcpAllowedOrigins: null };
+
+/**
+ * The real HTTP app (buildApp, the demo business in a fresh SQLite file, the real catalog) with the MCP
+ * endpoint mounted as the composition root mounts it, listening on 127.0.0.1:0. Built here rather than
+ * through startServer so a test can choose the session limits.
+ */
+export async function startMcpServer(config: Partial<McpConfig> = {}, reviews = 300): Promise<McpTestServer> {
+  const log = pino({ level: 'silent' });
+  const store = await Store.open(join(tempDir(), 'reviewcast.db'));
+  await seedDemo(store, reviews);
+  let base = 'http://127.0.0.1';
+  const catalog = new CatalogSource(store, { publicBaseUrl: () => base, pollMs: 60_000, log });
+  const app = await buildApp({
+    catalog: () => catalog.get(),
+    logger: log,
+    ready: () => store.ping(),
+    plugins: [(a) => registerMcp(a, { catalog: () => catalog.get(), config: { ...DEFAULT_MCP_CONFIG, ...config }, log })],
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  base = url;
+  await catalog.refresh();
+  return {
+    url,
+    mcpUrl: `${url}/mcp`,
+    catalog,
+    app,
+    async close() {
+      await catalog.stop();
+      await app.close();
+      await store.close();
+    },
+  };
+}
+
+export type Era = 'session' | 'stateless' | 'auto';
+
+/**
+ * The official SDK client, connected: `session` is the plain 2025 initialize handshake (the client's
+ * default), `stateless` pins 2026-07-28, `auto` lets the client probe with server/discover.
+ */
+export async function connectClient(mcpUrl: string, era: Era): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl));
+  const mode = era === 'session' ? 'legacy' : era === 'stateless' ? { pin: '2026-07-28' } : 'auto';
+  const client = new Client({ name: 'reviewcast-test', version: '1.0.0' }, { versionNegotiation: { mode } });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/** A raw JSON-RPC POST (for what the SDK client never sends: bad headers, bad bodies). */
+export async function rawPost(mcpUrl: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(mcpUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
