@@ -1,6 +1,6 @@
 import type { Catalog } from '../catalog/index.js';
 import { businessHero, placeOf } from './business-header.js';
-import { formatRating } from './format.js';
+import { formatCount, formatRating } from './format.js';
 import type { HomeQuery } from './home-query.js';
 import { type Html, html } from './html.js';
 import { aspectsSection, faqSection, summarySection, techniciansSection } from './insights-sections.js';
@@ -26,7 +26,7 @@ export function renderHome(c: Catalog, names: Names, q: HomeQuery, canonicalQuer
   const b = c.business;
   const a = c.aggregateRating;
   const place = placeOf(c);
-  const rated = a.rating_count > 0 ? ` Rated ${formatRating(a.rating_value)} out of 5 from ${a.rating_count} verified reviews.` : '';
+  const rated = a.rating_count > 0 ? ` Rated ${formatRating(a.rating_value)} out of 5 from ${formatCount(a.rating_count)} verified reviews.` : '';
   const body = html`${businessHero(c, root, q.ok ? q.query.rating : undefined)}
 <div class="wrap content">
   ${summarySection(c, root)}
