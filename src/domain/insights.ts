@@ -21,8 +21,6 @@ export const AspectMention = z.object({
   id: z.string(),
   polarity: Polarity,
   score: Score,
-  /** The words that carried the mention (aspect term and/or opinion), lowercased; feeds `top_phrases`. */
-  phrase: z.string(),
 });
 export type AspectMention = z.infer<typeof AspectMention>;
 
@@ -39,7 +37,12 @@ export type SentenceAnalysis = z.infer<typeof SentenceAnalysis>;
 export const ReviewAspect = z.object({
   id: z.string(),
   polarity: Polarity,
+  /** Mean of the aspect's sentence scores. */
   score: Score,
+  /** Words that carried the strongest mention (aspect term and/or opinion), lowercased; feeds `top_phrases`. */
+  phrase: z.string(),
+  /** Index in `sentences` of that strongest mention: the sentence to quote for this aspect. */
+  sentence: z.number().int().nonnegative(),
 });
 export type ReviewAspect = z.infer<typeof ReviewAspect>;
 

@@ -112,7 +112,6 @@ export function analyzeEnglish(parsed: ParsedSentence[], text: string, lex: Lexi
       id: a.aspect,
       polarity: a.conflict ? 'conflict' : polarityOf(a.raw),
       score: round(normalize(a.raw), 2),
-      phrase: a.phrase,
     })),
   }));
 
@@ -129,35 +128,43 @@ export function analyzeEnglish(parsed: ParsedSentence[], text: string, lex: Lexi
   return {
     textSentiment: hasOpinion ? round(normalize(totalRaw), 3) : null,
     sentences,
-    aspects: reviewAspects(sentences),
+    aspects: reviewAspects(sentences, results.map((r) => r.aspects.map((a) => a.phrase))),
     problems: [...problems],
     phrases: [...phrases].slice(0, MAX_PHRASES),
   };
 }
 
-/** An aspect over the whole review: conflict when some sentences praise it and others complain. */
-export function reviewAspects(sentences: SentenceAnalysis[]): ReviewAspect[] {
-  const acc = new Map<string, { sum: number; n: number; pos: boolean; neg: boolean; conflict: boolean }>();
-  for (const s of sentences) {
-    for (const a of s.aspects) {
-      const e = acc.get(a.id) ?? { sum: 0, n: 0, pos: false, neg: false, conflict: false };
-      e.sum += a.score;
-      e.n += 1;
-      e.pos ||= a.polarity === 'positive';
-      e.neg ||= a.polarity === 'negative';
-      e.conflict ||= a.polarity === 'conflict';
+/**
+ * An aspect over the whole review: conflict when some sentences praise it and others complain. Its phrase
+ * and quotable sentence come from the strongest mention that agrees with that overall polarity, so the
+ * corpus builder never has to walk sentences. `phrases[i][k]` is the phrase of sentence i's k-th mention.
+ */
+export function reviewAspects(sentences: SentenceAnalysis[], phrases: string[][]): ReviewAspect[] {
+  const acc = new Map<string, { sum: number; n: number; pos: boolean; neg: boolean; conflict: boolean; mentions: { s: number; k: number }[] }>();
+  sentences.forEach((s, i) => s.aspects.forEach((a, k) => {
+    let e = acc.get(a.id);
+    if (!e) {
+      e = { sum: 0, n: 0, pos: false, neg: false, conflict: false, mentions: [] };
       acc.set(a.id, e);
     }
-  }
+    e.sum += a.score;
+    e.n += 1;
+    e.pos ||= a.polarity === 'positive';
+    e.neg ||= a.polarity === 'negative';
+    e.conflict ||= a.polarity === 'conflict';
+    e.mentions.push({ s: i, k });
+  }));
   const out: ReviewAspect[] = [];
   for (const [id, e] of acc) {
-    const score = round(e.sum / e.n, 2);
     let polarity: Polarity;
     if (e.conflict || (e.pos && e.neg)) polarity = 'conflict';
     else if (e.pos) polarity = 'positive';
     else if (e.neg) polarity = 'negative';
     else polarity = 'neutral';
-    out.push({ id, polarity, score });
+    const mentionOf = (m: { s: number; k: number }) => sentences[m.s].aspects[m.k];
+    const agreeing = e.mentions.filter((m) => polarity === 'conflict' || mentionOf(m).polarity === polarity);
+    const best = agreeing.reduce((b, m) => (Math.abs(mentionOf(m).score) > Math.abs(mentionOf(b).score) ? m : b));
+    out.push({ id, polarity, score: round(e.sum / e.n, 2), phrase: phrases[best.s]?.[best.k] ?? '', sentence: best.s });
   }
   return out;
 }

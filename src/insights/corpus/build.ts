@@ -34,8 +34,8 @@ export interface BuildInsightsInput {
 
 export function buildInsights(input: BuildInsightsInput): Insights {
   const lex = loadLexicon(input.business.vertical);
-  const rows = prepareRows(input.reviews, input.analyses);
   const aspectIds = lex.aspects.map((a) => a.id);
+  const rows = prepareRows(input.reviews, input.analyses, new Map(aspectIds.map((id, i) => [id, i])));
   const noArea: string[] = [];
 
   const aspectAcc = new AspectAccumulator(lex.aspects);

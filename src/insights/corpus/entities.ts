@@ -21,14 +21,12 @@ interface Acc {
 export class EntityAccumulator implements Accumulator<EntityInsight[]> {
   private readonly acc = new Map<string, Acc>();
   private readonly names = new Map<string, string>();
-  private readonly aspectIndex: Map<string, number>;
 
   constructor(
     known: { id: string; name: string }[],
     private readonly aspectIds: string[],
     private readonly idsOf: (row: Row) => readonly string[],
   ) {
-    this.aspectIndex = new Map(aspectIds.map((id, i) => [id, i]));
     for (const { id, name } of known) {
       this.names.set(id, name);
       this.get(id);
@@ -52,10 +50,7 @@ export class EntityAccumulator implements Accumulator<EntityInsight[]> {
       a.reviews++;
       a.ratingSum += row.review.rating;
       if (row.polarity === 'positive') a.positive++;
-      for (const aspect of row.analysis.aspects) {
-        const index = this.aspectIndex.get(aspect.id);
-        if (index !== undefined) a.aspects[index]++;
-      }
+      for (let mask = row.aspectMask, bit = 0; mask !== 0; mask >>>= 1, bit++) if (mask & 1) a.aspects[bit]++;
       if (a.examples.length < EXAMPLES) a.examples.push(row.review.id);
     }
   }

@@ -14,11 +14,11 @@ export interface QuoteCandidate {
   strength: number;
 }
 
-/** The text of sentence i of a row, trimmed to the quote bounds, or null when it does not qualify. */
+/** The text of sentence i of a row, or null when it is missing or outside the quote length bounds. */
 export function sentenceText(row: Row, i: number): string | null {
   const text = row.review.text;
   const s = row.analysis.sentences[i];
-  if (!text || s.end > text.length) return null;
+  if (!text || !s || s.end > text.length) return null;
   const quote = text.slice(s.start, s.end);
   return quote.length >= MIN_QUOTE_CHARS && quote.length <= MAX_QUOTE_CHARS ? quote : null;
 }
@@ -44,19 +44,20 @@ export class TopQuotes {
   }
 }
 
-/** The corpus's pull quote: the strongest praise that names an aspect, from a 4–5 star review when any exists. */
+/**
+ * The corpus's pull quote: the strongest praise of an aspect (the sentence a review's positive aspect
+ * points at), from a 4–5 star review when any exists.
+ */
 export class PullQuoteAccumulator implements Accumulator<{ text: string; reviewId: string | null }> {
   private readonly best = new TopQuotes(1);
   private readonly fallback = new TopQuotes(1);
 
   add(row: Row): void {
-    const sentences = row.analysis.sentences;
     const top = row.review.rating >= 4 ? this.best : this.fallback;
-    for (let i = 0; i < sentences.length; i++) {
-      const s = sentences[i];
-      if (s.score <= 0 || s.aspects.length === 0 || !top.accepts(s.score)) continue;
-      const text = sentenceText(row, i);
-      if (text !== null) top.offer({ reviewId: row.review.id, text, polarity: 'positive', strength: s.score });
+    for (const aspect of row.analysis.aspects) {
+      if (aspect.polarity !== 'positive' || !top.accepts(aspect.score)) continue;
+      const text = sentenceText(row, aspect.sentence);
+      if (text !== null) top.offer({ reviewId: row.review.id, text, polarity: 'positive', strength: aspect.score });
     }
   }
 

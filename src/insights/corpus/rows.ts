@@ -20,6 +20,8 @@ export interface Row {
   analysis: ReviewAnalysis;
   /** The review's overall polarity, from its sentiment score. */
   polarity: Polarity;
+  /** Bit i set when the review mentions taxonomy aspect i: entity builders read this, not the analysis. */
+  aspectMask: number;
 }
 
 /** One insight builder fed by the single pass over the corpus in buildInsights. */
@@ -28,14 +30,20 @@ export interface Accumulator<T> {
   result(): T;
 }
 
-export function prepareRows(reviews: CorpusReview[], analyses: Map<string, ReviewAnalysis>): Row[] {
+/** `aspectIndex`: taxonomy aspect id → bit position (taxonomies have far fewer than 31 aspects). */
+export function prepareRows(reviews: CorpusReview[], analyses: Map<string, ReviewAnalysis>, aspectIndex: Map<string, number>): Row[] {
   const rows: Row[] = new Array(reviews.length);
   for (let i = 0; i < reviews.length; i++) {
     const review = reviews[i];
     const analysis = analyses.get(review.id);
     // Insights must be recomputable from per_review, so a review without its analysis is a caller bug.
     if (!analysis) throw new Error(`buildInsights: no analysis for review ${review.id}`);
-    rows[i] = { review, analysis, polarity: polarityOfScore(analysis.sentiment) };
+    let aspectMask = 0;
+    for (const aspect of analysis.aspects) {
+      const bit = aspectIndex.get(aspect.id);
+      if (bit !== undefined) aspectMask |= 1 << bit;
+    }
+    rows[i] = { review, analysis, polarity: polarityOfScore(analysis.sentiment), aspectMask };
   }
   // Callers usually pass reviews newest first already; checking is O(n), sorting only when needed.
   let sorted = true;
