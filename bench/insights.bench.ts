@@ -120,7 +120,7 @@ const sorted = [...reviews].sort((a, b) => (a.date < b.date ? 1 : a.date > b.dat
 const buildTimes: number[] = [];
 const buildCpu: number[] = [];
 let insightsBytes = 0;
-for (let run = 0; run < Number(process.env.RUNS ?? 7); run++) {
+for (let run = 0; run < 7; run++) {
   const s = performance.now();
   const c = process.cpuUsage();
   const ins = buildInsights({ business, reviews: sorted, analyses, generatedAt: new Date().toISOString() });

@@ -1,5 +1,6 @@
 // The corpus as the insight builders see it: each published review joined with its stored analysis,
-// newest first (date desc, then id), so "first k seen" is "the k most recent" in every builder.
+// newest first (date desc; within a date the caller's order, e.g. /reviews.json's), so "first k seen" is
+// "the k most recent" in every builder.
 import type { Polarity, ReviewAnalysis } from '../../domain/insights.js';
 import { polarityOfScore } from '../score.js';
 
@@ -45,16 +46,11 @@ export function prepareRows(reviews: CorpusReview[], analyses: Map<string, Revie
     }
     rows[i] = { review, analysis, polarity: polarityOfScore(analysis.sentiment), aspectMask };
   }
-  // Callers usually pass reviews newest first already; checking is O(n), sorting only when needed.
+  // Callers usually pass reviews newest first already; checking is O(n), sorting (stable) only when needed.
   let sorted = true;
-  for (let i = 1; i < rows.length && sorted; i++) sorted = newestFirst(rows[i - 1], rows[i]) <= 0;
-  if (!sorted) rows.sort(newestFirst);
+  for (let i = 1; i < rows.length && sorted; i++) sorted = rows[i - 1].review.date >= rows[i].review.date;
+  if (!sorted) rows.sort((a, b) => (a.review.date === b.review.date ? 0 : a.review.date < b.review.date ? 1 : -1));
   return rows;
-}
-
-function newestFirst(a: Row, b: Row): number {
-  if (a.review.date !== b.review.date) return a.review.date < b.review.date ? 1 : -1;
-  return a.review.id < b.review.id ? -1 : a.review.id > b.review.id ? 1 : 0;
 }
 
 /** Mean of a sum over n, or 0 for n = 0. */
