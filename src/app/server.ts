@@ -31,7 +31,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   }
   let publicBaseUrl = config.publicBaseUrl;
   const catalog = new CatalogSource(store, { publicBaseUrl: () => publicBaseUrl!, pollMs: config.pollMs, log });
-  const app = await buildApp({ catalog: () => catalog.get(), logger: log, ready: () => store.ping(), plugins: [async (a) => (await import('../pages/index.js')).registerPages(a, { catalog: () => catalog.get(), toolDefinitions: () => [] })] });
+  const app = await buildApp({ catalog: () => catalog.get(), logger: log, ready: () => store.ping(), plugins: [async (a) => (await import('../pages/index.js')).registerPages(a, { catalog: () => catalog.get(), toolDefinitions: (await import('../mcp/index.js')).mcpToolDefinitions })] });
   // Listen first so the base URL can name the real port; until the catalog is loaded requests get 503.
   await app.listen({ port: config.port, host: config.host });
   const addr = app.server.address();

@@ -6,7 +6,7 @@ import { HubConfigSchema } from '../websub/index.js';
 import { formatCount } from './format.js';
 import { type Html, html } from './html.js';
 import { layout, rootPath } from './layout.js';
-import { type JsonSchema, fieldRows, fieldTable, modelAnchor, typeOf } from './schema-doc.js';
+import { type JsonSchema, fieldRows, fieldTable, inlineLocalRefs, modelAnchor, typeOf } from './schema-doc.js';
 
 /** One MCP tool as the MCP module lists it; `inputSchema` may be JSON Schema or a Zod schema. */
 export interface ToolDefinition {
@@ -32,7 +32,7 @@ interface OpenApiDoc {
 const MODEL_ORDER = ['ReviewsDocument', 'Review', 'Business', 'AggregateRating', 'SearchQuery', 'SearchResult', 'SinceResult', 'Insights', 'JsonFeed', 'Error'];
 
 const toJsonSchema = (s: unknown): JsonSchema =>
-  s instanceof z.ZodType ? (z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as JsonSchema) : ((s ?? {}) as JsonSchema);
+  inlineLocalRefs(s instanceof z.ZodType ? (z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as JsonSchema) : ((s ?? {}) as JsonSchema));
 
 // Code wraps instead of scrolling, so no block needs to be a focusable scroll region.
 const code = (text: string) => html`<pre class="code" data-copy><code>${text}</code></pre>`;

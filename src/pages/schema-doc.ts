@@ -18,6 +18,26 @@ export interface JsonSchema {
   additionalProperties?: JsonSchema | boolean;
   description?: string;
   default?: unknown;
+  $defs?: Record<string, JsonSchema>;
+}
+
+/**
+ * A standalone schema (an MCP tool's input) with its own `#/$defs/…` references replaced by the
+ * definitions, so its fields can be listed; a self-referencing definition stays a reference.
+ */
+export function inlineLocalRefs(root: JsonSchema): JsonSchema {
+  const defs = root.$defs ?? {};
+  const walk = (node: unknown, seen: ReadonlySet<string>): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, seen));
+    if (!node || typeof node !== 'object') return node;
+    const { $ref, $defs: _defs, ...rest } = node as JsonSchema;
+    const name = $ref?.startsWith('#/$defs/') ? $ref.slice('#/$defs/'.length) : undefined;
+    if (name !== undefined && defs[name] && !seen.has(name)) return walk({ ...defs[name], ...rest }, new Set([...seen, name]));
+    const out: Record<string, unknown> = $ref ? { $ref } : {};
+    for (const [k, v] of Object.entries(rest)) out[k] = walk(v, seen);
+    return out;
+  };
+  return walk(root, new Set()) as JsonSchema;
 }
 
 export interface FieldRow {

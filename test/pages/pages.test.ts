@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { RunningServer } from '../../src/app/index.js';
 import type { AggregateRating, Review } from '../../src/domain/index.js';
+import { mcpToolDefinitions } from '../../src/mcp/index.js';
 import { renderSitemap, renderSitemapPart } from '../../src/pages/sitemap.js';
 import { startTestServer } from '../helpers/server.js';
 
@@ -181,6 +182,17 @@ describe('/developers', () => {
     for (const model of ['Review', 'Business', 'AggregateRating', 'Insights']) assert.ok(text.includes(`id="model-${model}"`), model);
     assert.ok(text.includes('<code>owner_reply.date</code>'), 'nested fields are listed');
     assert.ok(text.includes('Search returns at most 100 reviews per request (default 20)'));
+  });
+
+  test('lists the live MCP tools with their arguments (a $ref-wrapped input schema included)', async () => {
+    const { text } = await page('/developers');
+    const tools = mcpToolDefinitions();
+    assert.ok(tools.length > 0);
+    for (const t of tools) assert.ok(text.includes(`id="tool-${t.name}"`), t.name);
+    const search = text.slice(text.indexOf('id="tool-search_reviews"'));
+    for (const arg of ['rating', 'min_rating', 'since', 'until', 'query', 'mentions_technician', 'mentions_service', 'limit']) {
+      assert.ok(search.slice(0, search.indexOf('</article>')).includes(`<code>${arg}</code>`), `search_reviews argument ${arg}`);
+    }
   });
 });
 
