@@ -37,6 +37,9 @@ const toJsonSchema = (s: unknown): JsonSchema =>
 // Code wraps instead of scrolling, so no block needs to be a focusable scroll region.
 const code = (text: string) => html`<pre class="code" data-copy><code>${text}</code></pre>`;
 
+/** Tool descriptions are written for models in Markdown-ish text: `backticks` become code. */
+const withCode = (text: string) => text.split('`').map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : part));
+
 function exampleUrl(c: Catalog, path: string): string {
   if (path === '/api/reviews/search') return `${c.links.base}${path}?min_rating=4&limit=5`;
   return `${c.links.base}${path.replace('{date}', c.aggregateRating.last_review_date ?? '2025-01-01')}`;
@@ -92,7 +95,7 @@ function mcpSection(c: Catalog, tools: readonly ToolDefinition[]): Html {
           const rows = fieldRows(toJsonSchema(t.inputSchema));
           return html`<article class="endpoint" id="tool-${t.name}">
       <h4><code>${t.name}</code>${t.title && html` <span class="muted">— ${t.title}</span>`}</h4>
-      ${t.description && html`<p>${t.description}</p>`}
+      ${t.description && html`<p>${withCode(t.description)}</p>`}
       ${rows.length > 0 ? fieldTable(rows, `Arguments of ${t.name}`) : html`<p class="muted">No arguments.</p>`}
     </article>`;
         })

@@ -69,7 +69,7 @@ describe('/developers tool list', () => {
       {
         name: 'search_reviews',
         title: 'Search reviews',
-        description: 'Filters combine with AND.',
+        description: 'Filters combine with AND; `matched` counts every match.',
         inputSchema: { type: 'object', properties: { rating: { type: 'integer', minimum: 1, maximum: 5, description: 'exact star rating' } } },
       },
       { name: 'get_business', title: 'Business profile', description: 'The business.', inputSchema: z.object({ verbose: z.boolean().optional().describe('more detail') }) },
@@ -77,6 +77,7 @@ describe('/developers tool list', () => {
     ];
     const out = renderDevelopers(server.catalog.get(), tools).value;
     assert.ok(out.includes('id="tool-search_reviews"') && out.includes('<code>search_reviews</code>'));
+    assert.ok(out.includes('<p>Filters combine with AND; <code>matched</code> counts every match.</p>'));
     assert.ok(out.includes('<code>rating</code></th><td>integer 1–5</td>'));
     assert.ok(out.includes('<code>verbose</code></th><td>boolean</td><td><span class="optional">optional</span> more detail</td>'));
     assert.ok(out.includes('id="tool-get_aggregate"'));
