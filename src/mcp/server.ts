@@ -1,6 +1,7 @@
 import { type CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { Catalog } from '../catalog/index.js';
 import { UnknownName } from './lookup.js';
+import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { withCachedJsonSchema } from './schema.js';
 import { READ_ONLY_ANNOTATIONS, TOOLS, type ToolSpec } from './tools.js';
@@ -38,14 +39,20 @@ function runTool(spec: ToolSpec, catalog: () => Catalog, args: unknown): CallToo
 }
 
 /**
- * A fresh McpServer with every tool and resource, for one HTTP exchange. The SDK serves both protocol
+ * A fresh McpServer with every tool, resource and prompt, for one HTTP exchange. The SDK serves both protocol
  * eras from per-request instances, so this runs on every request: it only wires prepared pieces.
  */
 export function createMcpServer(catalog: () => Catalog): McpServer {
   const server = new McpServer(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, completions: {} },
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} },
     instructions: INSTRUCTIONS,
-    cacheHints: { 'tools/list': LIST_CACHE, 'resources/templates/list': LIST_CACHE, 'resources/list': { ttlMs: 60_000, cacheScope: 'public' }, 'server/discover': LIST_CACHE },
+    cacheHints: {
+      'tools/list': LIST_CACHE,
+      'prompts/list': LIST_CACHE,
+      'resources/templates/list': LIST_CACHE,
+      'resources/list': { ttlMs: 60_000, cacheScope: 'public' },
+      'server/discover': LIST_CACHE,
+    },
   });
   for (const { spec, input, output } of PREPARED) {
     server.registerTool(
@@ -55,6 +62,7 @@ export function createMcpServer(catalog: () => Catalog): McpServer {
     );
   }
   registerResources(server, catalog);
+  registerPrompts(server, catalog);
   return server;
 }
 
