@@ -67,6 +67,11 @@ export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): Se
   const { segmentOf, weights, commasBefore } = segment(tokens, lex);
   const hits = lex.entries.matchAll(tokens);
 
+  // Tokens that carry an opinion: a negator or intensifier reaches only the first of them after it, so in
+  // "did not fix the problem" the "not" negates "fix" and leaves "problem" alone.
+  const scored = new Uint8Array(tokens.length);
+  for (const h of hits) if (h.value.score !== null && h.value.score !== 0) scored.fill(1, h.start, h.end);
+
   const mentions: Mention[] = [];
   const opinions: Opinion[] = [];
   for (const hit of hits) {
@@ -74,10 +79,10 @@ export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): Se
       aspect: hit.value.aspect, start: hit.start, end: hit.end, segment: segmentOf[hit.start], opinions: [],
     };
     if (mention) mentions.push(mention);
-    const value = opinionValue(tokens, hit, lex, segmentOf);
+    const value = opinionValue(tokens, hit, lex, segmentOf, scored);
     if (value !== 0) opinions.push({ start: hit.start, end: hit.end, value, segment: segmentOf[hit.start], own: mention });
   }
-  addExcessOpinions(tokens, hits, lex, segmentOf, opinions);
+  addExcessOpinions(tokens, scored, lex, segmentOf, opinions);
 
   const segmentTotals = new Array<number>(weights.length).fill(0);
   for (const o of opinions) {
@@ -140,7 +145,7 @@ function isContrastUse(tokens: Token[], i: number): boolean {
 }
 
 /** The opinion value of one lexicon hit after its modifiers; 0 when the hit carries no opinion. */
-function opinionValue(tokens: Token[], hit: Match<LexValue>, lex: Lexicon, segmentOf: Int32Array): number {
+function opinionValue(tokens: Token[], hit: Match<LexValue>, lex: Lexicon, segmentOf: Int32Array, scored: Uint8Array): number {
   const base = hit.value.score;
   if (base === null || base === 0) return 0;
   const first = tokens[hit.start];
@@ -153,7 +158,7 @@ function opinionValue(tokens: Token[], hit: Match<LexValue>, lex: Lexicon, segme
   let counterfactual = false;
   for (let j = hit.start - 1; j >= 0 && j >= hit.start - MODIFIER_WINDOW; j--) {
     const t = tokens[j];
-    if (segmentOf[j] !== segmentOf[hit.start] || PUNCT_STOPS.has(t.normal)) break;
+    if (segmentOf[j] !== segmentOf[hit.start] || PUNCT_STOPS.has(t.normal) || scored[j]) break;
     const pair = j > 0 ? `${tokens[j - 1].normal} ${t.normal}` : '';
     const m = lex.intensifiers.get(pair) ?? lex.intensifiers.get(t.normal);
     if (m !== undefined && (t.pos === 'ADV' || t.pos === 'ADJ' || t.pos === 'DET' || t.pos === 'PART' || pair !== '')) multiplier *= m;
@@ -198,13 +203,11 @@ function isNegationIdiom(tokens: Token[], j: number): boolean {
 }
 
 /** "too small", "too long": an excess word before an adjective the lexicon does not score is a complaint. */
-function addExcessOpinions(tokens: Token[], hits: Match<LexValue>[], lex: Lexicon, segmentOf: Int32Array, opinions: Opinion[]): void {
-  const scored = new Set<number>();
-  for (const h of hits) if (h.value.score !== null) for (let i = h.start; i < h.end; i++) scored.add(i);
+function addExcessOpinions(tokens: Token[], scored: Uint8Array, lex: Lexicon, segmentOf: Int32Array, opinions: Opinion[]): void {
   for (let i = 0; i + 1 < tokens.length; i++) {
     if (!lex.excess.has(tokens[i].normal)) continue;
     const next = tokens[i + 1];
-    if ((next.pos === 'ADJ' || next.pos === 'ADV') && !scored.has(i + 1) && !lex.intensifiers.has(next.normal)) {
+    if ((next.pos === 'ADJ' || next.pos === 'ADV') && !scored[i + 1] && !lex.intensifiers.has(next.normal)) {
       opinions.push({ start: i + 1, end: i + 2, value: EXCESS_DEFAULT, segment: segmentOf[i + 1], own: null });
     }
   }

@@ -40,6 +40,9 @@ describe('negation', () => {
   it('keeps "not only … but" positive', () => {
     assert.equal(aspect(analyze('Not only was he professional, he was also friendly.'), 'professionalism')?.polarity, 'positive');
   });
+  it('negates only the first opinion after the negator: "did not fix the problem"', () => {
+    assert.equal(aspect(analyze('They did not fix the problem.'), 'workmanship')?.polarity, 'negative');
+  });
   it('reads "could not be happier" as praise', () => {
     assert.ok((analyze('We could not be happier with the repair.').text_sentiment ?? 0) > 0);
   });
