@@ -36,7 +36,8 @@ export class TopQuotes {
 
   offer(candidate: QuoteCandidate): void {
     if (!this.accepts(candidate.strength)) return;
-    if (this.items.some((q) => q.reviewId === candidate.reviewId)) return;
+    // Templated reviews repeat sentences word for word; one review and one wording appear once.
+    if (this.items.some((q) => q.reviewId === candidate.reviewId || q.text === candidate.text)) return;
     let at = this.items.length;
     while (at > 0 && this.items[at - 1].strength < candidate.strength) at--;
     this.items.splice(at, 0, candidate);
