@@ -61,6 +61,7 @@ interface Mention {
   opinions: Opinion[];
 }
 
+const MODIFIER_POS = new Set(['ADV', 'ADJ', 'DET', 'PART']);
 const PUNCT_STOPS = new Set([',', '.', '!', '?', ';', ':', '(', ')', '-', '—', '–']);
 
 export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): SentenceResult {
@@ -159,9 +160,12 @@ function opinionValue(tokens: Token[], hit: Match<LexValue>, lex: Lexicon, segme
   for (let j = hit.start - 1; j >= 0 && j >= hit.start - MODIFIER_WINDOW; j--) {
     const t = tokens[j];
     if (segmentOf[j] !== segmentOf[hit.start] || PUNCT_STOPS.has(t.normal) || scored[j]) break;
-    const pair = j > 0 ? `${tokens[j - 1].normal} ${t.normal}` : '';
-    const m = lex.intensifiers.get(pair) ?? lex.intensifiers.get(t.normal);
-    if (m !== undefined && (t.pos === 'ADV' || t.pos === 'ADJ' || t.pos === 'DET' || t.pos === 'PART' || pair !== '')) multiplier *= m;
+    // Two-word modifiers ("a bit", "kind of") first; a one-word one counts only when tagged as a modifier
+    // (adverb, adjective, determiner, particle), so the noun "way" in "on the way" does not intensify.
+    const pairM = j > 0 ? lex.intensifiers.get(`${tokens[j - 1].normal} ${t.normal}`) : undefined;
+    const single = lex.intensifiers.get(t.normal);
+    if (pairM !== undefined) multiplier *= pairM;
+    else if (single !== undefined && MODIFIER_POS.has(t.pos)) multiplier *= single;
     if (lex.negators.has(t.normal) && !isNegationIdiom(tokens, j)) negated = !negated;
     if (lex.excess.has(t.normal)) excess = true;
   }
