@@ -102,7 +102,7 @@ interface EnglishResult {
 }
 
 /** Runs sentence ABSA, problem and phrase extraction over English text. */
-export function analyzeEnglish(parsed: ParsedSentence[], text: string, lex: Lexicon): EnglishResult {
+function analyzeEnglish(parsed: ParsedSentence[], text: string, lex: Lexicon): EnglishResult {
   const results = parsed.map((s) => analyzeSentence(s.tokens, text, lex));
   const sentences: SentenceAnalysis[] = parsed.map((s, i) => ({
     start: s.start,
@@ -139,7 +139,7 @@ export function analyzeEnglish(parsed: ParsedSentence[], text: string, lex: Lexi
  * and quotable sentence come from the strongest mention that agrees with that overall polarity, so the
  * corpus builder never has to walk sentences. `phrases[i][k]` is the phrase of sentence i's k-th mention.
  */
-export function reviewAspects(sentences: SentenceAnalysis[], phrases: string[][]): ReviewAspect[] {
+function reviewAspects(sentences: SentenceAnalysis[], phrases: string[][]): ReviewAspect[] {
   const acc = new Map<string, { sum: number; n: number; pos: boolean; neg: boolean; conflict: boolean; mentions: { s: number; k: number }[] }>();
   sentences.forEach((s, i) => s.aspects.forEach((a, k) => {
     let e = acc.get(a.id);
