@@ -61,6 +61,7 @@ interface Mention {
   opinions: Opinion[];
 }
 
+const REPORTED = new Set(['review', 'rating', 'reviewer', 'word-of-mouth']);
 const MODIFIER_POS = new Set(['ADV', 'ADJ', 'DET', 'PART']);
 const PUNCT_STOPS = new Set([',', '.', '!', '?', ';', ':', '(', ')', '-', '—', '–']);
 
@@ -152,6 +153,8 @@ function opinionValue(tokens: Token[], hit: Match<LexValue>, lex: Lexicon, segme
   const first = tokens[hit.start];
   // "like" is an opinion only as a verb ("I like it"), not as a preposition ("places like this").
   if ((first.normal === 'like' || first.normal === 'pretty') && hit.end - hit.start === 1 && first.pos !== 'VERB' && first.pos !== 'ADJ') return 0;
+  // "after reading the good reviews": an opinion about other people's reviews, not about the business.
+  if (REPORTED.has(tokens[hit.end]?.lemma ?? '')) return 0;
 
   let multiplier = 1;
   let negated = false;

@@ -69,6 +69,12 @@ describe('contrast', () => {
   });
 });
 
+describe('reported opinions', () => {
+  it('ignores praise of other people\'s reviews', () => {
+    assert.equal(analyze('We picked them because of the great reviews online.').text_sentiment, null);
+  });
+});
+
 describe('intensifiers', () => {
   it('"very" strengthens and "slightly" weakens', () => {
     const plain = analyze('The work was good.').text_sentiment ?? 0;
