@@ -165,3 +165,26 @@ describe('shape', () => {
     assert.deepEqual(a.aspects.map((x) => x.id).sort(), ['pricing', 'staff']);
   });
 });
+
+describe('other verticals', () => {
+  const of = (vertical: string, text: string) =>
+    createAnalyzer({ vertical, technicians: [], services: [], serviceAreas: [] }).analyze({ id: 'x', rating: 3, text, title: null, language: 'en' });
+  const polarities = (a: ReturnType<typeof of>) => Object.fromEntries(a.aspects.map((x) => [x.id, x.polarity]));
+
+  it('restaurant: food and service scored separately across "but"', () => {
+    assert.deepEqual(polarities(of('restaurant', 'The pasta was bland but the waiter was lovely.')), { food: 'negative', service: 'positive' });
+  });
+  it('restaurant: a sentence without a named aspect falls back to anecdotes/miscellaneous', () => {
+    assert.deepEqual(polarities(of('restaurant', 'We will definitely come back!')), { 'anecdotes/miscellaneous': 'positive' });
+  });
+  it('senior living: care, dining, safety and staffing problems', () => {
+    assert.deepEqual(polarities(of('senior_living', 'The caregivers are compassionate and the food is delicious.')), { care_quality: 'positive', dining: 'positive' });
+    const a = of('senior_living', 'Mom fell twice; the place is understaffed.');
+    assert.equal(polarities(a).staff, 'negative');
+    assert.deepEqual([...a.problems].sort(), ['falls', 'understaffing']);
+  });
+  it('local business: staff, pricing and billing problems', () => {
+    assert.deepEqual(polarities(of('local_business', 'Friendly staff and fair prices.')), { staff: 'positive', pricing: 'positive' });
+    assert.ok(of('local_business', 'They overcharged me and refused a refund.').problems.includes('billing_error'));
+  });
+});
