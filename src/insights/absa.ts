@@ -27,7 +27,7 @@ const HYPOTHETICAL_WEIGHT = 0.25;
 /** Opinion given to an adjective that "too" qualifies but the lexicon does not know ("too small"). */
 const EXCESS_DEFAULT = -1.5;
 
-export interface SentenceAspect {
+interface SentenceAspect {
   aspect: string;
   /** Summed opinion (lexicon units) attached to the aspect in this sentence. */
   raw: number;
@@ -37,7 +37,7 @@ export interface SentenceAspect {
   phrase: string;
 }
 
-export interface SentenceResult {
+interface SentenceResult {
   /** Weighted opinion sum of the whole sentence. */
   raw: number;
   hasOpinion: boolean;

@@ -35,7 +35,7 @@ const TaxonomyFile = z.object({
   problems: z.array(z.object({ id: z.string(), label: z.string(), patterns: z.array(z.string()).min(1) })),
   opinion: ScoreMap,
 });
-export type TaxonomyFile = z.infer<typeof TaxonomyFile>;
+type TaxonomyFile = z.infer<typeof TaxonomyFile>;
 
 /** What a lexicon entry says about the words it matched. */
 export interface LexValue {

@@ -3,10 +3,10 @@
 import type { Polarity } from '../../domain/insights.js';
 import type { Accumulator, Row } from './rows.js';
 
-export const MIN_QUOTE_CHARS = 25;
-export const MAX_QUOTE_CHARS = 280;
+const MIN_QUOTE_CHARS = 25;
+const MAX_QUOTE_CHARS = 280;
 
-export interface QuoteCandidate {
+interface QuoteCandidate {
   reviewId: string;
   text: string;
   polarity: Polarity;
