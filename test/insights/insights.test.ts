@@ -71,6 +71,16 @@ describe('FAQ', () => {
   });
 });
 
+describe('FAQ on a polarised corpus', () => {
+  it('still answers the rating question when no review has the rounded mean rating', () => {
+    const reviews = corpus(10, (i) => (i % 2 ? 1 : 5), (i) => monthDate(i));
+    const ins = buildInsights({ business, reviews, analyses: analyses(reviews), generatedAt: 'x' });
+    assert.equal(ins.faq[0].question, 'How do customers rate Acme Plumbing?');
+    assert.ok(ins.faq[0].answer.includes('3.00 out of 5'));
+    assert.ok(ins.faq[1].answer.startsWith('5 stars: 5 (50.0%); 1 star: 5 (50.0%)'));
+  });
+});
+
 describe('trend rule', () => {
   it('reports improving for ratings that climb through the year', () => {
     const reviews = corpus(120, (i) => 1 + Math.floor(((i % 12) / 12) * 5), (i) => monthDate(i));

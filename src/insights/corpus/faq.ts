@@ -3,6 +3,7 @@
 // reviews of a star value, the reviews attributed to a named technician…). At most 12 entries.
 import type { FaqEntry } from '../../domain/insights.js';
 import { count, fmtInt, fmtPct, fmtRating, newestIds, type Facts } from './facts.js';
+import { percentages } from './percent.js';
 import type { Row } from './rows.js';
 
 const MAX_ENTRIES = 12;
@@ -23,10 +24,13 @@ export function buildFaq(f: Facts): FaqEntry[] {
     `How do customers rate ${f.subject}?`,
     `${capitalize(f.subject)} has an average rating of ${fmtRating(f.meanRating)} out of 5 from ${count(f.reviewCount, 'published review')} ` +
       `(${fmtInt(f.textCount)} with text). ${fmtPct(f.positivePct)} of reviews are positive, ${fmtPct(f.neutralPct)} neutral and ${fmtPct(f.negativePct)} negative.`,
-    newestIds(f.rows, (r) => r.review.rating === typical, SUPPORT),
+    // Reviews at the typical (rounded mean) rating; a polarised corpus may have none, then the newest.
+    [newestIds(f.rows, (r) => r.review.rating === typical, SUPPORT), newestIds(f.rows, () => true, SUPPORT)].find((ids) => ids.length > 0) ?? [],
   );
 
-  const dist = [5, 4, 3, 2, 1].filter((s) => f.stars[s] > 0).map((s) => `${count(s, 'star')}: ${fmtInt(f.stars[s])} (${fmtPct((100 * f.stars[s]) / f.reviewCount)})`);
+  const starPct = percentages([5, 4, 3, 2, 1].map((s) => f.stars[s]));
+  const dist = [5, 4, 3, 2, 1].map((s, i) => ({ s, n: f.stars[s], pct: starPct[i] })).filter((x) => x.n > 0)
+    .map((x) => `${count(x.s, 'star')}: ${fmtInt(x.n)} (${fmtPct(x.pct)})`);
   add(
     'How are the star ratings distributed?',
     `${dist.join('; ')}.`,
