@@ -1,6 +1,10 @@
 // The evaluation command's parsing and scoring, on a tiny hand-written file in the SemEval-2014 format
 // (our own sentences, not the task's data).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createAnalyzer } from '../../src/insights/index.js';
 import { evaluate, parseSemEvalXml, predict, type Prediction } from '../../src/insights/eval/semeval.js';
@@ -57,5 +61,22 @@ describe('SemEval scoring', () => {
     const r = evaluate(gold, (s) => predict(analyzer, s));
     assert.equal(r.f1, 1);
     assert.equal(r.polarityAccuracy, 1);
+  });
+});
+
+describe('eval:semeval command', () => {
+  it('prints precision, recall, F1 and polarity accuracy for a file', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'semeval-')), 'tiny.xml');
+    writeFileSync(file, XML);
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/insights/eval/semeval-cli.ts', file], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /F1\s+100\.00/);
+    assert.match(run.stdout, /accuracy\s+100\.00/);
+    assert.match(run.stdout, /sentences\s+3 /);
+  });
+  it('fails with usage when no file is given', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/insights/eval/semeval-cli.ts'], { encoding: 'utf8' });
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /usage/);
   });
 });
