@@ -123,6 +123,10 @@ describe('non-English text', () => {
       assert.ok(a.sentiment >= -1 && a.sentiment <= 1);
     }
   });
+  it('does not mistake English for a language sharing short words with it ("as", "die", "met")', () => {
+    assert.equal(analyze('People came in suits as well as jeans.').language, 'en');
+    assert.equal(analyze('The cake was to die for and we met the owner.').language, 'en');
+  });
   it('treats short English text without function words as English', () => {
     assert.equal(analyze('Great job!').language, 'en');
   });
