@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Catalog } from '../catalog/index.js';
 import { jsonRpcError } from './errors.js';
 import { originPolicy } from './origin.js';
-import { createMcpServer } from './server.js';
+import { createMcpServerFactory, type McpServerFactory } from './server.js';
 import { createSessionEraHandler } from './session-era.js';
 import { InMemorySessionStore, type SessionStore } from './sessions.js';
 
@@ -30,6 +30,8 @@ export interface McpDeps {
   log: McpLogger;
   /** Defaults to this process's memory; replicas pass a shared store. */
   sessions?: SessionStore;
+  /** The server each request is served by; defaults to the catalog's tools. The benchmark swaps in a no-op server to measure the transport alone. */
+  createServer?: McpServerFactory;
 }
 
 /**
@@ -39,10 +41,18 @@ export interface McpDeps {
  */
 export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<void> {
   const sessions = deps.sessions ?? new InMemorySessionStore({ ttlMs: deps.config.mcpSessionTtlMs, maxSessions: deps.config.mcpMaxSessions });
-  const createServer = () => createMcpServer(deps.catalog);
+  const createServer = deps.createServer ?? createMcpServerFactory(deps.catalog);
   // Rejected requests are the client's problem, not the server's: keep them out of the default log level.
   const onerror = (err: Error) => deps.log.debug({ err: err.message }, 'mcp request rejected');
-  const modern = createMcpHandler(createServer, { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror });
+  // The SDK has checked the Mcp-Method and Mcp-Name headers against the body before it calls the factory.
+  const modern = createMcpHandler(
+    ({ requestInfo }) => {
+      const method = requestInfo?.headers.get('mcp-method');
+      const name = requestInfo?.headers.get('mcp-name');
+      return createServer(method ? { method, ...(name && { name }) } : undefined);
+    },
+    { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror },
+  );
   const sessionEra = createSessionEraHandler({ createServer, sessions, maxBodyBytes: MAX_BODY_BYTES });
   const allowOrigin = originPolicy(deps.config.mcpAllowedOrigins, () => deps.catalog().links.base);
 

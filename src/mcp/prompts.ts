@@ -24,16 +24,34 @@ const userMessage = (text: string, uri: string, data: unknown) => ({
  * Ready-made questions about one aspect, technician or service. Their arguments complete (the
  * protocol completes prompt and resource-template arguments, not tool arguments), and each prompt
  * carries the data it is about, so a client can answer without a tool call.
+ *
+ * The argument schemas are built once (a Zod object costs tens of microseconds to build, and a
+ * server is built per request); the returned function registers them on one server.
  */
-export function registerPrompts(server: McpServer, catalog: () => Catalog): void {
+export function preparePrompts(catalog: () => Catalog): (server: McpServer) => void {
+  const aspectArgs = z.object({
+    aspect: completable(z.string().min(1).max(120).describe('aspect id or label'), (typed) => completeNames(catalog().insights.aspects, typed)),
+  });
+  const profiles = (kind: EntityKind) => (kind === 'technician' ? catalog().business.technicians : catalog().business.services);
+  const entityArgs = (kind: EntityKind) =>
+    z.object({ [kind]: completable(z.string().min(1).max(120).describe(`${kind} id, name or alias`), (typed) => completeNames(profiles(kind), typed)) });
+  const technicianArgs = entityArgs('technician');
+  const serviceArgs = entityArgs('service');
+  return (server) => registerPrompts(server, catalog, aspectArgs, { technician: technicianArgs, service: serviceArgs });
+}
+
+function registerPrompts(
+  server: McpServer,
+  catalog: () => Catalog,
+  aspectArgs: z.ZodObject<{ aspect: z.ZodString }>,
+  entityArgs: Record<EntityKind, z.ZodObject<Record<string, z.ZodString>>>,
+): void {
   server.registerPrompt(
     'aspect_report',
     {
       title: 'What customers say about an aspect',
       description: 'Summarise the reviews about one aspect (e.g. punctuality), with its sentiment numbers and quotes attached.',
-      argsSchema: z.object({
-        aspect: completable(z.string().min(1).max(120).describe('aspect id or label'), (typed) => completeNames(catalog().insights.aspects, typed)),
-      }),
+      argsSchema: aspectArgs,
     },
     ({ aspect }) => {
       const c = catalog();
@@ -46,14 +64,12 @@ export function registerPrompts(server: McpServer, catalog: () => Catalog): void
     },
   );
   for (const kind of ['technician', 'service'] as const satisfies readonly EntityKind[]) {
-    const profiles = () => (kind === 'technician' ? catalog().business.technicians : catalog().business.services);
-    const shape = { [kind]: completable(z.string().min(1).max(120).describe(`${kind} id, name or alias`), (typed) => completeNames(profiles(), typed)) };
     server.registerPrompt(
       `${kind}_report`,
       {
         title: kind === 'technician' ? 'How customers rate a technician' : 'How customers rate a service',
         description: `Summarise the reviews that mention one ${kind}, with its statistics and newest reviews attached.`,
-        argsSchema: z.object(shape),
+        argsSchema: entityArgs[kind],
       },
       (args: Record<string, string>) => {
         const c = catalog();

@@ -1,6 +1,6 @@
 import { type McpServer, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
 import type { Catalog } from '../catalog/index.js';
-import { completeNames, findAspect, findEntity, UnknownName } from './lookup.js';
+import { completeNames, type EntityKind, findAspect, findEntity, UnknownName } from './lookup.js';
 
 const JSON_MIME = 'application/json';
 
@@ -35,7 +35,27 @@ const variable = (v: string | string[] | undefined) => decodeURIComponent(Array.
  * The aspect, technician and service templates carry completions, which is how MCP offers
  * argument completion (completion/complete refers to prompts and resource templates, not tools).
  */
-export function registerResources(server: McpServer, catalog: () => Catalog): void {
+export function prepareResources(catalog: () => Catalog): (server: McpServer) => void {
+  // Templates hold only the parsed URI pattern and callbacks, so one set serves every per-request server.
+  const reviewTemplate = new ResourceTemplate(RESOURCE_URIS.review, {
+    list: undefined,
+    complete: { id: (typed) => catalog().reviews.filter((r) => r.id.startsWith(typed.toUpperCase())).slice(0, 100).map((r) => r.id) },
+  });
+  const aspectTemplate = new ResourceTemplate(RESOURCE_URIS.aspect, {
+    list: () => ({ resources: catalog().insights.aspects.map((a) => ({ uri: `reviewcast://aspects/${a.id}`, name: a.id, title: a.label, mimeType: JSON_MIME })) }),
+    complete: { aspect: (typed) => completeNames(catalog().insights.aspects, typed) },
+  });
+  const profiles = (kind: EntityKind) => (kind === 'technician' ? catalog().business.technicians : catalog().business.services);
+  const entityTemplate = (kind: EntityKind) =>
+    new ResourceTemplate(RESOURCE_URIS[kind], {
+      list: () => ({ resources: profiles(kind).map((p) => ({ uri: `reviewcast://${kind}s/${p.id}`, name: p.id, title: p.name, mimeType: JSON_MIME })) }),
+      complete: { [kind]: (typed) => completeNames(profiles(kind), typed) },
+    });
+  const templates = { review: reviewTemplate, aspect: aspectTemplate, technician: entityTemplate('technician'), service: entityTemplate('service') };
+  return (server) => registerResources(server, catalog, templates);
+}
+
+function registerResources(server: McpServer, catalog: () => Catalog, templates: Record<'review' | 'aspect' | EntityKind, ResourceTemplate>): void {
   server.registerResource(
     'business',
     RESOURCE_URIS.business,
@@ -59,10 +79,7 @@ export function registerResources(server: McpServer, catalog: () => Catalog): vo
   );
   server.registerResource(
     'review',
-    new ResourceTemplate(RESOURCE_URIS.review, {
-      list: undefined,
-      complete: { id: (typed) => catalog().reviews.filter((r) => r.id.startsWith(typed.toUpperCase())).slice(0, 100).map((r) => r.id) },
-    }),
+    templates.review,
     { title: 'Review', description: 'One published review by id.', mimeType: JSON_MIME, cacheHint: CACHE },
     (uri, vars) => {
       const review = catalog().byId.get(variable(vars.id).toUpperCase());
@@ -72,21 +89,14 @@ export function registerResources(server: McpServer, catalog: () => Catalog): vo
   );
   server.registerResource(
     'aspect',
-    new ResourceTemplate(RESOURCE_URIS.aspect, {
-      list: () => ({ resources: catalog().insights.aspects.map((a) => ({ uri: `reviewcast://aspects/${a.id}`, name: a.id, title: a.label, mimeType: JSON_MIME })) }),
-      complete: { aspect: (typed) => completeNames(catalog().insights.aspects, typed) },
-    }),
+    templates.aspect,
     { title: 'Aspect sentiment', description: 'Sentiment about one aspect (id or label).', mimeType: JSON_MIME, cacheHint: CACHE },
     (uri, vars) => json(uri, resolveOr(uri, () => findAspect(catalog(), variable(vars.aspect)))),
   );
   for (const kind of ['technician', 'service'] as const) {
-    const profiles = () => (kind === 'technician' ? catalog().business.technicians : catalog().business.services);
     server.registerResource(
       kind,
-      new ResourceTemplate(RESOURCE_URIS[kind], {
-        list: () => ({ resources: profiles().map((p) => ({ uri: `reviewcast://${kind}s/${p.id}`, name: p.id, title: p.name, mimeType: JSON_MIME })) }),
-        complete: { [kind]: (typed) => completeNames(profiles(), typed) },
-      }),
+      templates[kind],
       { title: kind === 'technician' ? 'Technician' : 'Service', description: `One ${kind} (id, name or alias) with review statistics.`, mimeType: JSON_MIME, cacheHint: CACHE },
       (uri, vars) => {
         const { profile, stats } = resolveOr(uri, () => findEntity(catalog(), kind, variable(vars[kind])));

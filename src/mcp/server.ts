@@ -1,8 +1,8 @@
 import { type CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { Catalog } from '../catalog/index.js';
 import { UnknownName } from './lookup.js';
-import { registerPrompts } from './prompts.js';
-import { registerResources } from './resources.js';
+import { preparePrompts } from './prompts.js';
+import { prepareResources } from './resources.js';
 import { withCachedJsonSchema } from './schema.js';
 import { READ_ONLY_ANNOTATIONS, TOOLS, type ToolSpec } from './tools.js';
 
@@ -38,12 +38,50 @@ function runTool(spec: ToolSpec, catalog: () => Catalog, args: unknown): CallToo
   }
 }
 
+/** The one JSON-RPC request a server instance will answer, when the caller knows it. */
+export interface Exchange {
+  method: string;
+  /** The tool, for tools/call. */
+  name?: string;
+}
+
+export type McpServerFactory = (exchange?: Exchange) => McpServer;
+
 /**
- * A fresh McpServer with every tool, resource and prompt, for one HTTP exchange. The SDK serves both protocol
- * eras from per-request instances, so this runs on every request: it only wires prepared pieces.
+ * A factory of fresh McpServers, one per HTTP exchange: the SDK serves both protocol eras from
+ * per-request instances, so the factory runs on every request and only wires pieces prepared here
+ * once. An instance answers exactly one request, so when that request is known it registers only
+ * what the request can reach (a tools/call gets its one tool). Capabilities are declared in full
+ * either way, and declaring them installs the SDK's list/call/read handlers, so an unknown tool
+ * still gets the SDK's own "not found" error.
  */
-export function createMcpServer(catalog: () => Catalog): McpServer {
-  const server = new McpServer(SERVER_INFO, {
+export function createMcpServerFactory(catalog: () => Catalog): McpServerFactory {
+  const addResources = prepareResources(catalog);
+  const addPrompts = preparePrompts(catalog);
+  return (exchange) => {
+    const server = newServer();
+    const method = exchange?.method;
+    const all = method === undefined;
+    if (all || method === 'tools/list' || method === 'tools/call') {
+      const only = method === 'tools/call' ? exchange?.name : undefined;
+      for (const tool of PREPARED) if (only === undefined || tool.spec.name === only) registerTool(server, tool, catalog);
+    }
+    if (all || method.startsWith('resources/') || method === 'completion/complete') addResources(server);
+    if (all || method.startsWith('prompts/') || method === 'completion/complete') addPrompts(server);
+    return server;
+  };
+}
+
+function registerTool(server: McpServer, { spec, input, output }: (typeof PREPARED)[number], catalog: () => Catalog): void {
+  server.registerTool(
+    spec.name,
+    { title: spec.title, description: spec.description, inputSchema: input, outputSchema: output, annotations: { title: spec.title, ...READ_ONLY_ANNOTATIONS } },
+    (args: unknown) => runTool(spec, catalog, args),
+  );
+}
+
+function newServer(): McpServer {
+  return new McpServer(SERVER_INFO, {
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} },
     instructions: INSTRUCTIONS,
     cacheHints: {
@@ -54,16 +92,6 @@ export function createMcpServer(catalog: () => Catalog): McpServer {
       'server/discover': LIST_CACHE,
     },
   });
-  for (const { spec, input, output } of PREPARED) {
-    server.registerTool(
-      spec.name,
-      { title: spec.title, description: spec.description, inputSchema: input, outputSchema: output, annotations: { title: spec.title, ...READ_ONLY_ANNOTATIONS } },
-      (args: unknown) => runTool(spec, catalog, args),
-    );
-  }
-  registerResources(server, catalog);
-  registerPrompts(server, catalog);
-  return server;
 }
 
 /** The tool list as tools/list shows it, for the developer page. */

@@ -1,9 +1,10 @@
-import { isInitializeRequest, type McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import type { SessionStore } from './sessions.js';
+import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { jsonRpcError } from './errors.js';
+import type { Exchange, McpServerFactory } from './server.js';
+import type { SessionStore } from './sessions.js';
 
 export interface SessionEraOptions {
-  createServer: () => McpServer;
+  createServer: McpServerFactory;
   sessions: SessionStore;
   maxBodyBytes: number;
 }
@@ -19,7 +20,7 @@ const SESSION_HEADER = 'mcp-session-id';
  */
 export function createSessionEraHandler(opts: SessionEraOptions) {
   async function serve(request: Request, parsedBody: unknown): Promise<Response> {
-    const server = opts.createServer();
+    const server = opts.createServer(exchangeOf(parsedBody));
     // JSON responses: no tool here streams progress, and a JSON body is cheaper than an SSE stream.
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: opts.maxBodyBytes });
     await server.connect(transport);
@@ -56,6 +57,14 @@ export function createSessionEraHandler(opts: SessionEraOptions) {
     if (method === 'GET') return jsonRpcError(405, -32000, 'Method not allowed: this server sends no server-initiated messages.', { Allow: 'POST, DELETE' });
     return serve(request, parsedBody);
   };
+}
+
+/** The request a single (non-batch) body carries; unknown for batches, which get a complete server. */
+function exchangeOf(body: unknown): Exchange | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+  if (typeof method !== 'string') return undefined;
+  return { method, ...(typeof params?.name === 'string' && { name: params.name }) };
 }
 
 const sessionNotFound = () => jsonRpcError(404, -32001, 'Session not found: it ended or expired; send initialize to start a new one');

@@ -1,0 +1,124 @@
+// npm run bench -- mcp [--reviews 2000] [--seconds 8] [--connections 32] [--json out.json]
+//
+// tools/call search_reviews per second on /mcp, beside the same SDK transport and the same HTTP stack
+// (Fastify, the session layer, createMcpHandler) serving a server whose only tool returns at once. The
+// ratio is what the tools themselves cost; the issue's target is >= 0.8. Each server runs in its own
+// process so autocannon does not share its event loop; both eras are measured.
+import { fork } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { McpServer } from '@modelcontextprotocol/server';
+import autocannon from 'autocannon';
+import { pino } from 'pino';
+import { z } from 'zod';
+import { CatalogSource, seedDemo } from '../src/app/index.js';
+import { buildApp } from '../src/http/index.js';
+import { registerMcp } from '../src/mcp/index.js';
+import { Store } from '../src/store/index.js';
+import { benchDir, fmt, table } from './lib.js';
+
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const SELF = fileURLToPath(import.meta.url);
+type Kind = 'search_reviews' | 'no-op';
+
+/** A typical agent query: two filters, a text match, a page of full reviews (20 unless --limit says otherwise). */
+const SEARCH_ARGS = { min_rating: 4, query: 'water', limit: Number(arg('limit', '20')) };
+
+async function serve(kind: Kind, reviews: number): Promise<void> {
+  const log = pino({ level: 'silent' });
+  const store = await Store.open(join(benchDir(), 'reviewcast.db'));
+  await seedDemo(store, reviews);
+  let base = 'http://127.0.0.1';
+  const catalog = new CatalogSource(store, { publicBaseUrl: () => base, pollMs: 60_000, log });
+  const noop = () => {
+    const s = new McpServer({ name: 'noop', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
+    s.registerTool('search_reviews', { description: 'returns at once', inputSchema: z.object({}).passthrough() }, () => ({ content: [{ type: 'text', text: '{}' }] }));
+    return s;
+  };
+  const app = await buildApp({
+    catalog: () => catalog.get(),
+    logger: log,
+    ready: () => store.ping(),
+    plugins: [
+      (a) =>
+        registerMcp(a, {
+          catalog: () => catalog.get(),
+          config: { mcpSessionTtlMs: 30 * 60_000, mcpMaxSessions: 10_000, mcpAllowedOrigins: null },
+          log,
+          ...(kind === 'no-op' && { createServer: noop }),
+        }),
+    ],
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  await catalog.refresh();
+  process.send!({ url: `${base}/mcp` });
+}
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** Request headers and body for one tools/call in the given era (a session is opened first for the 2025 era). */
+async function requestFor(url: string, era: '2025-11-25' | '2026-07-28') {
+  const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_reviews', arguments: SEARCH_ARGS } };
+  if (era === '2026-07-28') {
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': era,
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    return {
+      headers: { ...HEADERS, 'mcp-protocol-version': era, 'mcp-method': 'tools/call', 'mcp-name': 'search_reviews' },
+      body: JSON.stringify({ ...call, params: { ...call.params, _meta: meta } }),
+    };
+  }
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: HEADERS,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: era, capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+  });
+  await init.arrayBuffer();
+  const session = init.headers.get('mcp-session-id')!;
+  return { headers: { ...HEADERS, 'mcp-protocol-version': era, 'mcp-session-id': session }, body: JSON.stringify(call) };
+}
+
+async function main(): Promise<void> {
+  const reviews = Number(arg('reviews', '2000'));
+  const seconds = Number(arg('seconds', '8'));
+  const connections = Number(arg('connections', '32'));
+  const rows: { era: string; tool: Kind; rps: number; p50: number; p99: number }[] = [];
+  for (const kind of ['no-op', 'search_reviews'] as Kind[]) {
+    const child = fork(SELF, ['--serve', kind, String(reviews)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const { url } = await new Promise<{ url: string }>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as { url: string }));
+      child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+    });
+    try {
+      for (const era of ['2025-11-25', '2026-07-28'] as const) {
+        const req = await requestFor(url, era);
+        // Warm-up: JIT and the schema caches, so the measured seconds are steady state.
+        await autocannon({ url, method: 'POST', connections, duration: 2, ...req });
+        const r = await autocannon({ url, method: 'POST', connections, duration: seconds, ...req });
+        if (r.non2xx || r.errors) throw new Error(`${kind} ${era}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+        rows.push({ era, tool: kind, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 });
+      }
+    } finally {
+      child.kill();
+    }
+  }
+  const noopRps = (era: string) => rows.find((r) => r.era === era && r.tool === 'no-op')!.rps;
+  console.log(`\nMCP tools/call over HTTP, ${reviews} reviews, ${connections} connections, ${seconds}s per row (Node ${process.version})\n`);
+  table(
+    ['protocol era', 'tool', 'calls/s', 'p50 ms', 'p99 ms', 'vs no-op'],
+    rows.map((r) => [r.era, r.tool, fmt(r.rps), fmt(r.p50, 1), fmt(r.p99, 1), r.tool === 'no-op' ? '1.00×' : `${fmt(r.rps / noopRps(r.era), 2)}×`]),
+  );
+  const json = arg('json', '');
+  if (json) writeFileSync(json, JSON.stringify({ reviews, seconds, connections, node: process.version, rows }, null, 2));
+}
+
+if (process.argv[2] === '--serve') await serve(process.argv[3] as Kind, Number(process.argv[4]));
+else await main();
