@@ -7,3 +7,4 @@ export * from './errors.js';
 export * from './mentions.js';
 export * from './reviews-document.js';
 export * from './json-feed.js';
+export * from './insights.js';
