@@ -17,6 +17,8 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export interface MentionMatcher {
   /** Ids mentioned in `text`, in the order of the named list, without duplicates. */
   find(text: string | null): string[];
+  /** As `find`, for text already passed through `foldText` (lets a caller fold once for several matchers). */
+  findFolded(folded: string): string[];
   /** Resolve an explicit value (id, name or alias, any case/accents) to an id, or null. */
   resolve(value: string): string | null;
 }
@@ -35,13 +37,17 @@ export function createMentionMatcher(items: readonly Nameable[]): MentionMatcher
   const re = terms.length
     ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${terms.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu')
     : null;
+  const findFolded = (folded: string): string[] => {
+    if (!re || !folded) return [];
+    const found = new Set<string>();
+    for (const m of folded.matchAll(re)) found.add(byTerm.get(m[0])!);
+    return [...found].sort((a, b) => order.get(a)! - order.get(b)!);
+  };
   return {
     find(text) {
-      if (!re || !text) return [];
-      const found = new Set<string>();
-      for (const m of foldText(text).matchAll(re)) found.add(byTerm.get(m[0])!);
-      return [...found].sort((a, b) => order.get(a)! - order.get(b)!);
+      return text ? findFolded(foldText(text)) : [];
     },
+    findFolded,
     resolve(value) {
       return byTerm.get(foldText(value).trim()) ?? null;
     },

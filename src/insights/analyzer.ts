@@ -5,7 +5,7 @@ import { analyzeSentence } from './absa.js';
 import { keyPhrases } from './keyphrases.js';
 import { detectLanguage } from './language.js';
 import { loadLexicon, type Lexicon } from './lexicon.js';
-import { fold, MentionFinder, type Named } from './mentions.js';
+import { createMentionMatcher, foldText, type Nameable } from '../domain/mentions.js';
 import { parseText, type ParsedSentence } from './nlp.js';
 import { normalize, polarityOf, ratingScore, round } from './score.js';
 import { ENGINE_VERSION } from './version.js';
@@ -20,9 +20,9 @@ export interface AnalysisInput {
 
 export interface AnalyzerOptions {
   vertical: string;
-  technicians: Named[];
-  services: Named[];
-  serviceAreas: { id: string; name: string; aliases?: string[] }[];
+  technicians: readonly Nameable[];
+  services: readonly Nameable[];
+  serviceAreas: readonly Nameable[];
 }
 
 export interface Analyzer {
@@ -34,15 +34,20 @@ const MAX_PHRASES = 8;
 
 export function createAnalyzer(opts: AnalyzerOptions): Analyzer {
   const lex = loadLexicon(opts.vertical);
-  const technicians = new MentionFinder(opts.technicians);
-  const services = new MentionFinder(opts.services);
-  const areas = new MentionFinder(opts.serviceAreas);
+  const technicians = createMentionMatcher(opts.technicians);
+  const services = createMentionMatcher(opts.services);
+  const areas = createMentionMatcher(opts.serviceAreas);
 
   return {
     analyze(input) {
       const text = input.text ?? '';
-      const folded = fold(`${input.title ?? ''}\n${text}`);
-      const mentions = { technicians: technicians.find(folded), services: services.find(folded), service_areas: areas.find(folded) };
+      // Folded once for the three matchers; whitespace runs collapse so a name broken over a line still matches.
+      const folded = foldText(`${input.title ?? ''}\n${text}`).replace(/\s+/g, ' ');
+      const mentions = {
+        technicians: technicians.findFolded(folded),
+        services: services.findFolded(folded),
+        service_areas: areas.findFolded(folded),
+      };
       const fromRating = round(ratingScore(input.rating), 3);
       if (text.trim() === '') return assemble(mentions, null, fromRating, null, [], [], [], []);
 
