@@ -1,6 +1,8 @@
-// npm run eval:semeval -- PATH.xml [--errors N]
+// npm run eval:semeval -- PATH.xml [--errors N] [--split even|odd]
 // Prints category detection P/R/F1 and category polarity accuracy of the shipped `restaurant` vertical.
 // --errors N also lists N misclassified sentences, for looking at what the lexicons miss.
+// --split even|odd keeps only the sentences whose numeric id is even (or odd): read errors on one half,
+// check that a change also helps the other.
 import { readFileSync } from 'node:fs';
 import { createAnalyzer } from '../analyzer.js';
 import { ENGINE_VERSION } from '../version.js';
@@ -8,14 +10,17 @@ import { evaluate, parseSemEvalXml, predict, type GoldSentence } from './semeval
 
 function main(argv: string[]): number {
   const args = argv.filter((a) => a !== '--');
-  const path = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a));
+  const path = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a) && a !== 'even' && a !== 'odd');
   const errorsAt = args.indexOf('--errors');
   const showErrors = errorsAt >= 0 ? Number(args[errorsAt + 1] ?? 20) : 0;
-  if (!path) {
-    process.stderr.write('usage: npm run eval:semeval -- PATH.xml [--errors N]\n');
+  const splitAt = args.indexOf('--split');
+  const split = splitAt >= 0 ? args[splitAt + 1] : undefined;
+  if (!path || (splitAt >= 0 && split !== 'even' && split !== 'odd')) {
+    process.stderr.write('usage: npm run eval:semeval -- PATH.xml [--errors N] [--split even|odd]\n');
     return 2;
   }
-  const gold = parseSemEvalXml(readFileSync(path, 'utf8'));
+  const all = parseSemEvalXml(readFileSync(path, 'utf8'));
+  const gold = split === undefined ? all : all.filter((s) => Number.parseInt(s.id, 10) % 2 === (split === 'even' ? 0 : 1));
   const analyzer = createAnalyzer({ vertical: 'restaurant', technicians: [], services: [], serviceAreas: [] });
   const errors: string[] = [];
   const started = performance.now();
@@ -34,7 +39,7 @@ function main(argv: string[]): number {
   const pct = (x: number) => (x * 100).toFixed(2);
   const lines = [
     `engine            ${ENGINE_VERSION} (vertical: restaurant)`,
-    `file              ${path}`,
+    `file              ${path}${split ? ` (${split} ids)` : ''}`,
     `sentences         ${result.sentences} (${Math.round(result.sentences / seconds)} sentences/s)`,
     '',
     'aspect-category detection (micro, per-sentence sets)',
