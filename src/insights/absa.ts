@@ -59,6 +59,8 @@ interface Mention {
   end: number;
   segment: number;
   opinions: Opinion[];
+  /** The words are an opinion cue of the aspect ("delicious"), not a term naming it ("pizza"). */
+  cue: boolean;
 }
 
 const REPORTED = new Set(['review', 'rating', 'reviewer', 'word-of-mouth']);
@@ -74,17 +76,38 @@ export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): Se
   const scored = new Uint8Array(tokens.length);
   for (const h of hits) if (h.value.score !== null && h.value.score !== 0) scored.fill(1, h.start, h.end);
 
-  const mentions: Mention[] = [];
+  let mentions: Mention[] = [];
+  const weakCues: Mention[] = [];
   const opinions: Opinion[] = [];
   for (const hit of hits) {
-    const mention = hit.value.aspect === null ? null : {
-      aspect: hit.value.aspect, start: hit.start, end: hit.end, segment: segmentOf[hit.start], opinions: [],
+    const mention: Mention | null = hit.value.aspect === null || modifiesHead(tokens, hit, lex) ? null : {
+      aspect: hit.value.aspect, start: hit.start, end: hit.end, segment: segmentOf[hit.start], opinions: [], cue: hit.value.cue,
     };
     if (mention) mentions.push(mention);
+    if (mention && hit.value.weak) weakCues.push(mention);
     const value = opinionValue(tokens, hit, lex, segmentOf, scored);
     if (value !== 0) opinions.push({ start: hit.start, end: hit.end, value, segment: segmentOf[hit.start], own: mention });
   }
   addExcessOpinions(tokens, scored, lex, segmentOf, opinions);
+
+  // A weak cue next to another aspect's term describes that term: "the food came out fast" is about the food.
+  if (weakCues.length > 0) {
+    const yielded = new Set(weakCues.filter((c) => closeTerm(c, mentions, commasBefore, lex) !== null));
+    if (yielded.size > 0) {
+      mentions = mentions.filter((m) => !yielded.has(m));
+      for (const o of opinions) if (o.own && yielded.has(o.own)) o.own = null;
+    }
+  }
+  // "The pizza is too expensive": the pizza is only the subject of a price judgement.
+  const absorbed = new Set<Mention>();
+  if (lex.absorbing.size > 0) {
+    for (const c of mentions) {
+      if (!c.cue || !lex.absorbing.has(c.aspect)) continue;
+      const subject = closeTerm(c, mentions, commasBefore, lex);
+      // The whole subject goes, "lobster roll" as well as "roll"; any of its words that gets an opinion stays.
+      if (subject) for (const m of mentions) if (!m.cue && m.aspect === subject.aspect && m.segment === subject.segment) absorbed.add(m);
+    }
+  }
 
   const segmentTotals = new Array<number>(weights.length).fill(0);
   for (const o of opinions) {
@@ -92,6 +115,7 @@ export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): Se
     const target = o.own ?? nearestMention(o, mentions, commasBefore);
     target?.opinions.push(o);
   }
+  if (absorbed.size > 0) mentions = mentions.filter((m) => !absorbed.has(m) || m.opinions.length > 0);
   let raw = 0;
   for (let s = 0; s < weights.length; s++) raw += weights[s] * segmentTotals[s];
   if (tokens.some((t) => t.normal === '!')) raw *= EXCLAMATION_BOOST;
@@ -104,6 +128,33 @@ export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): Se
     aspects.push({ aspect: lex.defaultAspect, raw, conflict: false, phrase: '' });
   }
   return { raw, hasOpinion: opinions.length > 0, aspects };
+}
+
+/** How close (tokens, commas counted as in attachment) another aspect's term must be for a cue to describe it. */
+/** Extra distance to a cue of another aspect: a general opinion word prefers a term ("good, inexpensive sushi"). */
+const CUE_PENALTY = 2;
+const CUE_REACH = 4;
+
+/** The nearest term (not cue) of another, non-default aspect within reach of a cue, in its segment. */
+function closeTerm(cue: Mention, mentions: Mention[], commasBefore: Int32Array, lex: Lexicon): Mention | null {
+  let best: Mention | null = null;
+  let bestDistance = CUE_REACH + 1;
+  for (const m of mentions) {
+    if (m.cue || m.aspect === cue.aspect || m.aspect === lex.defaultAspect || m.segment !== cue.segment) continue;
+    const [a, b] = m.start < cue.start ? [m.end, cue.start] : [cue.end, m.start];
+    const distance = Math.max(0, b - a) + COMMA_DISTANCE * Math.abs(commasBefore[b] - commasBefore[a]);
+    if (distance < bestDistance) {
+      best = m;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** An aspect term used as a modifier of a head noun ("a sushi restaurant", "the bagel place") names no aspect. */
+function modifiesHead(tokens: Token[], hit: Match<LexValue>, lex: Lexicon): boolean {
+  const next = tokens[hit.end];
+  return hit.value.score === null && next !== undefined && (lex.modifierHeads.has(next.lemma) || lex.modifierHeads.has(next.normal));
 }
 
 /** Splits the sentence at contrast words and semicolons and weights the conceded side down. */
@@ -227,7 +278,7 @@ function nearestMention(o: Opinion, mentions: Mention[], commasBefore: Int32Arra
     if (m.segment !== o.segment) continue;
     const [a, b] = m.start < o.start ? [m.end, o.start] : [o.end, m.start];
     const gap = Math.max(0, b - a);
-    const distance = gap + COMMA_DISTANCE * Math.abs(commasBefore[b] - commasBefore[a]);
+    const distance = gap + COMMA_DISTANCE * Math.abs(commasBefore[b] - commasBefore[a]) + (m.cue ? CUE_PENALTY : 0);
     // Ties go to the earlier mention: "The X was great" is the commoner order.
     if (distance < bestDistance) {
       best = m;

@@ -31,9 +31,18 @@ const TaxonomyFile = z.object({
     label: z.string(),
     terms: z.array(z.string()),
     cues: ScoreMap,
+    /** Cues that name the aspect only when no other aspect's term is close by ("fast" service, "fast" food prep). */
+    weak_cues: z.array(z.string()).default([]),
+    /**
+     * Its cues say something about the thing they are said of, and that thing is then no aspect of its own:
+     * "the pizza is too expensive" is about price, not food.
+     */
+    absorbs_subject: z.boolean().default(false),
   })).min(1),
   problems: z.array(z.object({ id: z.string(), label: z.string(), patterns: z.array(z.string()).min(1) })),
   opinion: ScoreMap,
+  /** Nouns that turn an aspect term before them into a mere modifier: "sushi restaurant", "pizza place". */
+  modifier_heads: z.array(z.string()).default([]),
 });
 type TaxonomyFile = z.infer<typeof TaxonomyFile>;
 
@@ -43,6 +52,10 @@ export interface LexValue {
   aspect: string | null;
   /** Opinion strength -3..3, or null when the words only name an aspect. */
   score: number | null;
+  /** Listed as a cue of its aspect: an opinion word that also names the aspect ("delicious"). */
+  cue: boolean;
+  /** A cue that yields to a nearby term of another aspect. */
+  weak: boolean;
 }
 
 export interface Lexicon {
@@ -61,6 +74,9 @@ export interface Lexicon {
   counterfactual: Set<string>;
   stopwords: Map<string, Set<string>>;
   genericNouns: Set<string>;
+  modifierHeads: Set<string>;
+  /** Aspects whose cues absorb the term they are said of (see `absorbs_subject`). */
+  absorbing: Set<string>;
 }
 
 export const VERTICALS = ['home_services', 'senior_living', 'restaurant', 'local_business'] as const;
@@ -90,12 +106,14 @@ function compile(english: z.infer<typeof EnglishFile>, taxonomy: TaxonomyFile): 
   }
   // Layered from general to specific, so a vertical's reading of a word wins over the general lexicon.
   const entries = new PhraseMatcher<LexValue>();
-  const put = (phrase: string, aspect: string | null, score: number | null): void => {
+  const put = (phrase: string, aspect: string | null, score: number | null, cue = false, weak = false): void => {
     const words = tokenizePhrase(phrase);
     const previous = entries.get(words);
     entries.add(words, {
       aspect: aspect ?? previous?.aspect ?? null,
       score: score ?? previous?.score ?? null,
+      cue,
+      weak,
     });
   };
   for (const [w, s] of Object.entries(english.opinion)) put(w, null, s);
@@ -112,7 +130,11 @@ function compile(english: z.infer<typeof EnglishFile>, taxonomy: TaxonomyFile): 
       owner.set(key, aspect.id);
     }
     for (const term of aspect.terms) put(term, aspect.id, null);
-    for (const [cue, s] of Object.entries(aspect.cues)) put(cue, aspect.id, s);
+    const weak = new Set(aspect.weak_cues);
+    for (const w of weak) {
+      if (!(w in aspect.cues)) throw new Error(`taxonomy ${taxonomy.vertical}: weak cue "${w}" is not a cue of ${aspect.id}`);
+    }
+    for (const [cue, s] of Object.entries(aspect.cues)) put(cue, aspect.id, s, true, weak.has(cue));
   }
 
   const problemMatcher = new PhraseMatcher<string>();
@@ -139,5 +161,7 @@ function compile(english: z.infer<typeof EnglishFile>, taxonomy: TaxonomyFile): 
     counterfactual: new Set(english.counterfactual),
     stopwords: new Map(Object.entries(english.stopwords).map(([lang, words]) => [lang, new Set(words)])),
     genericNouns: new Set(english.generic_nouns),
+    modifierHeads: new Set(taxonomy.modifier_heads),
+    absorbing: new Set(taxonomy.aspects.filter((a) => a.absorbs_subject).map((a) => a.id)),
   };
 }

@@ -22,6 +22,8 @@ export interface ParsedSentence {
   tokens: Token[];
 }
 
+const WORD = /[\p{L}\p{N}]/u;
+
 const nlp = winkNLP(model, ['sbd', 'negation', 'pos']);
 const its = nlp.its;
 // wink's type declarations give `its.lemma` an addons parameter its `out()` signature does not accept,
@@ -61,7 +63,15 @@ export function parseText(text: string): ParsedSentence[] {
       if (token) sentenceTokens.push(token);
     }
     if (sentenceTokens.length === 0) continue;
-    sentences.push({ start: sentenceTokens[0].start, end: sentenceTokens[sentenceTokens.length - 1].end, tokens: sentenceTokens });
+    const end = sentenceTokens[sentenceTokens.length - 1].end;
+    // "Great!!!!" comes back as "Great!" and "!!!": a run of punctuation is not a sentence of its own.
+    const previous = sentences[sentences.length - 1];
+    if (previous && !sentenceTokens.some((t) => WORD.test(t.normal))) {
+      previous.tokens.push(...sentenceTokens);
+      previous.end = end;
+      continue;
+    }
+    sentences.push({ start: sentenceTokens[0].start, end, tokens: sentenceTokens });
   }
   return sentences;
 }

@@ -52,7 +52,7 @@ export class PhraseMatcher<T> {
   private longestAt(tokens: Token[], i: number): Match<T> | null {
     const t = tokens[i];
     let best: Match<T> | null = null;
-    for (const key of t.normal === t.lemma ? [t.normal] : [t.normal, t.lemma]) {
+    for (const key of keysOf(t)) {
       const list = this.byFirst.get(key);
       if (!list) continue;
       for (const entry of list) {
@@ -67,11 +67,31 @@ export class PhraseMatcher<T> {
   }
 }
 
+/**
+ * The forms a token is looked up by: its form, its lemma and, when the tagger left a plural unlemmatised
+ * (a capitalised "Salads" tagged as a proper noun keeps lemma "salads"), the form without its plural ending.
+ */
+function keysOf(t: Token): string[] {
+  const keys = t.normal === t.lemma ? [t.normal] : [t.normal, t.lemma];
+  if (t.lemma === t.normal) keys.push(...singulars(t.normal));
+  return keys;
+}
+
+function singulars(w: string): string[] {
+  if (w.length < 4 || !w.endsWith('s') || w.endsWith('ss') || w.endsWith('us') || w.endsWith('is')) return [];
+  if (w.endsWith('ies')) return [`${w.slice(0, -3)}y`];
+  if (w.endsWith('es')) return [w.slice(0, -1), w.slice(0, -2)];
+  return [w.slice(0, -1)];
+}
+
+function wordMatches(t: Token, word: string): boolean {
+  return t.normal === word || t.lemma === word || (t.lemma === t.normal && singulars(t.normal).includes(word));
+}
+
 function wordsMatch(tokens: Token[], at: number, words: string[]): boolean {
   if (at + words.length > tokens.length) return false;
   for (let k = 0; k < words.length; k++) {
-    const t = tokens[at + k];
-    if (t.normal !== words[k] && t.lemma !== words[k]) return false;
+    if (!wordMatches(tokens[at + k], words[k])) return false;
   }
   return true;
 }

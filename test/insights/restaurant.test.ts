@@ -1,0 +1,35 @@
+// Rules of the restaurant vertical that the SemEval-2014 conventions rely on, on our own sentences.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ReviewAnalysis } from '../../src/domain/insights.js';
+import { createAnalyzer } from '../../src/insights/index.js';
+
+const restaurant = createAnalyzer({ vertical: 'restaurant', technicians: [], services: [], serviceAreas: [] });
+
+function polarities(text: string): Record<string, string> {
+  const a = restaurant.analyze({ id: 'x', rating: 3, text, title: null, language: 'en' });
+  ReviewAnalysis.parse(a);
+  return Object.fromEntries(a.aspects.map((x) => [x.id, x.polarity]));
+}
+
+describe('restaurant aspects', () => {
+  it('a dish word before a venue noun names the venue, not the food', () => {
+    assert.deepEqual(polarities('We ended up in a little noodle shop near the station.'), { 'anecdotes/miscellaneous': 'neutral' });
+  });
+  it('a weak cue next to another aspect describes that aspect', () => {
+    assert.deepEqual(polarities('The soup came out fast and hot.'), { food: 'positive' });
+    assert.deepEqual(polarities('Friendly, fast waiters.'), { service: 'positive' });
+  });
+  it('a price judgement of a dish is about price only', () => {
+    assert.deepEqual(polarities('The lobster roll is far too expensive.'), { price: 'negative' });
+    assert.deepEqual(polarities('The curry was tasty and cheap.'), { food: 'positive', price: 'positive' });
+  });
+  it('matches plurals the tagger left unlemmatised', () => {
+    assert.equal(polarities('Dumplings were superb.').food, 'positive');
+  });
+  it('a run of punctuation is not a sentence of its own', () => {
+    const a = restaurant.analyze({ id: 'x', rating: 3, text: 'The tacos are amazing!!!!', title: null, language: 'en' });
+    assert.equal(a.sentences.length, 1);
+    assert.deepEqual(a.aspects.map((x) => x.id), ['food']);
+  });
+});
