@@ -33,8 +33,10 @@ export function createSessionEraHandler(opts: SessionEraOptions) {
 
   return async function handle(request: Request, parsedBody: unknown): Promise<Response> {
     const method = request.method.toUpperCase();
-    if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
-      return jsonRpcError(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' });
+    // GET must open an SSE stream or be 405. Nothing is ever pushed from here, so it is 405 with or
+    // without a session: the answer clients treat as "carry on with POST".
+    if (method !== 'POST' && method !== 'DELETE') {
+      return jsonRpcError(405, -32000, 'Method not allowed: this server sends no server-initiated messages; use POST.', { Allow: 'POST, DELETE' });
     }
     if (method === 'POST' && isInitializeRequest(parsedBody)) {
       const response = await serve(request, parsedBody);
@@ -53,8 +55,6 @@ export function createSessionEraHandler(opts: SessionEraOptions) {
       return (await opts.sessions.delete(id)) ? new Response(null, { status: 200 }) : sessionNotFound();
     }
     if (!(await opts.sessions.touch(id))) return sessionNotFound();
-    // Nothing here is ever pushed to a client, so there is no standalone SSE stream to open (the spec's 405).
-    if (method === 'GET') return jsonRpcError(405, -32000, 'Method not allowed: this server sends no server-initiated messages.', { Allow: 'POST, DELETE' });
     return serve(request, parsedBody);
   };
 }
