@@ -91,6 +91,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
       for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
       await serve(req.raw, reply.raw);
     },
+    // Never reached: onRequest has taken the request over.
     handler: async () => undefined,
   });
   app.addHook('onClose', async () => {
