@@ -6,7 +6,7 @@ import { keyPhrases } from './keyphrases.js';
 import { detectLanguage } from './language.js';
 import { loadLexicon, type Lexicon } from './lexicon.js';
 import { createMentionMatcher, foldText, type Nameable } from '../domain/mentions.js';
-import { parseText, type ParsedSentence } from './nlp.js';
+import { isInflectionOfKnown, parseText, type ParsedSentence } from './nlp.js';
 import { normalize, polarityOf, ratingScore, round } from './score.js';
 import { ENGINE_VERSION } from './version.js';
 
@@ -108,6 +108,14 @@ interface EnglishResult {
 
 /** Runs sentence ABSA, problem and phrase extraction over English text. */
 function analyzeEnglish(parsed: ParsedSentence[], text: string, lex: Lexicon): EnglishResult {
+  // A typo of a lexicon word is matched as that word ("magnificant" → "magnificent").
+  for (const s of parsed) {
+    for (const t of s.tokens) {
+      if (!t.oov || isInflectionOfKnown(t.normal)) continue;
+      const fixed = lex.spelling.fix(t.normal);
+      if (fixed !== null) t.lemma = fixed;
+    }
+  }
   const results = parsed.map((s) => analyzeSentence(s.tokens, text, lex));
   const sentences: SentenceAnalysis[] = parsed.map((s, i) => ({
     start: s.start,

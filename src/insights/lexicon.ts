@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { PhraseMatcher } from './phrase-matcher.js';
 import { tokenizePhrase } from './nlp.js';
+import { SpellFixer } from './spelling.js';
 
 const ScoreMap = z.record(z.string(), z.number().min(-3).max(3));
 
@@ -77,6 +78,8 @@ export interface Lexicon {
   modifierHeads: Set<string>;
   /** Aspects whose cues absorb the term they are said of (see `absorbs_subject`). */
   absorbing: Set<string>;
+  /** Reads unknown words as the one-word lexicon entry they are a typo of. */
+  spelling: SpellFixer;
 }
 
 export const VERTICALS = ['home_services', 'senior_living', 'restaurant', 'local_business'] as const;
@@ -106,8 +109,10 @@ function compile(english: z.infer<typeof EnglishFile>, taxonomy: TaxonomyFile): 
   }
   // Layered from general to specific, so a vertical's reading of a word wins over the general lexicon.
   const entries = new PhraseMatcher<LexValue>();
+  const singleWords = new Set<string>();
   const put = (phrase: string, aspect: string | null, score: number | null, cue = false, weak = false): void => {
     const words = tokenizePhrase(phrase);
+    if (words.length === 1) singleWords.add(words[0]);
     const previous = entries.get(words);
     entries.add(words, {
       aspect: aspect ?? previous?.aspect ?? null,
@@ -163,5 +168,6 @@ function compile(english: z.infer<typeof EnglishFile>, taxonomy: TaxonomyFile): 
     genericNouns: new Set(english.generic_nouns),
     modifierHeads: new Set(taxonomy.modifier_heads),
     absorbing: new Set(taxonomy.aspects.filter((a) => a.absorbs_subject).map((a) => a.id)),
+    spelling: new SpellFixer(singleWords),
   };
 }

@@ -11,6 +11,8 @@ export interface Token {
   pos: string;
   /** wink's negation scope: the token follows a negation within its clause. */
   negated: boolean;
+  /** A word (letters only) that the English model's vocabulary does not know, in any case: maybe a typo. */
+  oov: boolean;
   /** UTF-16 offsets into the analysed text. */
   start: number;
   end: number;
@@ -29,6 +31,24 @@ const its = nlp.its;
 // wink's type declarations give `its.lemma` an addons parameter its `out()` signature does not accept,
 // although `out(its.lemma)` is the documented call.
 const lemmaOf = its.lemma as unknown as ItsFunction<string>;
+// wink numbers its vocabulary first and every word it meets later after it: the id of a nonsense word read
+// first is where the unknown words begin.
+const FIRST_UNKNOWN_ID = (nlp.readDoc('qzxqjvkz').tokens().out(its.uniqueId) as number[])[0];
+const LETTERS = /^[a-z]+$/;
+/** Lowercased forms already looked up in the vocabulary; cleared when it grows past its cap. */
+const knownLower = new Map<string, boolean>();
+const KNOWN_CAP = 50_000;
+
+function isKnown(lower: string): boolean {
+  let known = knownLower.get(lower);
+  if (known === undefined) {
+    const ids = nlp.readDoc(lower).tokens().out(its.uniqueId) as number[];
+    known = ids.length !== 1 || ids[0] < FIRST_UNKNOWN_ID;
+    if (knownLower.size >= KNOWN_CAP) knownLower.clear();
+    knownLower.set(lower, known);
+  }
+  return known;
+}
 
 /** Sentences with their non-whitespace tokens; sentences without a word or symbol are dropped. */
 export function parseText(text: string): ParsedSentence[] {
@@ -39,6 +59,7 @@ export function parseText(text: string): ParsedSentence[] {
   const lemmas = tokens.out(lemmaOf) as string[];
   const tags = tokens.out(its.pos) as string[];
   const negations = tokens.out(its.negationFlag) as unknown as boolean[];
+  const ids = tokens.out(its.uniqueId) as number[];
   const spans = doc.sentences().out(its.span) as unknown as [number, number][];
 
   // wink keeps every character, but locating each value from a moving cursor is robust even if a future
@@ -52,7 +73,11 @@ export function parseText(text: string): ParsedSentence[] {
     const end = at < 0 ? cursor : at + value.length;
     cursor = end;
     all[i] = tags[i] === 'SPACE' || value.trim() === '' ? null
-      : { normal: normals[i], lemma: lemmas[i].toLowerCase(), pos: tags[i], negated: negations[i], start, end };
+      : {
+        normal: normals[i], lemma: lemmas[i].toLowerCase(), pos: tags[i], negated: negations[i],
+        oov: ids[i] >= FIRST_UNKNOWN_ID && LETTERS.test(normals[i]) && (value === normals[i] || !isKnown(normals[i])),
+        start, end,
+      };
   }
 
   const sentences: ParsedSentence[] = [];
@@ -74,6 +99,23 @@ export function parseText(text: string): ParsedSentence[] {
     sentences.push({ start: sentenceTokens[0].start, end, tokens: sentenceTokens });
   }
   return sentences;
+}
+
+const SUFFIXES = ['s', 'es', 'ed', 'd', 'est', 'st', 'ing', 'er', 'ly'];
+
+/**
+ * An unknown word that is an inflection of a word the vocabulary knows ("cleanest", "refilled", "palates"):
+ * not a typo, even when it is one edit from a lexicon word.
+ */
+export function isInflectionOfKnown(lower: string): boolean {
+  for (const suffix of SUFFIXES) {
+    if (!lower.endsWith(suffix)) continue;
+    const stem = lower.slice(0, -suffix.length);
+    if (stem.length < 3) continue;
+    if (isKnown(stem) || isKnown(`${stem}e`)) return true;
+    if (stem.length > 3 && stem[stem.length - 1] === stem[stem.length - 2] && isKnown(stem.slice(0, -1))) return true;
+  }
+  return false;
 }
 
 /** Lowercased token forms of a short lexicon entry, tokenised exactly as review text is. */

@@ -33,3 +33,16 @@ describe('restaurant aspects', () => {
     assert.deepEqual(a.aspects.map((x) => x.id), ['food']);
   });
 });
+
+describe('typos', () => {
+  it('reads an unknown word as the lexicon word one edit away', () => {
+    assert.deepEqual(polarities('The pasta was magnificant.'), { food: 'positive' });
+    assert.deepEqual(polarities('Our waitress was very curtious.'), { service: 'positive' });
+  });
+  it('leaves inflections of known words and ambiguous typos alone', () => {
+    // "refilled" is one edit from "refined", "worht" from both "worth" and "worst".
+    const a = restaurant.analyze({ id: 'x', rating: 3, text: 'They refilled our glasses twice.', title: null, language: 'en' });
+    assert.equal(a.text_sentiment, null);
+    assert.equal(polarities('The dessert was worht it.').food, polarities('The dessert was xyzzy it.').food);
+  });
+});
