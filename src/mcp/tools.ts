@@ -12,7 +12,7 @@ import {
   Technician,
 } from '../domain/index.js';
 import { AspectInsight, EntityInsight, Insights, ReviewAnalysis } from '../domain/insights.js';
-import { type EntityKind, findAspect, findEntity, UnknownName } from './lookup.js';
+import { type EntityKind, entityStats, findAspect, findEntity, UnknownName } from './lookup.js';
 
 /**
  * The thirteen read-only tools. Each is a pure function of one catalog revision; inputs and outputs
@@ -166,7 +166,7 @@ export const TOOLS: readonly ToolSpec[] = [
     input: NoArguments,
     output: z.object({ technicians: z.array(TechnicianListEntry) }),
     run: (c) => ({
-      technicians: c.business.technicians.map((t) => ({ ...findEntity(c, 'technician', t.id).stats, aliases: t.aliases, role: t.role })),
+      technicians: c.business.technicians.map((t) => ({ ...entityStats(c, 'technician', t), aliases: t.aliases, role: t.role })),
     }),
   }),
   tool({
@@ -186,7 +186,7 @@ export const TOOLS: readonly ToolSpec[] = [
     description: 'Every service the business offers with aliases, review count, average rating, share of positive reviews and top aspects.',
     input: NoArguments,
     output: z.object({ services: z.array(EntityWithAliases) }),
-    run: (c) => ({ services: c.business.services.map((s) => ({ ...findEntity(c, 'service', s.id).stats, aliases: s.aliases })) }),
+    run: (c) => ({ services: c.business.services.map((s) => ({ ...entityStats(c, 'service', s), aliases: s.aliases })) }),
   }),
   tool({
     name: 'get_service',
