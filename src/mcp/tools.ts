@@ -59,8 +59,8 @@ const TOP_ASPECTS = 5;
 const EntityWithAliases = EntityInsight.extend({ aliases: Technician.shape.aliases });
 const TechnicianListEntry = EntityWithAliases.extend({ role: Technician.shape.role });
 
-function entityDetail(catalog: Catalog, kind: EntityKind, value: string, limit: number) {
-  const { profile, stats } = findEntity<z.output<typeof Technician>>(catalog, kind, value);
+function entityDetail<K extends EntityKind>(catalog: Catalog, kind: K, value: string, limit: number) {
+  const { profile, stats } = findEntity(catalog, kind, value);
   const filter = kind === 'technician' ? { mentions_technician: profile.id } : { mentions_service: profile.id };
   const recent = limit === 0 ? [] : catalog.search({ ...filter, limit }).reviews;
   return { profile, stats, recent };
