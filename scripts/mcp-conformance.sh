@@ -50,8 +50,12 @@ if [ -z "${MCP_URL:-}" ]; then
   BASE="$(grep '"msg":"reviewcast listening"' "$WORK/server.log" | head -1 | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).url))')"
   MCP_URL="$BASE/mcp"
 fi
-status_of_initialize="$(curl -s -o /dev/null -w '%{http_code}' -X POST "$MCP_URL" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' \
-  --data '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"probe","version":"1"}}}')"
+status_of_initialize="$(node -e '
+fetch(process.argv[1], {
+  method: "POST",
+  headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+  body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "probe", version: "1" } } }),
+}).then((r) => console.log(r.status), () => console.log("unreachable"))' "$MCP_URL")"
 if [ "$status_of_initialize" != 200 ]; then
   echo "no MCP endpoint answers at $MCP_URL (initialize: HTTP $status_of_initialize)" >&2
   exit 1
