@@ -54,7 +54,15 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
     { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror },
   );
   const sessionEra = createSessionEraHandler({ createServer, sessions, maxBodyBytes: MAX_BODY_BYTES });
-  const allowOrigin = originPolicy(deps.config.mcpAllowedOrigins, () => deps.catalog().links.base);
+  // The public base URL comes with the catalog; before the first one loads, only loopback origins pass.
+  const publicBaseUrl = () => {
+    try {
+      return deps.catalog().links.base;
+    } catch {
+      return null;
+    }
+  };
+  const allowOrigin = originPolicy(deps.config.mcpAllowedOrigins, publicBaseUrl);
 
   const handler = {
     async fetch(request: Request): Promise<Response> {

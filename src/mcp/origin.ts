@@ -6,7 +6,7 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
  * an Origin header is not from a browser page and passes. The Host header is never trusted here: a
  * rebinding attack controls it as well as the Origin.
  */
-export function originPolicy(allowed: readonly string[] | null, publicBaseUrl: () => string): (origin: string | null) => boolean {
+export function originPolicy(allowed: readonly string[] | null, publicBaseUrl: () => string | null): (origin: string | null) => boolean {
   if (allowed) {
     const exact = new Set(allowed.map(normalise).filter((o): o is string => o !== null));
     return (origin) => origin === null || exact.has(normalise(origin) ?? '');
@@ -14,7 +14,8 @@ export function originPolicy(allowed: readonly string[] | null, publicBaseUrl: (
   return (origin) => {
     if (origin === null) return true;
     const host = hostname(origin);
-    return host !== null && (LOOPBACK.has(host) || host === hostname(publicBaseUrl()));
+    const base = publicBaseUrl();
+    return host !== null && (LOOPBACK.has(host) || (base !== null && host === hostname(base)));
   };
 }
 
