@@ -63,6 +63,8 @@ interface Mention {
   cue: boolean;
 }
 
+/** Words after which "like" compares rather than likes. */
+const LIKE_COMPARES = new Set(['look', 'seem', 'smell', 'sound']);
 const REPORTED = new Set(['review', 'rating', 'reviewer', 'word-of-mouth']);
 const MODIFIER_POS = new Set(['ADV', 'ADJ', 'DET', 'PART']);
 const PUNCT_STOPS = new Set([',', '.', '!', '?', ';', ':', '(', ')', '-', '—', '–']);
@@ -89,6 +91,7 @@ export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): Se
     if (value !== 0) opinions.push({ start: hit.start, end: hit.end, value, segment: segmentOf[hit.start], own: mention });
   }
   addExcessOpinions(tokens, scored, lex, segmentOf, opinions);
+  if (lex.waitAspect !== null) addWaitOpinions(tokens, lex.waitAspect, segmentOf, mentions, opinions);
 
   // A weak cue next to another aspect's term describes that term: "the food came out fast" is about the food.
   if (weakCues.length > 0) {
@@ -175,7 +178,7 @@ function segment(tokens: Token[], lex: Lexicon) {
     if (concessionOpen && w === ',') {
       concessionOpen = false;
       weights[current] = STRESSED_WEIGHT;
-    } else if (lex.concessive.has(w)) {
+    } else if (lex.concessive.has(w) || (i === 0 && w === 'while')) {
       concessionOpen = true;
       weights[current] = CONCEDED_WEIGHT;
     } else if (startsNew && w !== ';') {
@@ -204,6 +207,11 @@ function opinionValue(tokens: Token[], hit: Match<LexValue>, lex: Lexicon, segme
   const first = tokens[hit.start];
   // "like" is an opinion only as a verb ("I like it"), not as a preposition ("places like this").
   if ((first.normal === 'like' || first.normal === 'pretty') && hit.end - hit.start === 1 && first.pos !== 'VERB' && first.pos !== 'ADJ') return 0;
+  // "looked like", "smells like": a comparison, whatever the tagger says.
+  if (first.normal === 'like' && hit.end - hit.start === 1 && hit.start > 0) {
+    const prev = tokens[hit.start - 1];
+    if (LIKE_COMPARES.has(prev.lemma) || LIKE_COMPARES.has(prev.normal)) return 0;
+  }
   // "after reading the good reviews": an opinion about other people's reviews, not about the business.
   if (REPORTED.has(tokens[hit.end]?.lemma ?? '')) return 0;
 
@@ -258,6 +266,39 @@ function inHypothetical(tokens: Token[], at: number, segmentOf: Int32Array): boo
 function isNegationIdiom(tokens: Token[], j: number): boolean {
   const next = tokens[j + 1]?.normal;
   return (tokens[j].normal === 'not' && next === 'only') || (tokens[j].normal === 'no' && (next === 'doubt' || next === 'wonder'));
+}
+
+const NUMBER_WORDS = new Map([['one', 1], ['two', 2], ['three', 3], ['five', 5], ['ten', 10], ['fifteen', 15], ['twenty', 20], ['thirty', 30], ['forty', 40], ['forty-five', 45], ['fifty', 50], ['sixty', 60], ['ninety', 90]]);
+const WAIT_VERBS = new Set(['wait', 'take', 'arrive', 'come', 'seat', 'get', 'bring', 'serve', 'show']);
+const SHORT_MARKERS = new Set(['only', 'just', 'within', 'under', 'less', 'few']);
+/** A wait at least this long (minutes) is a complaint. */
+const LONG_WAIT_MINUTES = 20;
+const LONG_WAIT_SCORE = -2;
+const SHORT_WAIT_SCORE = 1.5;
+
+/**
+ * "We waited 40 minutes", "it took over an hour to get our food": a stated wait in a sentence about
+ * waiting is an opinion on the taxonomy's wait aspect, negative when long and positive when marked short
+ * ("only took five minutes").
+ */
+function addWaitOpinions(tokens: Token[], aspect: string, segmentOf: Int32Array, mentions: Mention[], opinions: Opinion[]): void {
+  if (!tokens.some((t) => WAIT_VERBS.has(t.lemma))) return;
+  for (let i = 0; i < tokens.length; i++) {
+    const unit = tokens[i].lemma;
+    if (unit !== 'minute' && unit !== 'min' && unit !== 'hour' && unit !== 'mins' && unit !== 'minutes' && unit !== 'hours') continue;
+    const hours = unit.startsWith('hour');
+    const prev = tokens[i - 1]?.normal ?? '';
+    let minutes = hours ? 60 : Number.NaN;
+    if (!hours) minutes = /^\d+$/.test(prev) ? Number(prev) : NUMBER_WORDS.get(prev) ?? Number.NaN;
+    if (hours && (prev === 'half' || tokens[i - 2]?.normal === 'half')) minutes = 30;
+    if (Number.isNaN(minutes)) continue;
+    let short = false;
+    for (let j = Math.max(0, i - 5); j < i; j++) if (SHORT_MARKERS.has(tokens[j].normal)) short = true;
+    if (!short && minutes < LONG_WAIT_MINUTES) continue;
+    const mention: Mention = { aspect, start: i - 1, end: i + 1, segment: segmentOf[i], opinions: [], cue: true };
+    mentions.push(mention);
+    opinions.push({ start: i - 1, end: i + 1, value: short ? SHORT_WAIT_SCORE : LONG_WAIT_SCORE, segment: segmentOf[i], own: mention });
+  }
 }
 
 /** "too small", "too long": an excess word before an adjective the lexicon does not score is a complaint. */

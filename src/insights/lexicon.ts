@@ -44,6 +44,8 @@ const TaxonomyFile = z.object({
   opinion: ScoreMap,
   /** Nouns that turn an aspect term before them into a mere modifier: "sushi restaurant", "pizza place". */
   modifier_heads: z.array(z.string()).default([]),
+  /** The aspect a stated wait ("we waited 40 minutes") is an opinion on, or null. */
+  wait_aspect: z.string().nullable().default(null),
 });
 type TaxonomyFile = z.infer<typeof TaxonomyFile>;
 
@@ -78,6 +80,7 @@ export interface Lexicon {
   modifierHeads: Set<string>;
   /** Aspects whose cues absorb the term they are said of (see `absorbs_subject`). */
   absorbing: Set<string>;
+  waitAspect: string | null;
   /** Reads unknown words as the one-word lexicon entry they are a typo of. */
   spelling: SpellFixer;
 }
@@ -104,6 +107,9 @@ export function loadLexicon(vertical: string): Lexicon {
 
 function compile(english: z.infer<typeof EnglishFile>, taxonomy: TaxonomyFile): Lexicon {
   const aspectIds = new Set(taxonomy.aspects.map((a) => a.id));
+  if (taxonomy.wait_aspect !== null && !aspectIds.has(taxonomy.wait_aspect)) {
+    throw new Error(`taxonomy ${taxonomy.vertical}: wait_aspect ${taxonomy.wait_aspect} is not an aspect`);
+  }
   if (taxonomy.default_aspect !== null && !aspectIds.has(taxonomy.default_aspect)) {
     throw new Error(`taxonomy ${taxonomy.vertical}: default_aspect ${taxonomy.default_aspect} is not an aspect`);
   }
@@ -169,5 +175,6 @@ function compile(english: z.infer<typeof EnglishFile>, taxonomy: TaxonomyFile): 
     modifierHeads: new Set(taxonomy.modifier_heads),
     absorbing: new Set(taxonomy.aspects.filter((a) => a.absorbs_subject).map((a) => a.id)),
     spelling: new SpellFixer(singleWords),
+    waitAspect: taxonomy.wait_aspect,
   };
 }

@@ -46,3 +46,19 @@ describe('typos', () => {
     assert.equal(polarities('The dessert was worht it.').food, polarities('The dessert was xyzzy it.').food);
   });
 });
+
+describe('restaurant polarity rules', () => {
+  it('a stated long wait is a service complaint, a wait marked short is praise', () => {
+    assert.equal(polarities('We waited 40 minutes for a table.').service, 'negative');
+    assert.equal(polarities('It took over an hour to get our check.').service, 'negative');
+    assert.equal(polarities('It only took five minutes to get a table.').service, 'positive');
+  });
+  it('"looks like" compares and is no opinion', () => {
+    assert.deepEqual(polarities('The sauce looked like ketchup.'), { food: 'neutral' });
+  });
+  it('a sentence-initial "while" concedes its clause', () => {
+    const p = polarities('While the decor is lovely, the food was awful.');
+    assert.equal(p.ambience, 'positive');
+    assert.equal(p.food, 'negative');
+  });
+});
