@@ -106,6 +106,12 @@ describe('session era (2025-11-25) over HTTP', () => {
     assert.match((await errorOf(badVersion)).message, /protocol version/i);
   });
 
+  test('an Authorization header is ignored: nothing here needs a token', async () => {
+    const res = await rawPost(server.mcpUrl, INIT, { authorization: 'Bearer whatever' });
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+  });
+
   test('initialize with an unknown revision negotiates a supported one', async () => {
     const res = await rawPost(server.mcpUrl, { ...INIT, params: { ...INIT.params, protocolVersion: '2024-01-01' } });
     assert.equal(res.status, 200);
