@@ -58,7 +58,8 @@ const rep = (c: Catalog, type: string, body: Html | string) => new Representatio
 export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
   assetRoutes(app);
   const names = perRevision<Names>(namesOf);
-  const homes = new RevisionCache<Representation>(500);
+  // A filtered view is ~75 KB plus its compressed variants: 200 of them stay under ~20 MB.
+  const homes = new RevisionCache<Representation>(200);
   const permalinks = new RevisionCache<Representation>(2000);
   const developers = perRevision((c) => rep(c, HTML_TYPE, renderDevelopers(c, deps.toolDefinitions())));
   const sitemap = perRevision((c) => rep(c, XML_TYPE, renderSitemap(c)));
