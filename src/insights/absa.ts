@@ -101,11 +101,11 @@ export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): Se
       for (const o of opinions) if (o.own && yielded.has(o.own)) o.own = null;
     }
   }
-  // "The pizza is too expensive": the pizza is only the subject of a price judgement.
+  // "The pizza is too expensive", "$12 for a bowl of soup": the dish is only the subject of the price.
   const absorbed = new Set<Mention>();
   if (lex.absorbing.size > 0) {
     for (const c of mentions) {
-      if (!c.cue || !lex.absorbing.has(c.aspect)) continue;
+      if (!lex.absorbing.has(c.aspect)) continue;
       const subject = closeTerm(c, mentions, commasBefore, lex);
       // The whole subject goes, "lobster roll" as well as "roll"; any of its words that gets an opinion stays.
       if (subject) for (const m of mentions) if (!m.cue && m.aspect === subject.aspect && m.segment === subject.segment) absorbed.add(m);

@@ -35,8 +35,8 @@ const TaxonomyFile = z.object({
     /** Cues that name the aspect only when no other aspect's term is close by ("fast" service, "fast" food prep). */
     weak_cues: z.array(z.string()).default([]),
     /**
-     * Its cues say something about the thing they are said of, and that thing is then no aspect of its own:
-     * "the pizza is too expensive" is about price, not food.
+     * Its terms and cues say something about the thing they are said of, and that thing is then no aspect of
+     * its own: "the pizza is too expensive" and "$12 for the soup" are about price, not food.
      */
     absorbs_subject: z.boolean().default(false),
   })).min(1),

@@ -62,3 +62,10 @@ describe('restaurant polarity rules', () => {
     assert.equal(p.food, 'negative');
   });
 });
+
+describe('price statements', () => {
+  it('a dish priced in the same breath is only the subject of the price', () => {
+    assert.deepEqual(polarities('The soup was $12.'), { price: 'neutral' });
+    assert.equal(polarities('Our waitress was sweet.').service, 'positive');
+  });
+});
