@@ -69,3 +69,14 @@ describe('price statements', () => {
     assert.equal(polarities('Our waitress was sweet.').service, 'positive');
   });
 });
+
+describe('restaurant idioms', () => {
+  it('"open late" is praise and a late lunch no complaint; a cold beer is good', () => {
+    assert.equal(polarities('They are open late.')['anecdotes/miscellaneous'], 'positive');
+    assert.deepEqual(polarities('We went for a late lunch.'), { 'anecdotes/miscellaneous': 'neutral' });
+    assert.equal(polarities('The beer was ice cold.').food, 'positive');
+  });
+  it('"not the place to go" is a complaint even after praise in an if-clause', () => {
+    assert.equal(polarities('If you want good sushi, this is not the place to go.').food, 'negative');
+  });
+});
