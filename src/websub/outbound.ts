@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { readFileSync } from 'node:fs';
 import { isIP, type LookupFunction } from 'node:net';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent, buildConnector, request } from 'undici';
 import { forbiddenReason, isLocalHostname } from './address.js';
 import type { HubConfig } from './config.js';
@@ -31,9 +31,10 @@ export class OutboundClient {
 
   constructor(private readonly config: Pick<HubConfig, 'allowPrivateCallbacks' | 'caFile' | 'requestTimeoutMs' | 'connectTimeoutMs' | 'maxResponseBytes' | 'connectionsPerOrigin'>) {
     const allowPrivate = config.allowPrivateCallbacks;
-    const ca = config.caFile ? [...rootCertificates, readFileSync(config.caFile, 'utf8')] : undefined;
+    // One secure context for all connections: building it per connection would re-parse every root CA (~50 ms).
+    const secureContext = config.caFile ? createSecureContext({ ca: [...rootCertificates, readFileSync(config.caFile, 'utf8')] }) : undefined;
     const connector = buildConnector({
-      ...(ca ? { ca } : {}),
+      ...(secureContext ? { secureContext } : {}),
       rejectUnauthorized: true,
       timeout: config.connectTimeoutMs,
       ...(allowPrivate ? {} : { lookup: publicOnlyLookup }),

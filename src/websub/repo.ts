@@ -11,7 +11,6 @@ import type { HubRequest } from './request.js';
  * replicas never take the same row; SQLite is one process, where the transaction alone suffices.
  */
 
-export type Subscription = Omit<WebsubSubscriptionTable, 'id'> & { id: number };
 export type Verification = Omit<WebsubVerificationTable, 'id'> & { id: number; claim_token: string };
 export type Delivery = WebsubDeliveryTable & { claim_token: string };
 
@@ -166,53 +165,57 @@ export async function announce(store: Store, topic: string, etag: string, revisi
   });
 }
 
-export async function claimDeliveries(store: Store, limit: number, now: number, leaseMs: number): Promise<Delivery[]> {
+/** A claimed job with what sending it needs from its subscription (read in the same query). */
+export type ClaimedDelivery = Delivery & Pick<WebsubSubscriptionTable, 'callback' | 'secret' | 'expires_at' | 'last_delivered_etag'>;
+
+export async function claimDeliveries(store: Store, limit: number, now: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   return store.transaction(async (trx) => {
     const rows = await trx
-      .selectFrom('websub_deliveries')
-      .selectAll()
-      .where('due_at', '<=', now)
-      .orderBy('due_at')
+      .selectFrom('websub_deliveries as d')
+      .innerJoin('websub_subscriptions as s', 's.id', 'd.subscription_id')
+      .selectAll('d')
+      .select(['s.callback', 's.secret', 's.expires_at', 's.last_delivered_etag'])
+      .where('d.due_at', '<=', now)
+      .orderBy('d.due_at')
       .limit(limit)
-      .$if(store.dialect === 'postgres', (q) => q.forUpdate().skipLocked())
+      .$if(store.dialect === 'postgres', (q) => q.forUpdate('d').skipLocked())
       .execute();
     if (rows.length === 0) return [];
     const token = randomUUID();
     const until = now + leaseMs;
-    await trx
-      .updateTable('websub_deliveries')
-      .set({ due_at: until, claimed_until: until, claim_token: token })
-      .where('subscription_id', 'in', rows.map((r) => r.subscription_id))
-      .execute();
-    return rows.map((r) => ({ ...r, subscription_id: Number(r.subscription_id), claim_token: token }));
+    for (const ids of chunks(rows.map((r) => Number(r.subscription_id)))) {
+      await trx.updateTable('websub_deliveries').set({ due_at: until, claimed_until: until, claim_token: token }).where('subscription_id', 'in', ids).execute();
+    }
+    return rows.map((r) => ({ ...r, subscription_id: Number(r.subscription_id), expires_at: Number(r.expires_at), claim_token: token }));
   });
 }
 
-export async function getSubscription(db: Tx, id: number): Promise<Subscription | undefined> {
-  const row = await db.selectFrom('websub_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? { ...row, id: Number(row.id) } : undefined;
-}
-
 /**
- * Finishes a job that needs no retry. If a newer revision re-queued it while it was in flight (its
- * ETag changed), the row is handed back instead of deleted, so the newer content is sent too.
+ * Finishes jobs that need no retry, many per transaction (a fan-out finishes thousands). `etag` is
+ * what was delivered, or null when nothing had to be sent. A job that a newer revision re-queued while
+ * it was in flight (its ETag changed) is handed back instead of deleted, so the newer content goes out too.
  */
-export async function finishDelivery(store: Store, d: Delivery, now: number, delivered: { etag: string } | null): Promise<void> {
+export async function finishDeliveries(store: Store, done: ReadonlyArray<{ d: Delivery; etag: string | null }>, now: number): Promise<void> {
+  if (done.length === 0) return;
   await store.transaction(async (trx) => {
-    if (delivered) {
-      await trx
-        .updateTable('websub_subscriptions')
-        .set({ failures: 0, last_delivered_etag: delivered.etag })
-        .where('id', '=', d.subscription_id)
-        .execute();
+    for (const [etag, items] of groupBy(done.filter((x) => x.etag !== null), (x) => x.etag!)) {
+      for (const ids of chunks(items.map((x) => x.d.subscription_id))) {
+        await trx.updateTable('websub_subscriptions').set({ failures: 0, last_delivered_etag: etag }).where('id', 'in', ids).execute();
+      }
     }
-    const gone = await trx
-      .deleteFrom('websub_deliveries')
-      .where('subscription_id', '=', d.subscription_id)
-      .where('claim_token', '=', d.claim_token)
-      .where('etag', '=', d.etag)
-      .executeTakeFirst();
-    if (Number(gone.numDeletedRows) === 0) await release(trx, d, now, false);
+    for (const items of groupBy(done, (x) => `${x.d.claim_token} ${x.d.etag}`).values()) {
+      const { claim_token, etag } = items[0].d;
+      for (const ids of chunks(items.map((x) => x.d.subscription_id))) {
+        await trx.deleteFrom('websub_deliveries').where('claim_token', '=', claim_token).where('etag', '=', etag).where('subscription_id', 'in', ids).execute();
+        // Whatever still carries our claim was re-queued meanwhile: hand it back, due now.
+        await trx
+          .updateTable('websub_deliveries')
+          .set({ due_at: now, claimed_until: null, claim_token: null })
+          .where('claim_token', '=', claim_token)
+          .where('subscription_id', 'in', ids)
+          .execute();
+      }
+    }
   });
 }
 
@@ -236,6 +239,19 @@ export async function failDelivery(store: Store, d: Delivery, retryAt: number, m
     await release(trx, d, retryAt, true);
     return { failures, removed: false };
   });
+}
+
+const chunks = <T>(xs: readonly T[], size = 500): T[][] => Array.from({ length: Math.ceil(xs.length / size) }, (_, i) => xs.slice(i * size, (i + 1) * size));
+
+function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const x of xs) {
+    const k = key(x);
+    const list = m.get(k);
+    if (list) list.push(x);
+    else m.set(k, [x]);
+  }
+  return m;
 }
 
 /** Hands a job back untouched, due again at `dueAt` (this worker cannot serve it yet). */

@@ -44,8 +44,12 @@ export class HubWorker {
   private lastLoggedMetrics = '';
   private stopping: Promise<void> | null = null;
 
+  /** Successful jobs are recorded in batches: one transaction per batch instead of one per delivery. */
+  private readonly finished: Batcher<{ d: repo.Delivery; etag: string | null }>;
+
   constructor(private readonly deps: HubDeps) {
     this.client = new OutboundClient(deps.config);
+    this.finished = new Batcher((items) => repo.finishDeliveries(deps.store, items, Date.now()));
   }
 
   async start(): Promise<void> {
@@ -163,43 +167,35 @@ export class HubWorker {
     this.deps.log.info({ ...log, lease_seconds: v.lease_seconds ?? undefined }, v.mode === 'subscribe' ? 'websub: subscription active' : 'websub: unsubscribed');
   }
 
-  private async deliver(d: repo.Delivery): Promise<void> {
+  private async deliver(d: repo.ClaimedDelivery): Promise<void> {
     const { store, config } = this.deps;
     const now = Date.now();
-    const sub = await repo.getSubscription(store.db, d.subscription_id);
     const catalog = this.deps.catalog();
     const topic = topicsOf(catalog).find((t) => t.url === d.topic);
-    if (!sub || sub.expires_at <= now || !topic) {
-      // Expired leases get nothing; the purge removes the subscription itself.
-      await repo.finishDelivery(store, d, now, null);
-      return;
-    }
+    // Expired leases get nothing (the purge removes the subscription itself).
+    if (d.expires_at <= now || !topic) return this.finished.add({ d, etag: null });
     if (catalog.revision < d.revision) {
       // Another replica announced a revision this one has not loaded yet: let it (or us, shortly) send it.
       await repo.postpone(store.db, d, now + config.pollIntervalMs);
       return;
     }
     const rep = topic.representation;
-    if (rep.etag === sub.last_delivered_etag) {
-      await repo.finishDelivery(store, d, now, null);
-      return;
-    }
+    if (rep.etag === d.last_delivered_etag) return this.finished.add({ d, etag: null });
     const headers: Record<string, string> = {
       'content-type': rep.contentType,
       link: `<${catalog.links.hub}>; rel="hub", <${topic.url}>; rel="self"`,
     };
-    if (sub.secret) headers['x-hub-signature'] = hubSignature(sub.secret, rep.body);
-    const res = await this.client.send('POST', sub.callback, headers, rep.body);
-    const log = { subscription: sub.id, topic: sub.topic, callback: redactUrl(sub.callback), revision: catalog.revision };
+    if (d.secret) headers['x-hub-signature'] = hubSignature(d.secret, rep.body);
+    const res = await this.client.send('POST', d.callback, headers, rep.body);
+    const log = { subscription: d.subscription_id, topic: d.topic, callback: redactUrl(d.callback), revision: catalog.revision };
     if (res.ok && res.status >= 200 && res.status <= 299) {
       this.counters.deliveriesSucceeded++;
-      await repo.finishDelivery(store, d, Date.now(), { etag: rep.etag });
       this.deps.log.debug({ ...log, status: res.status }, 'websub: delivered');
-      return;
+      return this.finished.add({ d, etag: rep.etag });
     }
     this.counters.deliveriesFailed++;
     if (res.ok && res.status === 410) {
-      await repo.deleteSubscriptionById(store.db, sub.id);
+      await repo.deleteSubscriptionById(store.db, d.subscription_id);
       this.counters.removedGone++;
       this.deps.log.info(log, 'websub: callback answered 410 Gone; subscription removed');
       return;
@@ -214,9 +210,9 @@ export class HubWorker {
     this.counters.removedAfterFailures++;
     this.deps.log.warn({ ...log, reason, failures }, 'websub: subscription removed after consecutive delivery failures');
     // Best effort, once: tell the subscriber why it stops receiving (WebSub "denied" notification).
-    const denied = withQuery(sub.callback, {
+    const denied = withQuery(d.callback, {
       'hub.mode': 'denied',
-      'hub.topic': sub.topic,
+      'hub.topic': d.topic,
       'hub.reason': `${failures} consecutive delivery failures (last: ${reason}); subscribe again to resume`,
     });
     await this.client.send('GET', denied);
@@ -245,6 +241,43 @@ export class HubWorker {
     } catch (err) {
       this.deps.log.error({ err }, 'websub: reading metrics failed');
     }
+  }
+}
+
+/**
+ * Collects items and hands them to `flush` together: when `max` are waiting, or `waitMs` after the
+ * first. `add` resolves once its item has been flushed, so a job holds its slot until it is recorded.
+ */
+class Batcher<T> {
+  private items: T[] = [];
+  private waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }> = [];
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly flush: (items: T[]) => Promise<void>,
+    private readonly max = 256,
+    private readonly waitMs = 10,
+  ) {}
+
+  add(item: T): Promise<void> {
+    this.items.push(item);
+    const p = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    if (this.items.length >= this.max) this.run();
+    else this.timer ??= setTimeout(() => this.run(), this.waitMs);
+    return p;
+  }
+
+  private run(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const items = this.items;
+    const waiters = this.waiters;
+    this.items = [];
+    this.waiters = [];
+    this.flush(items).then(
+      () => waiters.forEach((w) => w.resolve()),
+      (err) => waiters.forEach((w) => w.reject(err)),
+    );
   }
 }
 

@@ -8,7 +8,9 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Catalog } from '../../src/catalog/index.js';
-import { Representation, links } from '../../src/catalog/index.js';
+// The two leaf modules only: the catalog's index pulls in the insights engine and its language model.
+import { links } from '../../src/catalog/render/links.js';
+import { Representation } from '../../src/catalog/representation.js';
 import { Store } from '../../src/store/index.js';
 import { type HubConfigInput, HubConfigSchema, HubWorker, registerHub } from '../../src/websub/index.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -105,7 +107,8 @@ export class Subscriber {
  * Stands in for a catalog revision: the hub reads only the revision number, the links and the three
  * topic representations, so tests need not build reviews and insights.
  */
-export function fakeCatalog(revision: number, base: string, marker = String(revision)): Catalog {
+export function fakeCatalog(revision: number, base: string, opts: { padBytes?: number } = {}): Catalog {
+  const marker = `${revision}${'x'.repeat(opts.padBytes ?? 0)}`;
   const at = new Date().toUTCString();
   const rep = (type: string, body: string) => new Representation(type, Buffer.from(body), at);
   return {
