@@ -106,6 +106,19 @@ describe('session era (2025-11-25) over HTTP', () => {
     assert.match((await errorOf(badVersion)).message, /protocol version/i);
   });
 
+  test('every session-era revision: initialize, then tools/call in that session', async () => {
+    for (const version of ['2025-03-26', '2025-06-18', '2025-11-25']) {
+      const init = await rawPost(server.mcpUrl, { ...INIT, params: { ...INIT.params, protocolVersion: version } });
+      assert.equal(((await init.json()) as { result: { protocolVersion: string } }).result.protocolVersion, version);
+      const headers = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': version };
+      assert.equal((await rawPost(server.mcpUrl, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status, 202);
+      const call = await rawPost(server.mcpUrl, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'get_faq', arguments: {} } }, headers);
+      assert.equal(call.status, 200, version);
+      const body = (await call.json()) as { result: { content: { text: string }[] } };
+      assert.deepEqual(JSON.parse(body.result.content[0].text).faq, server.catalog.get().insights.faq);
+    }
+  });
+
   test('an Authorization header is ignored: nothing here needs a token', async () => {
     const res = await rawPost(server.mcpUrl, INIT, { authorization: 'Bearer whatever' });
     assert.equal(res.status, 200);
