@@ -61,6 +61,8 @@ interface Mention {
   opinions: Opinion[];
   /** The words are an opinion cue of the aspect ("delicious"), not a term naming it ("pizza"). */
   cue: boolean;
+  /** A weak term: it names its aspect only when an opinion attaches to it. */
+  weak: boolean;
 }
 
 /** Words after which "like" compares rather than likes. */
@@ -83,10 +85,10 @@ export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): Se
   const opinions: Opinion[] = [];
   for (const hit of hits) {
     const mention: Mention | null = hit.value.aspect === null || modifiesHead(tokens, hit, lex) ? null : {
-      aspect: hit.value.aspect, start: hit.start, end: hit.end, segment: segmentOf[hit.start], opinions: [], cue: hit.value.cue,
+      aspect: hit.value.aspect, start: hit.start, end: hit.end, segment: segmentOf[hit.start], opinions: [], cue: hit.value.cue, weak: hit.value.weak && !hit.value.cue,
     };
     if (mention) mentions.push(mention);
-    if (mention && hit.value.weak) weakCues.push(mention);
+    if (mention && hit.value.weak && hit.value.cue) weakCues.push(mention);
     const value = opinionValue(tokens, hit, lex, segmentOf, scored);
     if (value !== 0) opinions.push({ start: hit.start, end: hit.end, value, segment: segmentOf[hit.start], own: mention });
   }
@@ -123,9 +125,9 @@ export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): Se
   for (let s = 0; s < weights.length; s++) raw += weights[s] * segmentTotals[s];
   if (tokens.some((t) => t.normal === '!')) raw *= EXCLAMATION_BOOST;
 
-  // The default aspect's own words ("place", "experience") are weak evidence: they count only when an
-  // opinion attaches to them, so "great pizza at this place" is about the pizza.
-  const kept = lex.defaultAspect === null ? mentions : mentions.filter((m) => m.aspect !== lex.defaultAspect || m.opinions.length > 0);
+  // The default aspect's own words ("place", "experience") and weak terms ("reservation") are weak evidence:
+  // they count only when an opinion attaches to them, so "great pizza at this place" is about the pizza.
+  const kept = mentions.filter((m) => m.opinions.length > 0 || !(m.weak || m.aspect === lex.defaultAspect));
   const aspects = aggregate(kept, segmentTotals, raw, tokens, text);
   if (aspects.length === 0 && lex.defaultAspect !== null) {
     aspects.push({ aspect: lex.defaultAspect, raw, conflict: false, phrase: '' });
@@ -295,7 +297,7 @@ function addWaitOpinions(tokens: Token[], aspect: string, segmentOf: Int32Array,
     let short = false;
     for (let j = Math.max(0, i - 5); j < i; j++) if (SHORT_MARKERS.has(tokens[j].normal)) short = true;
     if (!short && minutes < LONG_WAIT_MINUTES) continue;
-    const mention: Mention = { aspect, start: i - 1, end: i + 1, segment: segmentOf[i], opinions: [], cue: true };
+    const mention: Mention = { aspect, start: i - 1, end: i + 1, segment: segmentOf[i], opinions: [], cue: true, weak: false };
     mentions.push(mention);
     opinions.push({ start: i - 1, end: i + 1, value: short ? SHORT_WAIT_SCORE : LONG_WAIT_SCORE, segment: segmentOf[i], own: mention });
   }

@@ -32,6 +32,8 @@ const TaxonomyFile = z.object({
     label: z.string(),
     terms: z.array(z.string()),
     cues: ScoreMap,
+    /** Terms that name the aspect only when an opinion attaches to them ("we made a reservation" is no service). */
+    weak_terms: z.array(z.string()).default([]),
     /** Cues that name the aspect only when no other aspect's term is close by ("fast" service, "fast" food prep). */
     weak_cues: z.array(z.string()).default([]),
     /**
@@ -57,7 +59,7 @@ export interface LexValue {
   score: number | null;
   /** Listed as a cue of its aspect: an opinion word that also names the aspect ("delicious"). */
   cue: boolean;
-  /** A cue that yields to a nearby term of another aspect. */
+  /** A cue that yields to a nearby term of another aspect, or a term that needs an opinion to count. */
   weak: boolean;
 }
 
@@ -140,7 +142,11 @@ function compile(english: z.infer<typeof EnglishFile>, taxonomy: TaxonomyFile): 
       }
       owner.set(key, aspect.id);
     }
-    for (const term of aspect.terms) put(term, aspect.id, null);
+    const weakTerms = new Set(aspect.weak_terms);
+    for (const w of weakTerms) {
+      if (!aspect.terms.includes(w)) throw new Error(`taxonomy ${taxonomy.vertical}: weak term "${w}" is not a term of ${aspect.id}`);
+    }
+    for (const term of aspect.terms) put(term, aspect.id, null, false, weakTerms.has(term));
     const weak = new Set(aspect.weak_cues);
     for (const w of weak) {
       if (!(w in aspect.cues)) throw new Error(`taxonomy ${taxonomy.vertical}: weak cue "${w}" is not a cue of ${aspect.id}`);

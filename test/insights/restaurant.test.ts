@@ -80,3 +80,11 @@ describe('restaurant idioms', () => {
     assert.equal(polarities('If you want good sushi, this is not the place to go.').food, 'negative');
   });
 });
+
+describe('weak terms', () => {
+  it('a service event or money word names its aspect only with an opinion', () => {
+    assert.deepEqual(polarities('We were seated at eight.'), { 'anecdotes/miscellaneous': 'neutral' });
+    assert.equal(polarities('We were seated promptly.').service, 'positive');
+    assert.equal(polarities('The bill was outrageous.').price, 'negative');
+  });
+});
