@@ -56,7 +56,7 @@ export class CatalogSource {
     const format = `${ENGINE_VERSION} ${CATALOG_FORMAT}`;
     const snap = latest ? await this.store.loadSnapshot(latest.id, base, format) : null;
     let catalog: Catalog;
-    if (snap) catalog = new Catalog({ revision: latest!, reviews: snap.reviews, insights: snap.insights, publicBaseUrl: base });
+    if (snap) catalog = new Catalog({ revision: latest!, reviews: snap.reviews, insights: snap.insights, insightsCore: snap.insights_core, publicBaseUrl: base });
     else {
       await analyzePending(this.store);
       catalog = await this.build();

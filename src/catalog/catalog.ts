@@ -36,8 +36,10 @@ export interface CatalogInput {
 /** Load from a stored snapshot: the exact bytes an earlier build rendered for this revision. */
 export interface CatalogSnapshot {
   revision: Revision;
-  reviews: string;
-  insights: string;
+  reviews: Buffer;
+  insights: Buffer;
+  /** The insights without `per_review` (the bulk of the document), parsed eagerly. */
+  insightsCore: string;
   publicBaseUrl: string;
 }
 
@@ -68,6 +70,18 @@ function completeAnalyses(business: Business, rows: readonly ReviewTable[], stor
 }
 
 /**
+ * The per-review analyses are most of the insights document and are read one review at a time
+ * (permalinks, MCP get_review), so a process loading a snapshot parses them on first use, not at start.
+ */
+function withLazyPerReview(core: Omit<Insights, 'per_review'>, body: Buffer): Insights {
+  let perReview: Insights['per_review'] | undefined;
+  return Object.defineProperty(core, 'per_review', {
+    enumerable: true,
+    get: () => (perReview ??= (JSON.parse(body.toString()) as Insights).per_review),
+  }) as Insights;
+}
+
+/**
  * One data revision, immutable: everything every surface serves, with the dataset and feed bodies
  * rendered once. Built off the request path and swapped in whole, so a request never sees two revisions.
  */
@@ -91,8 +105,8 @@ export class Catalog {
     this.generatedAt = input.revision.created_at;
     this.lastModified = httpDate(this.generatedAt);
     this.links = links(input.publicBaseUrl);
-    let reviewsBody: string;
-    let insightsBody: string;
+    let reviewsBody: Buffer;
+    let insightsBody: Buffer;
     if ('rows' in input) {
       this.business = input.business;
       const analyses = completeAnalyses(input.business, input.rows, input.analyses);
@@ -106,15 +120,15 @@ export class Catalog {
         generated_at: this.generatedAt,
         revision: this.revision,
       };
-      reviewsBody = JSON.stringify(doc);
-      insightsBody = JSON.stringify(this.insights);
+      reviewsBody = Buffer.from(JSON.stringify(doc));
+      insightsBody = Buffer.from(JSON.stringify(this.insights));
     } else {
       // Trusted bytes this service rendered and stored itself: parsed, not re-validated.
-      const doc = JSON.parse(input.reviews) as ReviewsDocument;
+      const doc = JSON.parse(input.reviews.toString()) as ReviewsDocument;
       this.business = doc.business;
       this.aggregateRating = doc.aggregate_rating;
       this.reviews = doc.reviews;
-      this.insights = JSON.parse(input.insights) as Insights;
+      this.insights = withLazyPerReview(JSON.parse(input.insightsCore) as Omit<Insights, 'per_review'>, input.insights);
       reviewsBody = input.reviews;
       insightsBody = input.insights;
     }
@@ -127,7 +141,7 @@ export class Catalog {
     this.index = new ReviewIndex(this.reviews, this.attribution.technicians, this.attribution.services);
 
     const newest = this.reviews.slice(0, FEED_SIZE);
-    const rep = (type: string, body: string) => new Representation(type, Buffer.from(body), this.lastModified);
+    const rep = (type: string, body: string | Buffer) => new Representation(type, typeof body === 'string' ? Buffer.from(body) : body, this.lastModified);
     this.representations = {
       reviews: rep(JSON_TYPE, reviewsBody),
       insights: rep(JSON_TYPE, insightsBody),
@@ -137,8 +151,9 @@ export class Catalog {
   }
 
   /** What to store so the next process (or replica) can load this revision without rebuilding it. */
-  snapshot(): { reviews: string; insights: string } {
-    return { reviews: this.representations.reviews.body.toString(), insights: this.representations.insights.body.toString() };
+  snapshot(): { reviews: Buffer; insights: Buffer; insights_core: string } {
+    const { per_review: _, ...core } = this.insights;
+    return { reviews: this.representations.reviews.body, insights: this.representations.insights.body, insights_core: JSON.stringify(core) };
   }
 
   /** REST search and MCP search_reviews: one function, one schema (validated by the caller). */

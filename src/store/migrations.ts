@@ -124,13 +124,16 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0003_catalog_snapshots': {
       async up(db: Kysely<any>) {
         // The rendered bodies of a revision, so a restart or another replica serves the same bytes without rebuilding.
+        // Bodies are bytes (served as they are); insights_core is the insights without per_review, the part parsed at load.
+        const bytes = dialect === 'postgres' ? 'bytea' : 'blob';
         await db.schema
           .createTable('catalog_snapshots')
           .addColumn('revision', 'integer', (c) => c.notNull())
           .addColumn('base_url', 'text', (c) => c.notNull())
           .addColumn('engine', 'text', (c) => c.notNull())
-          .addColumn('reviews', 'text', (c) => c.notNull())
-          .addColumn('insights', 'text', (c) => c.notNull())
+          .addColumn('reviews', bytes, (c) => c.notNull())
+          .addColumn('insights', bytes, (c) => c.notNull())
+          .addColumn('insights_core', 'text', (c) => c.notNull())
           .addColumn('created_at', 'text', (c) => c.notNull())
           .addPrimaryKeyConstraint('catalog_snapshots_pk', ['revision', 'base_url', 'engine'])
           .execute();

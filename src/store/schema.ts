@@ -56,8 +56,10 @@ export interface CatalogSnapshotTable {
   revision: number;
   base_url: string;
   engine: string;
-  reviews: string;
-  insights: string;
+  reviews: Buffer;
+  insights: Buffer;
+  /** The insights document without `per_review`: what a loading process parses. */
+  insights_core: string;
   created_at: string;
 }
 
