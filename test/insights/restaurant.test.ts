@@ -88,3 +88,9 @@ describe('weak terms', () => {
     assert.equal(polarities('The bill was outrageous.').price, 'negative');
   });
 });
+
+describe('faint praise', () => {
+  it('"just ok" is a mild complaint', () => {
+    assert.equal(polarities('The food was just OK.').food, 'negative');
+  });
+});
