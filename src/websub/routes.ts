@@ -34,7 +34,8 @@ export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: Hub
       done(null, new URLSearchParams(body as string));
     });
     scope.setErrorHandler((err: { statusCode?: number; message?: string }, _req, reply) => {
-      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+      // 4xx from Fastify (body too large, bad encoding) and 503 (catalog still loading) keep their status and message.
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
       if (status === 500) log.error({ err }, 'websub: hub request failed');
       return text(reply, status, status === 500 ? 'internal error' : (err.message ?? 'bad request'));
     });
