@@ -60,7 +60,5 @@ export function forbiddenReason(address: string): string | null {
   return null;
 }
 
-export const isPublicAddress = (address: string) => forbiddenReason(address) === null;
-
 /** Host names that always mean this machine; refused at request time without asking DNS. */
 export const isLocalHostname = (hostname: string) => /(^|\.)localhost\.?$/i.test(hostname);

@@ -3,5 +3,4 @@ export { registerHub, HUB_PATH } from './routes.js';
 export { HubWorker, type HubDeps, type HubLog } from './worker.js';
 export { listSubscriptions, removeSubscription, type SubscriptionInfo } from './admin.js';
 export { metricsText, type HubMetrics, HubCounters } from './metrics.js';
-export { forbiddenReason, isPublicAddress } from './address.js';
 export { hubSignature } from './signature.js';

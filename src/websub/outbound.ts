@@ -44,17 +44,7 @@ export class OutboundClient {
       headersTimeout: config.requestTimeoutMs,
       bodyTimeout: config.requestTimeoutMs,
       keepAliveTimeout: 10_000,
-      connect: (opts, cb) => {
-        connector(opts, (err, socket) => {
-          if (err || !socket) return cb(err ?? new Error('no socket'), null);
-          const why = allowPrivate ? null : forbiddenReason(socket.remoteAddress ?? '');
-          if (why) {
-            socket.destroy();
-            return cb(new RefusedAddressError(`refused to connect to a ${why} address`), null);
-          }
-          cb(null, socket);
-        });
-      },
+      connect: guardConnector(connector, allowPrivate),
     });
   }
 
@@ -89,6 +79,24 @@ export class OutboundClient {
   async close(): Promise<void> {
     await this.agent.close();
   }
+}
+
+/**
+ * Wraps a connector so that, outside the test setting, a socket whose remote address (the address
+ * actually connected to) is not public is destroyed before any HTTP byte is written.
+ */
+export function guardConnector(connector: buildConnector.connector, allowPrivate: boolean): buildConnector.connector {
+  return (opts, cb) => {
+    connector(opts, (err, socket) => {
+      if (err || !socket) return cb(err ?? new Error('no socket'), null);
+      const why = allowPrivate ? null : forbiddenReason(socket.remoteAddress ?? '');
+      if (why) {
+        socket.destroy();
+        return cb(new RefusedAddressError(`refused to connect to a ${why} address`), null);
+      }
+      cb(null, socket);
+    });
+  };
 }
 
 /** Why a callback URL may not be called at all, decided without touching the network (null when it may). */

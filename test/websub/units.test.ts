@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { lookup } from 'node:dns/promises';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { describe, test } from 'node:test';
 import { forbiddenReason, isLocalHostname } from '../../src/websub/address.js';
 import { HubConfigSchema, clampLease, retryDelayMs } from '../../src/websub/config.js';
-import { OutboundClient, publicOnlyLookup, refuseUrl } from '../../src/websub/outbound.js';
+import { buildConnector } from 'undici';
+import { OutboundClient, guardConnector, publicOnlyLookup, refuseUrl } from '../../src/websub/outbound.js';
+import { Subscriber, makePki } from './harness.js';
 import { RateLimiter } from '../../src/websub/rate-limit.js';
 import { parseHubRequest, withQuery } from '../../src/websub/request.js';
 import { hubSignature, redactUrl } from '../../src/websub/signature.js';
@@ -84,6 +87,32 @@ describe('outbound client without the test setting', () => {
       assert.match(res.ok ? '' : res.error, /refused|non-public/);
     } finally {
       await client.close();
+    }
+  });
+
+  test('the connected socket is checked: a loopback peer is refused even when no earlier check stopped it', async () => {
+    // The lookup filter and the URL check are both bypassed here (IP literal straight to the connector),
+    // as if a resolver had handed out an internal address: the guard on the socket still refuses.
+    const pki = makePki();
+    const sub = await Subscriber.start(pki);
+    try {
+      const port = new URL(sub.origin).port;
+      const connector = buildConnector({ ca: readFileSync(pki.caFile), rejectUnauthorized: true });
+      const connect = (allowPrivate: boolean) =>
+        new Promise<{ err: Error | null; remote?: string }>((resolve) =>
+          guardConnector(connector, allowPrivate)({ hostname: '127.0.0.1', host: `127.0.0.1:${port}`, protocol: 'https:', port, servername: '' } as never, (err, socket) => {
+            resolve({ err, remote: socket?.remoteAddress });
+            socket?.destroy();
+          }),
+        );
+      const refused = await connect(false);
+      assert.match(refused.err?.message ?? '', /refused to connect to a loopback address/);
+      const allowed = await connect(true);
+      assert.equal(allowed.err, null);
+      assert.equal(allowed.remote, '127.0.0.1');
+      assert.equal(sub.received.length, 0, 'no HTTP request was made');
+    } finally {
+      await sub.close();
     }
   });
 
