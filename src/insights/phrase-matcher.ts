@@ -51,32 +51,25 @@ export class PhraseMatcher<T> {
 
   private longestAt(tokens: Token[], i: number): Match<T> | null {
     const t = tokens[i];
-    let best: Match<T> | null = null;
-    for (const key of keysOf(t)) {
-      const list = this.byFirst.get(key);
-      if (!list) continue;
-      for (const entry of list) {
-        if (best && best.end - best.start >= entry.words.length) break;
-        if (wordsMatch(tokens, i, entry.words)) {
-          best = { start: i, end: i + entry.words.length, value: entry.value };
-          break;
-        }
-      }
+    let best = this.longestFrom(tokens, i, t.normal, null);
+    if (t.lemma !== t.normal) best = this.longestFrom(tokens, i, t.lemma, best);
+    // Only when the form finds nothing: a plural the tagger left unlemmatised ("Salads" as a proper noun).
+    else if (best === null) for (const singular of singulars(t.normal)) best = this.longestFrom(tokens, i, singular, best);
+    return best;
+  }
+
+  private longestFrom(tokens: Token[], i: number, key: string, best: Match<T> | null): Match<T> | null {
+    const list = this.byFirst.get(key);
+    if (!list) return best;
+    for (const entry of list) {
+      if (best && best.end - best.start >= entry.words.length) break;
+      if (wordsMatch(tokens, i, entry.words)) return { start: i, end: i + entry.words.length, value: entry.value };
     }
     return best;
   }
 }
 
-/**
- * The forms a token is looked up by: its form, its lemma and, when the tagger left a plural unlemmatised
- * (a capitalised "Salads" tagged as a proper noun keeps lemma "salads"), the form without its plural ending.
- */
-function keysOf(t: Token): string[] {
-  const keys = t.normal === t.lemma ? [t.normal] : [t.normal, t.lemma];
-  if (t.lemma === t.normal) keys.push(...singulars(t.normal));
-  return keys;
-}
-
+/** Singular forms of a word that may be a plural, for tokens whose lemma is the word itself. */
 function singulars(w: string): string[] {
   if (w.length < 4 || !w.endsWith('s') || w.endsWith('ss') || w.endsWith('us') || w.endsWith('is')) return [];
   if (w.endsWith('ies')) return [`${w.slice(0, -3)}y`];
@@ -85,7 +78,9 @@ function singulars(w: string): string[] {
 }
 
 function wordMatches(t: Token, word: string): boolean {
-  return t.normal === word || t.lemma === word || (t.lemma === t.normal && singulars(t.normal).includes(word));
+  if (t.normal === word || t.lemma === word) return true;
+  const n = t.normal;
+  return t.lemma === n && word.length < n.length && word[0] === n[0] && n.endsWith('s') && singulars(n).includes(word);
 }
 
 function wordsMatch(tokens: Token[], at: number, words: string[]): boolean {
