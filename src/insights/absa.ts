@@ -107,8 +107,9 @@ export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): Se
   const absorbed = new Set<Mention>();
   if (lex.absorbing.size > 0) {
     for (const c of mentions) {
-      if (!lex.absorbing.has(c.aspect)) continue;
-      const subject = closeTerm(c, mentions, commasBefore, lex);
+      const absorbs = lex.absorbing.get(c.aspect);
+      if (!absorbs) continue;
+      const subject = closeTerm(c, mentions, commasBefore, lex, absorbs);
       // The whole subject goes, "lobster roll" as well as "roll"; any of its words that gets an opinion stays.
       if (subject) for (const m of mentions) if (!m.cue && m.aspect === subject.aspect && m.segment === subject.segment) absorbed.add(m);
     }
@@ -140,12 +141,13 @@ export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): Se
 const CUE_PENALTY = 2;
 const CUE_REACH = 4;
 
-/** The nearest term (not cue) of another, non-default aspect within reach of a cue, in its segment. */
-function closeTerm(cue: Mention, mentions: Mention[], commasBefore: Int32Array, lex: Lexicon): Mention | null {
+/** The nearest term (not cue) of another, non-default aspect (of `only`, if given) within reach of a cue, in its segment. */
+function closeTerm(cue: Mention, mentions: Mention[], commasBefore: Int32Array, lex: Lexicon, only?: Set<string>): Mention | null {
   let best: Mention | null = null;
   let bestDistance = CUE_REACH + 1;
   for (const m of mentions) {
     if (m.cue || m.aspect === cue.aspect || m.aspect === lex.defaultAspect || m.segment !== cue.segment) continue;
+    if (only && !only.has(m.aspect)) continue;
     const [a, b] = m.start < cue.start ? [m.end, cue.start] : [cue.end, m.start];
     const distance = Math.max(0, b - a) + COMMA_DISTANCE * Math.abs(commasBefore[b] - commasBefore[a]);
     if (distance < bestDistance) {

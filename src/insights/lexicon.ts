@@ -37,10 +37,10 @@ const TaxonomyFile = z.object({
     /** Cues that name the aspect only when no other aspect's term is close by ("fast" service, "fast" food prep). */
     weak_cues: z.array(z.string()).default([]),
     /**
-     * Its terms and cues say something about the thing they are said of, and that thing is then no aspect of
-     * its own: "the pizza is too expensive" and "$12 for the soup" are about price, not food.
+     * Aspects whose terms this aspect's terms and cues absorb: "the pizza is too expensive" and "$12 for the
+     * soup" are about price, not food, so restaurant `price` absorbs `food`.
      */
-    absorbs_subject: z.boolean().default(false),
+    absorbs: z.array(z.string()).default([]),
   })).min(1),
   problems: z.array(z.object({ id: z.string(), label: z.string(), patterns: z.array(z.string()).min(1) })),
   opinion: ScoreMap,
@@ -80,8 +80,8 @@ export interface Lexicon {
   stopwords: Map<string, Set<string>>;
   genericNouns: Set<string>;
   modifierHeads: Set<string>;
-  /** Aspects whose cues absorb the term they are said of (see `absorbs_subject`). */
-  absorbing: Set<string>;
+  /** Aspect → the aspects whose terms its terms and cues absorb (see `absorbs`). */
+  absorbing: Map<string, Set<string>>;
   waitAspect: string | null;
   /** Reads unknown words as the one-word lexicon entry they are a typo of. */
   spelling: SpellFixer;
@@ -142,6 +142,9 @@ function compile(english: z.infer<typeof EnglishFile>, taxonomy: TaxonomyFile): 
       }
       owner.set(key, aspect.id);
     }
+    for (const other of aspect.absorbs) {
+      if (!aspectIds.has(other) || other === aspect.id) throw new Error(`taxonomy ${taxonomy.vertical}: ${aspect.id} cannot absorb ${other}`);
+    }
     const weakTerms = new Set(aspect.weak_terms);
     for (const w of weakTerms) {
       if (!aspect.terms.includes(w)) throw new Error(`taxonomy ${taxonomy.vertical}: weak term "${w}" is not a term of ${aspect.id}`);
@@ -179,7 +182,7 @@ function compile(english: z.infer<typeof EnglishFile>, taxonomy: TaxonomyFile): 
     stopwords: new Map(Object.entries(english.stopwords).map(([lang, words]) => [lang, new Set(words)])),
     genericNouns: new Set(english.generic_nouns),
     modifierHeads: new Set(taxonomy.modifier_heads),
-    absorbing: new Set(taxonomy.aspects.filter((a) => a.absorbs_subject).map((a) => a.id)),
+    absorbing: new Map(taxonomy.aspects.filter((a) => a.absorbs.length > 0).map((a) => [a.id, new Set(a.absorbs)])),
     spelling: new SpellFixer(singleWords),
     waitAspect: taxonomy.wait_aspect,
   };
