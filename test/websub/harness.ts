@@ -207,7 +207,7 @@ export async function startHub(pki: TestPki, config: HubConfigInput = {}, databa
 
 export type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
 
-export async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 5_000): Promise<Truthy<T>> {
+export async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<Truthy<T>> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer as createHttpServer } from 'node:http';
 import { after, describe, test } from 'node:test';
-import { listSubscriptions, removeSubscription } from '../../src/websub/index.js';
+import { formatSubscriptions, listSubscriptions, removeSubscription } from '../../src/websub/index.js';
 import { type TestHub, type TestPki, Subscriber, goodSubscriber, hmac, makePki, sleep, startHub, waitFor } from './harness.js';
 
 const pki: TestPki = makePki();
@@ -450,6 +450,10 @@ describe('operators', () => {
     const list = await listSubscriptions(hub.store);
     assert.equal(JSON.stringify(list).includes('zzz-secret'), false);
     assert.equal(list[0].signed, true);
+    const table = formatSubscriptions(list).split('\n');
+    assert.equal(table.length, 4);
+    assert.match(table[1], new RegExp(`^${list[0].id}\t${topics().feedAtom.replace(/[.]/g, '\\.')}\t`));
+    assert.equal(formatSubscriptions([]), 'no subscriptions');
     const text = await hub.worker.metricsText();
     assert.match(text, /reviewcast_websub_active_subscriptions 3/);
     assert.match(text, /reviewcast_websub_verifications_total\{outcome="succeeded"\} 3/);
