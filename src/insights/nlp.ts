@@ -26,14 +26,34 @@ export interface ParsedSentence {
 
 const WORD = /[\p{L}\p{N}]/u;
 
-const nlp = winkNLP(model, ['sbd', 'negation', 'pos']);
-const its = nlp.its;
-// wink's type declarations give `its.lemma` an addons parameter its `out()` signature does not accept,
-// although `out(its.lemma)` is the documented call.
-const lemmaOf = its.lemma as unknown as ItsFunction<string>;
-// wink numbers its vocabulary first and every word it meets later after it: the id of a nonsense word read
-// first is where the unknown words begin.
-const FIRST_UNKNOWN_ID = (nlp.readDoc('qzxqjvkz').tokens().out(its.uniqueId) as number[])[0];
+interface Wink {
+  nlp: ReturnType<typeof winkNLP>;
+  its: ReturnType<typeof winkNLP>['its'];
+  lemmaOf: ItsFunction<string>;
+  firstUnknownId: number;
+}
+let loaded: Wink | null = null;
+
+/**
+ * The English model is loaded on first use, not at import: a server that loads a stored snapshot
+ * never analyses anything, and should not pay for the model at start.
+ */
+function wink(): Wink {
+  if (loaded) return loaded;
+  const nlp = winkNLP(model, ['sbd', 'negation', 'pos']);
+  const its = nlp.its;
+  loaded = {
+    nlp,
+    its,
+    // wink's type declarations give `its.lemma` an addons parameter its `out()` signature does not accept,
+    // although `out(its.lemma)` is the documented call.
+    lemmaOf: its.lemma as unknown as ItsFunction<string>,
+    // wink numbers its vocabulary first and every word it meets later after it: the id of a nonsense word read
+    // first is where the unknown words begin.
+    firstUnknownId: (nlp.readDoc('qzxqjvkz').tokens().out(its.uniqueId) as number[])[0],
+  };
+  return loaded;
+}
 const LETTERS = /^[a-z]+$/;
 /** Lowercased forms already looked up in the vocabulary; cleared when it grows past its cap. */
 const knownLower = new Map<string, boolean>();
@@ -42,8 +62,9 @@ const KNOWN_CAP = 50_000;
 function isKnown(lower: string): boolean {
   let known = knownLower.get(lower);
   if (known === undefined) {
+    const { nlp, its, firstUnknownId } = wink();
     const ids = nlp.readDoc(lower).tokens().out(its.uniqueId) as number[];
-    known = ids.length !== 1 || ids[0] < FIRST_UNKNOWN_ID;
+    known = ids.length !== 1 || ids[0] < firstUnknownId;
     if (knownLower.size >= KNOWN_CAP) knownLower.clear();
     knownLower.set(lower, known);
   }
@@ -52,6 +73,7 @@ function isKnown(lower: string): boolean {
 
 /** Sentences with their non-whitespace tokens; sentences without a word or symbol are dropped. */
 export function parseText(text: string): ParsedSentence[] {
+  const { nlp, its, lemmaOf, firstUnknownId } = wink();
   const doc = nlp.readDoc(text);
   const tokens = doc.tokens();
   const values = tokens.out(its.value) as string[];
@@ -75,7 +97,7 @@ export function parseText(text: string): ParsedSentence[] {
     all[i] = tags[i] === 'SPACE' || value.trim() === '' ? null
       : {
         normal: normals[i], lemma: lemmas[i].toLowerCase(), pos: tags[i], negated: negations[i],
-        oov: ids[i] >= FIRST_UNKNOWN_ID && LETTERS.test(normals[i]) && (value === normals[i] || !isKnown(normals[i])),
+        oov: ids[i] >= firstUnknownId && LETTERS.test(normals[i]) && (value === normals[i] || !isKnown(normals[i])),
         start, end,
       };
   }
@@ -120,5 +142,6 @@ export function isInflectionOfKnown(lower: string): boolean {
 
 /** Lowercased token forms of a short lexicon entry, tokenised exactly as review text is. */
 export function tokenizePhrase(phrase: string): string[] {
+  const { nlp, its } = wink();
   return (nlp.readDoc(phrase).tokens().out(its.normal) as string[]).filter((t) => t.trim() !== '');
 }
