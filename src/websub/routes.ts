@@ -49,7 +49,8 @@ export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: Hub
       if (!parsed.ok) return text(reply, parsed.status, parsed.reason);
       const r = parsed.request;
 
-      const hostWait = perCallbackHost.take(new URL(r.callback).host);
+      // By host name, not host:port, so cycling ports on one target does not escape the limit.
+      const hostWait = perCallbackHost.take(new URL(r.callback).hostname);
       if (hostWait > 0) return text(reply.header('retry-after', String(hostWait)), 429, 'too many hub requests for this callback host; retry later');
       const db = store.db;
       if ((await repo.countPendingVerifications(db)) >= config.maxPendingVerifications && !(await repo.hasPendingVerification(db, r.topic, r.callback))) {
