@@ -91,6 +91,8 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
   app.route({
     method: ['GET', 'POST', 'DELETE'],
     url: '/mcp',
+    // HEAD is not an MCP operation; without the automatic HEAD route it gets the app's own 405.
+    exposeHeadRoute: false,
     // Taken over before Fastify reads the body: the SDK adapter enforces the size limit (413) and owns
     // content-type checks (415), which Fastify's own parsers would otherwise answer in their own shape.
     onRequest: async (req, reply) => {
