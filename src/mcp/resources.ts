@@ -28,7 +28,15 @@ function resolveOr<T>(uri: URL, find: () => T): T {
   }
 }
 
-const variable = (v: string | string[] | undefined) => decodeURIComponent(Array.isArray(v) ? (v[0] ?? '') : (v ?? ''));
+/** A template variable as given; a malformed %-escape is kept as typed (it then matches nothing: not found). */
+function variable(v: string | string[] | undefined): string {
+  const raw = Array.isArray(v) ? (v[0] ?? '') : (v ?? '');
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
 
 /**
  * The business, the insights document and one resource per review, aspect, technician and service.

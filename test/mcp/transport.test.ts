@@ -290,6 +290,7 @@ describe('resources, prompts and completions', () => {
         const review = await client.readResource({ uri: `reviewcast://reviews/${c.reviews[0].id}` });
         assert.deepEqual(JSON.parse((review.contents[0] as { text: string }).text), c.reviews[0]);
         await assert.rejects(client.readResource({ uri: 'reviewcast://reviews/01AAAAAAAAAAAAAAAAAAAAAAAA' }));
+        await assert.rejects(client.readResource({ uri: 'reviewcast://aspects/%E0%A4' }), /Unknown aspect/);
 
         const aspect = c.insights.aspects[0];
         const done = await client.complete({ ref: { type: 'ref/resource', uri: 'reviewcast://aspects/{aspect}' }, argument: { name: 'aspect', value: aspect.id.slice(0, 3) } });
