@@ -3,7 +3,7 @@ import { refuseUrl } from './outbound.js';
 import { RateLimiter } from './rate-limit.js';
 import * as repo from './repo.js';
 import { parseHubRequest } from './request.js';
-import { redactUrl } from './signature.js';
+import { redactUrl } from './redact.js';
 import { topicUrls } from './topics.js';
 import type { HubDeps, HubWorker } from './worker.js';
 

@@ -6,7 +6,8 @@ import { HubCounters, type HubMetrics, metricsText } from './metrics.js';
 import { OutboundClient } from './outbound.js';
 import * as repo from './repo.js';
 import { withQuery } from './request.js';
-import { hubSignature, redactUrl } from './signature.js';
+import { redactUrl } from './redact.js';
+import { hubSignature } from './signature.js';
 import { topicsOf } from './topics.js';
 
 /** The subset of a pino/Fastify logger the hub uses. */

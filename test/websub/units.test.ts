@@ -10,7 +10,8 @@ import { OutboundClient, guardConnector, publicOnlyLookup, refuseUrl } from '../
 import { Subscriber, makePki } from './harness.js';
 import { RateLimiter } from '../../src/websub/rate-limit.js';
 import { parseHubRequest, withQuery } from '../../src/websub/request.js';
-import { hubSignature, redactUrl } from '../../src/websub/signature.js';
+import { redactUrl } from '../../src/websub/redact.js';
+import { hubSignature } from '../../src/websub/signature.js';
 
 describe('address classification', () => {
   const refused: Array<[string, RegExp]> = [
