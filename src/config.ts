@@ -4,6 +4,12 @@ const flag = z
   .union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no', ''])])
   .transform((v) => v === true || v === '1' || v === 'true' || v === 'yes');
 
+function parseTrustProxy(v: string | undefined): boolean | number | string {
+  if (!v || v === '0' || v === 'false') return false;
+  if (v === '1' || v === 'true') return true;
+  return /^\d+$/.test(v) ? Number(v) : v;
+}
+
 export const ConfigSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -15,6 +21,8 @@ export const ConfigSchema = z
     REVIEWCAST_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
     /** Load the demo business when the database is empty (what `npm start` does on a fresh machine). */
     REVIEWCAST_DEMO_IF_EMPTY: flag.default(true),
+    /** Behind a load balancer: `1` trusts X-Forwarded-For from any hop, a number that many hops, else a list of proxy addresses. */
+    TRUST_PROXY: z.string().optional(),
     REVIEWCAST_HUB_ALLOW_PRIVATE_CALLBACKS: flag.default(false),
     REVIEWCAST_HUB_CA_FILE: z.string().optional(),
     REVIEWCAST_MCP_SESSION_TTL_MS: z.coerce.number().int().min(1000).default(30 * 60_000),
@@ -31,6 +39,7 @@ export const ConfigSchema = z
     logLevel: c.LOG_LEVEL,
     pollMs: c.REVIEWCAST_POLL_MS,
     demoIfEmpty: c.REVIEWCAST_DEMO_IF_EMPTY,
+    trustProxy: parseTrustProxy(c.TRUST_PROXY),
     hubAllowPrivateCallbacks: c.REVIEWCAST_HUB_ALLOW_PRIVATE_CALLBACKS,
     hubCaFile: c.REVIEWCAST_HUB_CA_FILE ?? null,
     mcpSessionTtlMs: c.REVIEWCAST_MCP_SESSION_TTL_MS,

@@ -2,7 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { type Config, type ConfigInput, loadConfig } from '../config.js';
 import { buildApp } from '../http/index.js';
+import { mcpToolDefinitions, registerMcp } from '../mcp/index.js';
+import { registerPages } from '../pages/index.js';
 import { Store } from '../store/index.js';
+import { HubConfigSchema, HubWorker, registerHub } from '../websub/index.js';
 import { CatalogSource } from './catalog-source.js';
 import { seedDemo } from './seed-demo.js';
 
@@ -13,6 +16,7 @@ export interface RunningServer {
   config: Config;
   store: Store;
   catalog: CatalogSource;
+  hub: HubWorker;
   log: Logger;
   close(): Promise<void>;
 }
@@ -31,7 +35,29 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   }
   let publicBaseUrl = config.publicBaseUrl;
   const catalog = new CatalogSource(store, { publicBaseUrl: () => publicBaseUrl!, pollMs: config.pollMs, log });
-  const app = await buildApp({ catalog: () => catalog.get(), logger: log, ready: () => store.ping(), plugins: [async (a) => (await import('../pages/index.js')).registerPages(a, { catalog: () => catalog.get(), toolDefinitions: (await import('../mcp/index.js')).mcpToolDefinitions })] });
+  const hubDeps = {
+    store,
+    catalog: () => catalog.get(),
+    config: HubConfigSchema.parse({ allowPrivateCallbacks: config.hubAllowPrivateCallbacks, caFile: config.hubCaFile ?? undefined }),
+    log: log.child({ module: 'websub' }),
+  };
+  const hub = new HubWorker(hubDeps);
+  // Registered before the first load, so start-up announces a revision a crash left unannounced.
+  catalog.onRevision((c) => hub.onRevision(c));
+  const app = await buildApp({
+    catalog: () => catalog.get(),
+    logger: log,
+    trustProxy: config.trustProxy,
+    ready: () => store.ping(),
+    plugins: [
+      (a) => registerMcp(a, { catalog: () => catalog.get(), config, log: log.child({ module: 'mcp' }) }),
+      (a) => registerHub(a, { ...hubDeps, worker: hub }),
+      (a) => registerPages(a, { catalog: () => catalog.get(), toolDefinitions: mcpToolDefinitions }),
+      (a) => {
+        a.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4; charset=utf-8').send(await hub.metricsText()));
+      },
+    ],
+  });
   // Listen first so the base URL can name the real port; until the catalog is loaded requests get 503.
   await app.listen({ port: config.port, host: config.host });
   const addr = app.server.address();
@@ -42,6 +68,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   config.publicBaseUrl = publicBaseUrl;
   await catalog.refresh();
   catalog.startWatching();
+  await hub.start();
   log.info({ url, publicBaseUrl, revision: catalog.get().revision }, 'reviewcast listening');
 
   let closing: Promise<void> | null = null;
@@ -51,12 +78,14 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
     config,
     store,
     catalog,
+    hub,
     log,
     close() {
       // In-flight requests finish (Fastify stops accepting, then waits), then background work, then the store.
       closing ??= (async () => {
         await catalog.stop();
         await app.close();
+        await hub.stop();
         await store.close();
       })();
       return closing;

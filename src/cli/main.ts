@@ -5,6 +5,7 @@ import { loadConfig } from '../config.js';
 import { generateDemoReviews, demoBusiness } from '../demo/index.js';
 import { FORMATS, type Format, ImportFileError, analyzePending, formatRowError, importFile } from '../ingest/index.js';
 import { Store } from '../store/index.js';
+import { formatSubscriptions, listSubscriptions, removeSubscription } from '../websub/index.js';
 import { readBusinessFile } from './business.js';
 import { progress } from './progress.js';
 
@@ -126,6 +127,35 @@ program
     await writeFile(opts.out, body);
     if (opts.businessOut) await writeFile(opts.businessOut, JSON.stringify(demoBusiness(), null, 2));
     console.log(`wrote ${reviews.length} demo reviews to ${opts.out}`);
+  });
+
+const subscriptions = program.command('subscriptions').description('WebSub subscriptions held by the hub');
+subscriptions
+  .command('list')
+  .description('list active subscriptions (topic, callback, lease expiry, failures)')
+  .addOption(dbOption())
+  .action(async (opts) => {
+    const store = await openStore(opts);
+    try {
+      console.log(formatSubscriptions(await listSubscriptions(store)));
+    } finally {
+      await store.close();
+    }
+  });
+subscriptions
+  .command('remove')
+  .description('remove a subscription by id, or every subscription of a callback URL')
+  .argument('<id-or-callback>')
+  .addOption(dbOption())
+  .action(async (target: string, opts) => {
+    const store = await openStore(opts);
+    try {
+      const removed = await removeSubscription(store, /^\d+$/.test(target) ? Number(target) : target);
+      console.log(`removed ${removed} subscription(s)`);
+      if (removed === 0) process.exitCode = 1;
+    } finally {
+      await store.close();
+    }
   });
 
 program

@@ -11,6 +11,8 @@ import { searchRoutes } from './routes/search.js';
 export interface AppDeps {
   catalog: () => Catalog;
   logger: Logger;
+  /** Trust X-Forwarded-* from a proxy (client addresses for rate limits): true, a hop count, or addresses. */
+  trustProxy?: boolean | number | string;
   /** Readiness: resolves when the store answers; rejects otherwise. */
   ready: () => Promise<void>;
   /** Further surfaces (MCP, WebSub hub, pages) mounted by the composition root. */
@@ -21,7 +23,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: 1 << 20,
-    trustProxy: true,
+    // Fastify accepts a hop count too, though its overloads do not list it.
+    trustProxy: (deps.trustProxy ?? false) as boolean | string,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // One log line per request costs more than serving a cached body; they appear at LOG_LEVEL=debug.
