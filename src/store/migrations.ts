@@ -139,6 +139,19 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0004_rate_limits': {
+      async up(db: Kysely<any>) {
+        // Token buckets in the store, so a limit holds across every replica that shares it.
+        await db.schema
+          .createTable('rate_limits')
+          .addColumn('key', 'text', (c) => c.primaryKey())
+          .addColumn('tokens', 'double precision', (c) => c.notNull())
+          .addColumn('at', 'bigint', (c) => c.notNull())
+          .addColumn('allowed', 'integer', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('rate_limits_at').on('rate_limits').column('at').execute();
+      },
+    },
   };
 }
 

@@ -63,12 +63,21 @@ export interface CatalogSnapshotTable {
   created_at: string;
 }
 
+/** A token bucket: `tokens` left at time `at` (epoch ms); `allowed` is the outcome of the last take. */
+export interface RateLimitTable {
+  key: string;
+  tokens: number;
+  at: number;
+  allowed: number;
+}
+
 export interface Database {
   business: BusinessTable;
   reviews: ReviewTable;
   revisions: RevisionTable;
   review_analysis: ReviewAnalysisTable;
   catalog_snapshots: CatalogSnapshotTable;
+  rate_limits: RateLimitTable;
   websub_subscriptions: WebsubSubscriptionTable;
   websub_verifications: WebsubVerificationTable;
   websub_deliveries: WebsubDeliveryTable;

@@ -18,8 +18,8 @@ const MAX_BODY_BYTES = 16 * 1024;
  */
 export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: HubWorker }): void {
   const { store, config, log, worker } = deps;
-  const perClient = new RateLimiter(config.rateLimitPerClient.perMinute, config.rateLimitPerClient.burst);
-  const perCallbackHost = new RateLimiter(config.rateLimitPerCallbackHost.perMinute, config.rateLimitPerCallbackHost.burst);
+  const perClient = new RateLimiter(store, 'hub-client', config.rateLimitPerClient.perMinute, config.rateLimitPerClient.burst);
+  const perCallbackHost = new RateLimiter(store, 'hub-callback-host', config.rateLimitPerCallbackHost.perMinute, config.rateLimitPerCallbackHost.burst);
 
   const text = (reply: FastifyReply, status: number, message: string) => {
     if (status >= 400 && worker) (status === 429 ? worker.counters.requestsRateLimited++ : worker.counters.requestsRejected++);
@@ -41,7 +41,7 @@ export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: Hub
     });
 
     scope.post(HUB_PATH, async (req, reply) => {
-      const wait = perClient.take(req.ip);
+      const wait = await perClient.take(req.ip);
       if (wait > 0) return text(reply.header('retry-after', String(wait)), 429, 'too many hub requests from this address; retry later');
       if (!(req.body instanceof URLSearchParams)) return text(reply, 415, `the hub takes ${FORM} bodies`);
 
@@ -50,7 +50,7 @@ export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: Hub
       const r = parsed.request;
 
       // By host name, not host:port, so cycling ports on one target does not escape the limit.
-      const hostWait = perCallbackHost.take(new URL(r.callback).hostname);
+      const hostWait = await perCallbackHost.take(new URL(r.callback).hostname);
       if (hostWait > 0) return text(reply.header('retry-after', String(hostWait)), 429, 'too many hub requests for this callback host; retry later');
       const db = store.db;
       if ((await repo.countPendingVerifications(db)) >= config.maxPendingVerifications && !(await repo.hasPendingVerification(db, r.topic, r.callback))) {

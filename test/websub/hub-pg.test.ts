@@ -44,8 +44,10 @@ describe('hub on PostgreSQL', { skip: PG_SKIP }, () => {
       await sub.close();
       await db.drop();
     });
-    // Twice at once: the second request replaces the pending (or in-flight) first one.
-    await Promise.all([hub.subscribe(hub.catalog().links.feedAtom, sub.url(), { 'hub.lease_seconds': '900' }), hub.subscribe(hub.catalog().links.feedAtom, sub.url(), { 'hub.secret': 'pg' })]);
+    // Back to back: the second request replaces the pending (or in-flight) first one. (Sent one after the
+    // other: two concurrent HTTP requests have no defined order.)
+    assert.equal((await hub.subscribe(hub.catalog().links.feedAtom, sub.url(), { 'hub.lease_seconds': '900' })).status, 202);
+    assert.equal((await hub.subscribe(hub.catalog().links.feedAtom, sub.url(), { 'hub.secret': 'pg' })).status, 202);
     await waitFor(() => listSubscriptions(hub.store).then((l) => l.length === 1 && l[0].signed), 'active with the newer request');
     await hub.publish();
     await waitFor(() => sub.gets().some((g) => g.query.get('hub.mode') === 'denied'), 'denied');

@@ -9,6 +9,9 @@ import { buildConnector } from 'undici';
 import { OutboundClient, guardConnector, publicOnlyLookup, refuseUrl } from '../../src/websub/outbound.js';
 import { Subscriber, makePki } from './harness.js';
 import { RateLimiter } from '../../src/websub/rate-limit.js';
+import { Store } from '../../src/store/index.js';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/tmp.js';
 import { parseHubRequest, withQuery } from '../../src/websub/request.js';
 import { redactUrl } from '../../src/websub/redact.js';
 import { hubSignature } from '../../src/websub/signature.js';
@@ -201,21 +204,23 @@ describe('small pieces', () => {
     assert.equal(retryDelayMs(1, c, () => 0), 800);
     assert.equal(retryDelayMs(1, c, () => 1), 1200);
   });
-  test('rate limiter: burst, then refill over time; keys are independent', () => {
-    let now = 0;
-    const rl = new RateLimiter(60, 2, 100, () => now);
-    assert.equal(rl.take('a'), 0);
-    assert.equal(rl.take('a'), 0);
-    assert.equal(rl.take('a'), 1);
-    assert.equal(rl.take('b'), 0);
-    now += 1000;
-    assert.equal(rl.take('a'), 0);
-  });
-  test('rate limiter forgets the least recently used key beyond its bound', () => {
-    const rl = new RateLimiter(1, 1, 2, () => 0);
-    rl.take('a');
-    rl.take('b');
-    rl.take('c');
-    assert.equal(rl.take('a'), 0, 'a was forgotten');
+  test('rate limiter: burst, then refill over time; keys and scopes are independent', async () => {
+    const store = await Store.open(join(tempDir(), 'rl.db'));
+    try {
+      let now = 0;
+      const rl = new RateLimiter(store, 'x', 60, 2, () => now);
+      assert.equal(await rl.take('a'), 0);
+      assert.equal(await rl.take('a'), 0);
+      assert.equal(await rl.take('a'), 1);
+      assert.equal(await rl.take('b'), 0);
+      assert.equal(await new RateLimiter(store, 'y', 60, 2, () => now).take('a'), 0, 'another scope has its own bucket');
+      now += 1000;
+      assert.equal(await rl.take('a'), 0);
+      assert.equal(await rl.take('a'), 1);
+      const second = new RateLimiter(store, 'x', 60, 2, () => now);
+      assert.equal(await second.take('a'), 1, 'a second limiter on the same store (another replica) sees the same bucket');
+    } finally {
+      await store.close();
+    }
   });
 });
