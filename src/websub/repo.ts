@@ -149,18 +149,26 @@ export async function deleteSubscriptionById(trx: Tx, id: number): Promise<boole
  */
 export async function announce(store: Store, topic: string, etag: string, revision: number, now: number): Promise<number | null> {
   return store.transaction(async (trx) => {
-    const last = await trx.selectFrom('websub_topics').select('etag').where('topic', '=', topic).executeTakeFirst();
-    if (last?.etag === etag) return null;
+    // Compare-and-set on the topic row first: when several replicas announce the same revision, the
+    // row lock makes the others wait and then see the ETag already recorded, so exactly one queues jobs.
+    const won = await trx
+      .insertInto('websub_topics')
+      .values({ topic, etag, revision, announced_at: iso(now) })
+      .onConflict((oc) =>
+        oc
+          .column('topic')
+          .doUpdateSet({ etag, revision, announced_at: iso(now) })
+          // Only forward: a replica still on an older revision never re-announces stale bytes.
+          .where((eb) => eb.and([eb('websub_topics.etag', '!=', etag), eb('websub_topics.revision', '<', revision)])),
+      )
+      .returning('topic')
+      .executeTakeFirst();
+    if (!won) return null;
     const queued = await sql`
       insert into websub_deliveries (subscription_id, topic, etag, revision, attempts, due_at, created_at)
       select id, topic, cast(${etag} as text), cast(${revision} as integer), 0, cast(${now} as bigint), cast(${iso(now)} as text)
       from websub_subscriptions where topic = ${topic} and expires_at > ${now}
       on conflict (subscription_id) do update set etag = excluded.etag, revision = excluded.revision`.execute(trx);
-    await trx
-      .insertInto('websub_topics')
-      .values({ topic, etag, revision, announced_at: iso(now) })
-      .onConflict((oc) => oc.column('topic').doUpdateSet({ etag, revision, announced_at: iso(now) }))
-      .execute();
     return Number(queued.numAffectedRows ?? 0);
   });
 }
