@@ -16,6 +16,8 @@ export const ConfigSchema = z
     HOST: z.string().min(1).default('0.0.0.0'),
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     DATABASE_URL: z.string().min(1).default('./data/reviewcast.db'),
+    /** api: HTTP surfaces only; worker: hub verifications and deliveries (plus health and metrics); all: both. */
+    REVIEWCAST_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** How often a server checks the store for a revision written by another process (SQLite, and PostgreSQL's fallback). */
     REVIEWCAST_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
@@ -36,6 +38,7 @@ export const ConfigSchema = z
     /** Null until the server knows its port (then http://localhost:PORT). */
     publicBaseUrl: c.PUBLIC_BASE_URL ? c.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
     databaseUrl: c.DATABASE_URL,
+    role: c.REVIEWCAST_ROLE,
     logLevel: c.LOG_LEVEL,
     pollMs: c.REVIEWCAST_POLL_MS,
     demoIfEmpty: c.REVIEWCAST_DEMO_IF_EMPTY,

@@ -42,21 +42,29 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
     log: log.child({ module: 'websub' }),
   };
   const hub = new HubWorker(hubDeps);
+  const serving = config.role !== 'worker';
+  const working = config.role !== 'api';
   // Registered before the first load, so start-up announces a revision a crash left unannounced.
-  catalog.onRevision((c) => hub.onRevision(c));
+  if (working) catalog.onRevision((c) => hub.onRevision(c));
+  const metrics = (a: FastifyInstance) => {
+    a.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4; charset=utf-8').send(await hub.metricsText()));
+  };
   const app = await buildApp({
     catalog: () => catalog.get(),
     logger: log,
     trustProxy: config.trustProxy,
     ready: () => store.ping(),
-    plugins: [
-      (a) => registerMcp(a, { catalog: () => catalog.get(), config, log: log.child({ module: 'mcp' }) }),
-      (a) => registerHub(a, { ...hubDeps, worker: hub }),
-      (a) => registerPages(a, { catalog: () => catalog.get(), toolDefinitions: mcpToolDefinitions }),
-      (a) => {
-        a.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4; charset=utf-8').send(await hub.metricsText()));
-      },
-    ],
+    // A worker-only process answers health, readiness and metrics; the public surfaces live on api processes.
+    surfaces: serving,
+    plugins: serving
+      ? [
+          (a) => registerMcp(a, { catalog: () => catalog.get(), config, log: log.child({ module: 'mcp' }) }),
+          // An api-only process queues verifications; a worker process (polling the store) runs them.
+          (a) => registerHub(a, { ...hubDeps, worker: working ? hub : undefined }),
+          (a) => registerPages(a, { catalog: () => catalog.get(), toolDefinitions: mcpToolDefinitions }),
+          metrics,
+        ]
+      : [metrics],
   });
   // Listen first so the base URL can name the real port; until the catalog is loaded requests get 503.
   await app.listen({ port: config.port, host: config.host });
@@ -68,8 +76,8 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   config.publicBaseUrl = publicBaseUrl;
   await catalog.refresh();
   catalog.startWatching();
-  await hub.start();
-  log.info({ url, publicBaseUrl, revision: catalog.get().revision }, 'reviewcast listening');
+  if (working) await hub.start();
+  log.info({ url, publicBaseUrl, role: config.role, revision: catalog.get().revision }, 'reviewcast listening');
 
   let closing: Promise<void> | null = null;
   return {

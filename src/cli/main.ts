@@ -24,9 +24,10 @@ program
   .option('--port <port>', 'listen port ($PORT, default 3000)')
   .option('--host <host>', 'listen address ($HOST, default 0.0.0.0)')
   .option('--public-base-url <url>', 'absolute base URL used in feeds and links ($PUBLIC_BASE_URL)')
+  .addOption(new Option('--role <role>', 'api: HTTP surfaces; worker: hub deliveries; all: both ($REVIEWCAST_ROLE, default all)').choices(['api', 'worker', 'all']))
   .addOption(dbOption())
   .action(async (opts) => {
-    const server = await startServer({ PORT: opts.port, HOST: opts.host, PUBLIC_BASE_URL: opts.publicBaseUrl, DATABASE_URL: opts.databaseUrl });
+    const server = await startServer({ PORT: opts.port, HOST: opts.host, PUBLIC_BASE_URL: opts.publicBaseUrl, DATABASE_URL: opts.databaseUrl, REVIEWCAST_ROLE: opts.role });
     const shutdown = (signal: string) => {
       server.log.info({ signal }, 'shutting down: finishing in-flight requests');
       server.close().then(

@@ -15,6 +15,8 @@ export interface AppDeps {
   trustProxy?: boolean | number | string;
   /** Readiness: resolves when the store answers; rejects otherwise. */
   ready: () => Promise<void>;
+  /** Mount the public REST surface (false for a worker-only process, which keeps health and readiness). */
+  surfaces?: boolean;
   /** Further surfaces (MCP, WebSub hub, pages) mounted by the composition root. */
   plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
 }
@@ -38,15 +40,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxAge: 86_400,
   });
 
-  datasetRoutes(app, deps.catalog);
-  searchRoutes(app, deps.catalog);
-  discoveryRoutes(app, deps.catalog);
-
-  let openapi: Buffer | null = null;
-  app.get('/openapi.json', async (_req, reply) => {
-    openapi ??= Buffer.from(JSON.stringify(buildOpenApi(deps.catalog().links.base)));
-    return reply.type('application/json; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(openapi);
-  });
+  if (deps.surfaces !== false) {
+    datasetRoutes(app, deps.catalog);
+    searchRoutes(app, deps.catalog);
+    discoveryRoutes(app, deps.catalog);
+    openapiRoute(app, deps.catalog);
+  }
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
     try {
@@ -60,4 +59,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   for (const plugin of deps.plugins ?? []) await plugin(app);
   return app;
+}
+
+function openapiRoute(app: FastifyInstance, catalog: () => Catalog) {
+  let openapi: Buffer | null = null;
+  app.get('/openapi.json', async (_req, reply) => {
+    openapi ??= Buffer.from(JSON.stringify(buildOpenApi(catalog().links.base)));
+    return reply.type('application/json; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(openapi);
+  });
 }
