@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { type Config, type ConfigInput, loadConfig } from '../config.js';
 import { buildApp } from '../http/index.js';
-import { mcpToolDefinitions, registerMcp } from '../mcp/index.js';
+import { StoreSessionStore, mcpToolDefinitions, registerMcp } from '../mcp/index.js';
 import { registerPages } from '../pages/index.js';
 import { Store } from '../store/index.js';
 import { HubConfigSchema, HubWorker, registerHub } from '../websub/index.js';
@@ -58,7 +58,14 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
     surfaces: serving,
     plugins: serving
       ? [
-          (a) => registerMcp(a, { catalog: () => catalog.get(), config, log: log.child({ module: 'mcp' }) }),
+          (a) =>
+            registerMcp(a, {
+              catalog: () => catalog.get(),
+              config,
+              log: log.child({ module: 'mcp' }),
+              // On PostgreSQL (the several-replicas setup) sessions live in the database so every replica accepts them.
+              sessions: store.dialect === 'postgres' ? new StoreSessionStore(store, { ttlMs: config.mcpSessionTtlMs, maxSessions: config.mcpMaxSessions }) : undefined,
+            }),
           // An api-only process queues verifications; a worker process (polling the store) runs them.
           (a) => registerHub(a, { ...hubDeps, worker: working ? hub : undefined }),
           (a) => registerPages(a, { catalog: () => catalog.get(), toolDefinitions: mcpToolDefinitions }),

@@ -3,3 +3,4 @@ export { mcpToolDefinitions, createMcpServerFactory, SERVER_INFO, type Exchange,
 export { InMemorySessionStore, type SessionRecord, type SessionStore, type SessionLimits } from './sessions.js';
 export { RESOURCE_URIS } from './resources.js';
 export { TOOLS, READ_ONLY_ANNOTATIONS, type ToolSpec } from './tools.js';
+export { StoreSessionStore } from './store-sessions.js';

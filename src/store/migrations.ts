@@ -152,6 +152,19 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('rate_limits_at').on('rate_limits').column('at').execute();
       },
     },
+    '0005_mcp_sessions': {
+      async up(db: Kysely<any>) {
+        // Session-era MCP sessions shared by replicas: any replica accepts a session another created.
+        await db.schema
+          .createTable('mcp_sessions')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('protocol_version', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('mcp_sessions_last_seen').on('mcp_sessions').column('last_seen_at').execute();
+      },
+    },
   };
 }
 

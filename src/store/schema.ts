@@ -71,6 +71,14 @@ export interface RateLimitTable {
   allowed: number;
 }
 
+/** A session-era MCP session; times in epoch milliseconds. */
+export interface McpSessionTable {
+  id: string;
+  protocol_version: string;
+  created_at: number;
+  last_seen_at: number;
+}
+
 export interface Database {
   business: BusinessTable;
   reviews: ReviewTable;
@@ -78,6 +86,7 @@ export interface Database {
   review_analysis: ReviewAnalysisTable;
   catalog_snapshots: CatalogSnapshotTable;
   rate_limits: RateLimitTable;
+  mcp_sessions: McpSessionTable;
   websub_subscriptions: WebsubSubscriptionTable;
   websub_verifications: WebsubVerificationTable;
   websub_deliveries: WebsubDeliveryTable;
