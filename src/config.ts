@@ -27,6 +27,10 @@ export const ConfigSchema = z
     TRUST_PROXY: z.string().optional(),
     REVIEWCAST_HUB_ALLOW_PRIVATE_CALLBACKS: flag.default(false),
     REVIEWCAST_HUB_CA_FILE: z.string().optional(),
+    /** How long a worker owns a claimed delivery before another replica may take it over. */
+    REVIEWCAST_HUB_CLAIM_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+    /** Hub subscribe/unsubscribe requests per minute per client address (burst: a third of it, at least 1). */
+    REVIEWCAST_HUB_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     REVIEWCAST_MCP_SESSION_TTL_MS: z.coerce.number().int().min(1000).default(30 * 60_000),
     REVIEWCAST_MCP_MAX_SESSIONS: z.coerce.number().int().min(1).default(10_000),
     /** Comma-separated Origins allowed on /mcp; unset = the server's own origin and localhost only. */
@@ -45,6 +49,8 @@ export const ConfigSchema = z
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     hubAllowPrivateCallbacks: c.REVIEWCAST_HUB_ALLOW_PRIVATE_CALLBACKS,
     hubCaFile: c.REVIEWCAST_HUB_CA_FILE ?? null,
+    hubClaimLeaseMs: c.REVIEWCAST_HUB_CLAIM_LEASE_MS,
+    hubRequestsPerMinute: c.REVIEWCAST_HUB_REQUESTS_PER_MINUTE,
     mcpSessionTtlMs: c.REVIEWCAST_MCP_SESSION_TTL_MS,
     mcpMaxSessions: c.REVIEWCAST_MCP_MAX_SESSIONS,
     mcpAllowedOrigins: c.REVIEWCAST_MCP_ALLOWED_ORIGINS ? c.REVIEWCAST_MCP_ALLOWED_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : null,

@@ -38,7 +38,12 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   const hubDeps = {
     store,
     catalog: () => catalog.get(),
-    config: HubConfigSchema.parse({ allowPrivateCallbacks: config.hubAllowPrivateCallbacks, caFile: config.hubCaFile ?? undefined }),
+    config: HubConfigSchema.parse({
+      allowPrivateCallbacks: config.hubAllowPrivateCallbacks,
+      caFile: config.hubCaFile ?? undefined,
+      claimLeaseMs: config.hubClaimLeaseMs,
+      rateLimitPerClient: { perMinute: config.hubRequestsPerMinute, burst: Math.max(1, Math.round(config.hubRequestsPerMinute / 3)) },
+    }),
     log: log.child({ module: 'websub' }),
   };
   const hub = new HubWorker(hubDeps);

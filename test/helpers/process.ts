@@ -1,0 +1,38 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  /** SIGTERM and wait (no-op when it already exited). */
+  stop(): Promise<void>;
+}
+
+/** `reviewcast serve` in its own process; resolves once it logs that it listens. */
+export async function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--host', '127.0.0.1', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const m = out.match(/"url":"(http:[^"]+)"[^\n]*"reviewcast listening"/);
+      if (m) resolve(m[1]);
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${out.slice(-3000)}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url,
+    child,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
