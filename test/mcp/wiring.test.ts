@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { RunningServer } from '../../src/app/index.js';
+import { startTestServer } from '../helpers/server.js';
+import { connectClient } from './helpers.js';
+
+// The composition root (startServer, as `reviewcast serve` runs it) mounts /mcp with the configured limits.
+let server: RunningServer;
+before(async () => {
+  server = await startTestServer({ REVIEWCAST_MCP_MAX_SESSIONS: 2 });
+});
+after(() => server.close());
+
+test('startServer serves MCP in both eras', async () => {
+  for (const era of ['session', 'stateless'] as const) {
+    const { client } = await connectClient(`${server.url}/mcp`, era);
+    const r = await client.callTool({ name: 'get_business', arguments: {} });
+    assert.equal((r.structuredContent as { business: { name: string } }).business.name, server.catalog.get().business.name);
+    await client.close();
+  }
+});
+
+test('the configured session cap applies', async () => {
+  const sessions: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const { transport, client } = await connectClient(`${server.url}/mcp`, 'session');
+    sessions.push(transport.sessionId!);
+    await client.close();
+  }
+  const alive = await Promise.all(
+    sessions.map(async (id) => {
+      const res = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+      return res.status;
+    }),
+  );
+  assert.deepEqual(alive, [404, 200, 200]);
+});
