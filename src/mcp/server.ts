@@ -12,8 +12,8 @@ const INSTRUCTIONS =
   "Read-only access to one business's verified customer reviews and their sentiment analysis. " +
   'Start with get_business or get_insights_summary; search_reviews filters reviews; the list_* tools name the valid aspect, technician and service ids.';
 
-/** Lists change only when the server is upgraded; a day is a safe cache lifetime for them. */
-const LIST_CACHE = { ttlMs: 86_400_000, cacheScope: 'public' } as const;
+/** Lists change only when the server is upgraded; an hour of caching spares clients the round trip and still picks up an upgrade the same day. */
+const LIST_CACHE = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
 
 /** Schemas converted once per process: the SDK asks for them on every request's fresh server. */
 const PREPARED = TOOLS.map((spec) => ({
