@@ -33,10 +33,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: () => !deps.logger.isLevelEnabled('debug') }),
   });
   registerErrorHandling(app);
+  // Any origin may read. POST and DELETE are for /mcp, whose own Origin policy (403) still decides who may call it.
   await app.register(cors, {
     origin: '*',
-    methods: ['GET', 'HEAD'],
-    exposedHeaders: ['ETag', 'Last-Modified', 'Link', 'Content-Encoding'],
+    methods: ['GET', 'HEAD', 'POST', 'DELETE'],
+    allowedHeaders: ['Content-Type', 'Accept', 'If-None-Match', 'If-Modified-Since', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'],
+    exposedHeaders: ['ETag', 'Last-Modified', 'Link', 'Content-Encoding', 'Mcp-Session-Id'],
     maxAge: 86_400,
   });
 
