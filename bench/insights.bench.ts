@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname } from 'node:path';
 import { buildInsights, createAnalyzer, type CorpusReview, type ReviewAnalysis } from '../src/insights/index.js';
+import { prng } from '../src/demo/index.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -18,18 +19,6 @@ function arg(name: string, fallback: string): string {
 
 const REVIEWS = Number(arg('reviews', '100000'));
 const JSON_OUT = process.argv.includes('--json') ? arg('json', 'bench/results/insights.json') : null;
-
-/** Mulberry32: tiny deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const business = {
   vertical: 'home_services',

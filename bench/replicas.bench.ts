@@ -5,10 +5,10 @@
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:https';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { demoBusiness } from '../src/demo/index.js';
 import { importRows } from '../src/ingest/index.js';
 import { Store } from '../src/store/index.js';
+import { freshPgDatabase } from '../test/helpers/pg.js';
 import { makePki } from '../test/websub/harness.js';
 import { benchDir, fmt, table } from './lib.js';
 import { spawnServer } from './servers.js';
@@ -22,16 +22,7 @@ const SECONDS = Number(arg('seconds', '8'));
 const BASE = 'https://reviews.bench.example';
 const pgRoot = process.env.REVIEWCAST_BENCH_PG_URL ?? execFileSync('scripts/pg-test-cluster.sh', ['55477', `${benchDir()}/pg`]).toString().trim();
 
-async function freshDb(): Promise<string> {
-  const name = `rc_bench_${Date.now()}`;
-  const c = new pg.Client({ connectionString: pgRoot });
-  await c.connect();
-  await c.query(`create database ${name}`);
-  await c.end();
-  const u = new URL(pgRoot);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
+const freshDb = async () => (await freshPgDatabase(pgRoot)).url;
 
 const pki = makePki(benchDir());
 const replicaEnv = { REVIEWCAST_HUB_ALLOW_PRIVATE_CALLBACKS: '1', REVIEWCAST_HUB_CA_FILE: pki.caFile, LOG_LEVEL: 'info' };

@@ -16,6 +16,16 @@ async function openStore(opts: { databaseUrl?: string }) {
   const config = loadConfig({ DATABASE_URL: opts.databaseUrl });
   return Store.open(config.databaseUrl);
 }
+
+/** Run one command against the store and always close it. */
+async function withStore<T>(opts: { databaseUrl?: string }, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(opts);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
 const dbOption = () => new Option('--database-url <url>', 'SQLite file or postgres:// URL (default: $DATABASE_URL or ./data/reviewcast.db)');
 
 program
@@ -52,38 +62,36 @@ program
   .option('--no-analyze', 'skip the sentiment analysis of new and changed reviews (the server does it on load)')
   .addOption(dbOption())
   .action(async (file: string, opts) => {
-    const store = await openStore(opts);
-    try {
-      const bar = progress('importing');
-      const started = performance.now();
-      const report = await importFile(store, file, { format: opts.format as Format | undefined, sync: opts.sync, skipInvalid: opts.skipInvalid, onProgress: bar.update });
-      bar.stop();
-      for (const e of report.invalid) console.error(`invalid: ${formatRowError(e)}`);
-      if (!report.written) {
-        console.error(`${report.invalid.length} invalid row(s) in ${file}; nothing was imported (use --skip-invalid to import the valid rows).`);
-        process.exitCode = 1;
-        return;
-      }
-      if (opts.analyze) {
-        const abar = progress('analysing');
-        await analyzePending(store, { onProgress: abar.update });
-        abar.stop();
-      }
-      const secs = (performance.now() - started) / 1000;
-      console.log(
-        `${report.format}: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.invalid.length} invalid${opts.sync ? `, ${report.unpublished} unpublished` : ''}` +
-          ` — ${report.revision ? `revision ${report.revision.id}` : 'no change'} in ${secs.toFixed(1)} s`,
-      );
-      if (report.invalid.length) process.exitCode = 1;
-    } catch (err) {
-      if (err instanceof ImportFileError) {
+    await withStore(opts, async (store) => {
+      try {
+        const bar = progress('importing');
+        const started = performance.now();
+        const report = await importFile(store, file, { format: opts.format as Format | undefined, sync: opts.sync, skipInvalid: opts.skipInvalid, onProgress: bar.update });
+        bar.stop();
+        for (const e of report.invalid) console.error(`invalid: ${formatRowError(e)}`);
+        if (!report.written) {
+          console.error(`${report.invalid.length} invalid row(s) in ${file}; nothing was imported (use --skip-invalid to import the valid rows).`);
+          process.exitCode = 1;
+          return;
+        }
+        if (opts.analyze) {
+          const abar = progress('analysing');
+          await analyzePending(store, { onProgress: abar.update });
+          abar.stop();
+        }
+        const secs = (performance.now() - started) / 1000;
+        console.log(
+          `${report.format}: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.invalid.length} invalid${opts.sync ? `, ${report.unpublished} unpublished` : ''}` +
+            ` — ${report.revision ? `revision ${report.revision.id}` : 'no change'} in ${secs.toFixed(1)} s`,
+        );
+        if (report.invalid.length) process.exitCode = 1;
+      } catch (err) {
+        if (!(err instanceof ImportFileError)) throw err;
         for (const e of err.errors) console.error(`invalid: ${formatRowError(e)}`);
         console.error(`${file} could not be read; nothing was imported.`);
         process.exitCode = 1;
-      } else throw err;
-    } finally {
-      await store.close();
-    }
+      }
+    });
   });
 
 const business = program.command('business').description('the business profile');
@@ -94,25 +102,19 @@ business
   .addOption(dbOption())
   .action(async (file: string, opts) => {
     const profile = await readBusinessFile(file);
-    const store = await openStore(opts);
-    try {
+    await withStore(opts, async (store) => {
       const revision = await store.setBusiness(profile, new Date().toISOString());
       console.log(revision ? `business profile "${profile.name}" stored (revision ${revision.id})` : 'business profile unchanged');
-    } finally {
-      await store.close();
-    }
+    });
   });
 business
   .command('show')
   .description('print the stored business profile as JSON')
   .addOption(dbOption())
   .action(async (opts) => {
-    const store = await openStore(opts);
-    try {
+    await withStore(opts, async (store) => {
       console.log(JSON.stringify(await store.getBusiness(), null, 2));
-    } finally {
-      await store.close();
-    }
+    });
   });
 
 program
@@ -136,12 +138,9 @@ subscriptions
   .description('list active subscriptions (topic, callback, lease expiry, failures)')
   .addOption(dbOption())
   .action(async (opts) => {
-    const store = await openStore(opts);
-    try {
+    await withStore(opts, async (store) => {
       console.log(formatSubscriptions(await listSubscriptions(store)));
-    } finally {
-      await store.close();
-    }
+    });
   });
 subscriptions
   .command('remove')
@@ -149,14 +148,11 @@ subscriptions
   .argument('<id-or-callback>')
   .addOption(dbOption())
   .action(async (target: string, opts) => {
-    const store = await openStore(opts);
-    try {
+    await withStore(opts, async (store) => {
       const removed = await removeSubscription(store, /^\d+$/.test(target) ? Number(target) : target);
       console.log(`removed ${removed} subscription(s)`);
       if (removed === 0) process.exitCode = 1;
-    } finally {
-      await store.close();
-    }
+    });
   });
 
 program
@@ -164,15 +160,12 @@ program
   .description('analyse reviews that have no current analysis (new, changed, or after an engine upgrade)')
   .addOption(dbOption())
   .action(async (opts) => {
-    const store = await openStore(opts);
-    try {
+    await withStore(opts, async (store) => {
       const bar = progress('analysing');
       const r = await analyzePending(store, { onProgress: bar.update });
       bar.stop();
       console.log(`analysed ${r.analysed} published review(s) that had no current analysis`);
-    } finally {
-      await store.close();
-    }
+    });
   });
 
 program.parseAsync(process.argv).catch((err) => {

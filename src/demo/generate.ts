@@ -3,7 +3,7 @@ import { DEMO_BUSINESS } from './business.js';
 import { ASPECT_PHRASES, CLOSERS_MIX, CLOSERS_NEG, CLOSERS_POS, FIRST_NAMES, LAST_INITIALS, OPENERS, PROBLEMS, REPLIES_NEG, REPLIES_POS } from './phrases.js';
 
 /** mulberry32: a tiny seeded PRNG, so the demo is the same on every machine. */
-function prng(seed: number) {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

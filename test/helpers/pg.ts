@@ -7,20 +7,20 @@ export const PG_URL = process.env.REVIEWCAST_TEST_PG_URL ?? null;
 export const PG_SKIP = PG_URL ? false : 'PostgreSQL tests skipped: set REVIEWCAST_TEST_PG_URL (CI starts a cluster with scripts/pg-test-cluster.sh)';
 if (!PG_URL) console.log(`# NOTICE: ${PG_SKIP}`);
 
-/** A fresh, empty database on the test cluster; dropped by the returned function. */
-export async function freshPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (!PG_URL) throw new Error('no PostgreSQL');
+/** A fresh, empty database on the test cluster (or another server's root URL); dropped by the returned function. */
+export async function freshPgDatabase(root: string | null = PG_URL): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!root) throw new Error('no PostgreSQL');
   const name = `rc_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
+  const admin = new pg.Client({ connectionString: root });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  const url = new URL(PG_URL);
+  const url = new URL(root);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     async drop() {
-      const c = new pg.Client({ connectionString: PG_URL });
+      const c = new pg.Client({ connectionString: root });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
