@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { demoBusiness } from '../src/demo/index.js';
-import { analyzePending, importFile } from '../src/ingest/index.js';
+import { analyzePending, importFile, importRows } from '../src/ingest/index.js';
 import { Store } from '../src/store/index.js';
 import { benchDir, demoFile, fmt, table } from './lib.js';
 
@@ -48,6 +48,29 @@ async function coldStart(): Promise<number> {
 }
 const cold = [await coldStart(), await coldStart(), await coldStart()].sort((a, b) => a - b)[1];
 
+/** One new review into the N-review corpus while a server runs: time from the import's commit until /insights.json counts it. */
+async function freshness(): Promise<number> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db, '--public-base-url', 'https://reviews.bench.example'], {
+    env: { ...process.env, LOG_LEVEL: 'info', REVIEWCAST_POLL_MS: '50' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const url = await new Promise<string>((resolve) => child.stdout.on('data', (d) => (out += d) && out.match(/"url":"(http:[^"]+)".*reviewcast listening/) && resolve(out.match(/"url":"(http:[^"]+)".*reviewcast listening/)![1])));
+  const count = async () => (await (await fetch(`${url}/readyz`)).json()).reviews as number;
+  const before = await count();
+  const s = await Store.open(db);
+  const t0 = performance.now();
+  await importRows(s, [{ index: 0, value: { source: 'direct', source_review_id: `fresh-${Date.now()}`, author: 'Fresh', rating: 5, date: '2026-11-21', text: 'Dave fixed the sewer line the same day.' } }], []);
+  while ((await count()) === before) await new Promise((r) => setTimeout(r, 10));
+  const insightsCount = (await (await fetch(`${url}/insights.json`)).json()).review_count;
+  const ms = performance.now() - t0;
+  if (insightsCount !== before + 1) throw new Error('insights did not follow');
+  await s.close();
+  child.kill('SIGTERM');
+  return ms;
+}
+const fresh = await freshness();
+
 table(
   ['step', 'reviews', 'time', 'rate'],
   [
@@ -55,5 +78,6 @@ table(
     ['re-import (unchanged)', fmt(again.unchanged), `${fmt(reimportMs / 1000, 2)} s`, `${fmt(again.unchanged / (reimportMs / 1000))} reviews/s`],
     ['analyse', fmt(analysed.analysed), `${fmt(analyseMs / 1000, 2)} s`, `${fmt(analysed.analysed / (analyseMs / 1000))} reviews/s`],
     ['cold start to ready (median of 3)', fmt(N), `${fmt(cold / 1000, 2)} s`, ''],
+    ['one new review → served in /insights.json', fmt(N + 1), `${fmt(fresh / 1000, 2)} s`, ''],
   ],
 );

@@ -60,9 +60,10 @@ export class CatalogSource {
     else {
       await analyzePending(this.store);
       catalog = await this.build();
-      await this.store.saveSnapshot({ revision: catalog.revision, base_url: base, engine: format, ...catalog.snapshot(), created_at: new Date().toISOString() });
     }
     this.current = catalog;
+    // Stored after the swap: clients get the new revision first, restarts and other replicas get it from here.
+    if (!snap) await this.store.saveSnapshot({ revision: catalog.revision, base_url: base, engine: format, ...catalog.snapshot(), created_at: new Date().toISOString() });
     this.opts.log.info(
       { revision: catalog.revision, reviews: catalog.reviews.length, from: snap ? 'snapshot' : 'rebuilt', ms: Math.round(performance.now() - started) },
       'catalog revision loaded',
