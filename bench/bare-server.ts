@@ -1,11 +1,13 @@
-// Baseline: a bare node:http server writing pre-built bytes, with the same ETag check — the ceiling
-// any framework can approach. Usage: node bare-server.ts <file-with-json-map-of-path-to-body-file>
+// Baseline: a bare node:http server writing the same pre-built bytes with the same headers the
+// interface requires (validators, caching, Link, CORS) and the same ETag check — the ceiling any framework
+// can approach. Usage: node bare-server.ts <file-with-json-map-of-path-to-body-file>
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-const routes = new Map<string, { body: Buffer; etag: string; type: string }>();
-for (const [path, r] of Object.entries(JSON.parse(readFileSync(process.argv[2], 'utf8')) as Record<string, { file: string; etag: string; type: string }>)) {
-  routes.set(path, { body: readFileSync(r.file), etag: r.etag, type: r.type });
+type Headers = Record<string, string>;
+const routes = new Map<string, { body: Buffer; etag: string; type: string; headers: Headers }>();
+for (const [path, r] of Object.entries(JSON.parse(readFileSync(process.argv[2], 'utf8')) as Record<string, { file: string; etag: string; type: string; headers: Headers }>)) {
+  routes.set(path, { body: readFileSync(r.file), etag: r.etag, type: r.type, headers: r.headers });
 }
 const server = createServer((req, res) => {
   const r = routes.get(req.url ?? '');
@@ -14,10 +16,10 @@ const server = createServer((req, res) => {
     return;
   }
   if (req.headers['if-none-match'] === r.etag) {
-    res.writeHead(304, { etag: r.etag }).end();
+    res.writeHead(304, r.headers).end();
     return;
   }
-  res.writeHead(200, { 'content-type': r.type, 'content-length': r.body.length, etag: r.etag }).end(r.body);
+  res.writeHead(200, { ...r.headers, 'content-type': r.type, 'content-length': r.body.length }).end(r.body);
 });
 server.listen(0, '127.0.0.1', () => {
   const a = server.address();

@@ -1,16 +1,22 @@
 import { type MentionMatcher, type Review, type SearchQuery, type SearchResult, foldText } from '../domain/index.js';
 import { TextIndex } from './text-index.js';
 
+/** A set of review positions as bits, one per review (newest first), 32 to a word. */
+type Bits = Uint32Array;
+
 /**
- * Indexes over one revision's published reviews (kept newest first): date order for ranges, posting
- * lists for technicians and services, and a trigram index for text. Search picks the smallest
- * candidate set and checks the remaining filters on it, so results come out newest first for free.
+ * Indexes over one revision's published reviews (kept newest first): precomputed bitsets per rating,
+ * technician and service, date order for ranges and a trigram index for text. A search ANDs the bitsets
+ * of its filters (a few thousand words for 100k reviews), then walks the set bits in order, confirming
+ * the text match only for those: results come out newest first, and `matched` is exact.
  */
 export class ReviewIndex {
-  private readonly ratings: Uint8Array;
+  private readonly words: number;
   private readonly dates: string[];
-  private readonly byTechnician = new Map<string, Int32Array>();
-  private readonly byService = new Map<string, Int32Array>();
+  private readonly ratingExact: Bits[] = [];
+  private readonly ratingAtLeast: Bits[] = [];
+  private readonly byTechnician = new Map<string, Bits>();
+  private readonly byService = new Map<string, Bits>();
   private readonly text: TextIndex;
 
   constructor(
@@ -18,17 +24,23 @@ export class ReviewIndex {
     private readonly technicians: MentionMatcher,
     private readonly services: MentionMatcher,
   ) {
-    this.ratings = Uint8Array.from(reviews, (r) => r.rating);
+    this.words = Math.ceil(reviews.length / 32);
     this.dates = reviews.map((r) => r.date);
     this.text = new TextIndex(reviews.map((r) => r.text));
-    const tech = new Map<string, number[]>();
-    const serv = new Map<string, number[]>();
+    for (let r = 0; r <= 5; r++) this.ratingExact.push(new Uint32Array(this.words));
     reviews.forEach((r, i) => {
-      for (const t of r.technicians) push(tech, t, i);
-      for (const s of r.services) push(serv, s, i);
+      set(this.ratingExact[r.rating], i);
+      for (const t of r.technicians) set(getOrCreate(this.byTechnician, t, this.words), i);
+      for (const s of r.services) set(getOrCreate(this.byService, s, this.words), i);
     });
-    for (const [k, v] of tech) this.byTechnician.set(k, Int32Array.from(v));
-    for (const [k, v] of serv) this.byService.set(k, Int32Array.from(v));
+    // ratingAtLeast[r] = reviews rated r or more: one AND answers any min_rating.
+    for (let r = 0; r <= 6; r++) this.ratingAtLeast.push(new Uint32Array(this.words));
+    for (let r = 5; r >= 1; r--) {
+      const acc = this.ratingAtLeast[r];
+      const above = this.ratingAtLeast[r + 1];
+      const exact = this.ratingExact[r];
+      for (let w = 0; w < this.words; w++) acc[w] = above[w] | exact[w];
+    }
   }
 
   /** Position of the first review dated strictly before `date` (dates are descending). */
@@ -63,61 +75,68 @@ export class ReviewIndex {
   search(q: SearchQuery): SearchResult {
     const start = q.until ? this.firstOnOrBefore(q.until) : 0;
     const end = q.since ? this.firstBefore(q.since) : this.reviews.length;
-    const needle = q.query ? foldText(q.query) : '';
-
-    // Each entity filter narrows to a posting list; an unknown name matches nothing.
-    const lists: Int32Array[] = [];
-    if (q.mentions_technician !== undefined) lists.push(this.postings(this.byTechnician, this.technicians, q.mentions_technician));
-    if (q.mentions_service !== undefined) lists.push(this.postings(this.byService, this.services, q.mentions_service));
-    const textCandidates = needle ? this.text.candidates(needle) : null;
-    if (textCandidates) lists.push(textCandidates);
-    lists.sort((a, b) => a.length - b.length);
-
     const out: Review[] = [];
+    if (start >= end) return { matched: 0, returned: 0, reviews: out };
+
+    const bits = rangeBits(this.words, start, end);
+    const filters: Bits[] = [];
+    if (q.rating !== undefined) filters.push(this.ratingExact[q.rating]);
+    if (q.min_rating !== undefined) filters.push(this.ratingAtLeast[Math.ceil(q.min_rating)]);
+    if (q.mentions_technician !== undefined) filters.push(this.entity(this.byTechnician, this.technicians, q.mentions_technician));
+    if (q.mentions_service !== undefined) filters.push(this.entity(this.byService, this.services, q.mentions_service));
+    const needle = q.query ? foldText(q.query) : '';
+    const candidates = needle ? this.text.candidates(needle) : null;
+    if (candidates) filters.push(fromPositions(this.words, candidates));
+    const firstWord = start >>> 5;
+    const lastWord = (end - 1) >>> 5;
+    for (const f of filters) for (let w = firstWord; w <= lastWord; w++) bits[w] &= f[w];
+
     let matched = 0;
-    const accept = (i: number) => {
-      if (q.rating !== undefined && this.ratings[i] !== q.rating) return;
-      if (q.min_rating !== undefined && this.ratings[i] < q.min_rating) return;
-      for (let k = 1; k < lists.length; k++) if (!contains(lists[k], i)) return;
-      if (needle && !this.text.matches(i, needle)) return;
-      matched++;
-      if (out.length < q.limit) out.push(this.reviews[i]);
-    };
-    if (lists.length > 0) {
-      const first = lists[0];
-      for (let k = lowerBound(first, start); k < first.length && first[k] < end; k++) accept(first[k]);
-    } else {
-      for (let i = start; i < end; i++) accept(i);
+    for (let w = firstWord; w <= lastWord; w++) {
+      let word = bits[w];
+      while (word !== 0) {
+        const bit = 31 - Math.clz32(word & -word);
+        word &= word - 1;
+        const i = (w << 5) | bit;
+        // The trigram filter is a superset (hash collisions, order of trigrams): confirm the substring.
+        if (needle && !this.text.matches(i, needle)) continue;
+        matched++;
+        if (out.length < q.limit) out.push(this.reviews[i]);
+      }
     }
     return { matched, returned: out.length, reviews: out };
   }
 
-  private postings(map: Map<string, Int32Array>, matcher: MentionMatcher, value: string): Int32Array {
+  private entity(map: Map<string, Bits>, matcher: MentionMatcher, value: string): Bits {
     const id = matcher.resolve(value);
-    return (id && map.get(id)) || EMPTY;
+    return (id && map.get(id)) || new Uint32Array(this.words);
   }
 }
 
-const EMPTY = new Int32Array(0);
-
-function push(map: Map<string, number[]>, key: string, i: number) {
-  const list = map.get(key);
-  if (list) list.push(i);
-  else map.set(key, [i]);
+function set(bits: Bits, i: number): void {
+  bits[i >>> 5] |= 1 << (i & 31);
 }
 
-function lowerBound(a: Int32Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+function getOrCreate(map: Map<string, Bits>, key: string, words: number): Bits {
+  let bits = map.get(key);
+  if (!bits) map.set(key, (bits = new Uint32Array(words)));
+  return bits;
 }
 
-const contains = (a: Int32Array, x: number) => {
-  const i = lowerBound(a, x);
-  return i < a.length && a[i] === x;
-};
+/** Bits set for positions start (inclusive) to end (exclusive). */
+function rangeBits(words: number, start: number, end: number): Bits {
+  const bits = new Uint32Array(words);
+  const first = start >>> 5;
+  const last = (end - 1) >>> 5;
+  bits.fill(0xffffffff, first, last + 1);
+  bits[first] &= ~0 << (start & 31);
+  const tail = end & 31;
+  if (tail !== 0) bits[last] &= (1 << tail) - 1;
+  return bits;
+}
+
+function fromPositions(words: number, positions: Int32Array): Bits {
+  const bits = new Uint32Array(words);
+  for (let k = 0; k < positions.length; k++) set(bits, positions[k]);
+  return bits;
+}

@@ -29,8 +29,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: (deps.trustProxy ?? false) as boolean | string,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    // One log line per request costs more than serving a cached body; they appear at LOG_LEVEL=debug.
+    // One log line per request costs more than serving a cached body; they appear at LOG_LEVEL=debug,
+    // and so does the per-request child logger (request id bindings) that only those lines need.
     logController: new LogController({ disableRequestLogging: () => !deps.logger.isLevelEnabled('debug') }),
+    childLoggerFactory: (logger, bindings, opts) => (deps.logger.isLevelEnabled('debug') ? logger.child(bindings, opts) : logger),
   });
   registerErrorHandling(app);
   // Any origin may read. POST and DELETE are for /mcp, whose own Origin policy (403) still decides who may call it.
