@@ -3,3 +3,4 @@ export { Representation, httpDate, type Encoding } from './representation.js';
 export { links, websubLinkHeader, type Links } from './render/links.js';
 export { xmlSafe } from './render/atom.js';
 export { TextIndex } from './text-index.js';
+export { ReviewIndex } from './review-index.js';

@@ -23,6 +23,8 @@ export class ReviewIndex {
     readonly reviews: readonly Review[],
     private readonly technicians: MentionMatcher,
     private readonly services: MentionMatcher,
+    /** Above this many candidates, narrow by the trigram index before checking texts. */
+    private readonly directTextChecks = DIRECT_TEXT_CHECKS,
   ) {
     this.words = Math.ceil(reviews.length / 32);
     this.dates = reviews.map((r) => r.date);
@@ -84,12 +86,19 @@ export class ReviewIndex {
     if (q.min_rating !== undefined) filters.push(this.ratingAtLeast[Math.ceil(q.min_rating)]);
     if (q.mentions_technician !== undefined) filters.push(this.entity(this.byTechnician, this.technicians, q.mentions_technician));
     if (q.mentions_service !== undefined) filters.push(this.entity(this.byService, this.services, q.mentions_service));
-    const needle = q.query ? foldText(q.query) : '';
-    const candidates = needle ? this.text.candidates(needle) : null;
-    if (candidates) filters.push(fromPositions(this.words, candidates));
     const firstWord = start >>> 5;
     const lastWord = (end - 1) >>> 5;
     for (const f of filters) for (let w = firstWord; w <= lastWord; w++) bits[w] &= f[w];
+    const needle = q.query ? foldText(q.query) : '';
+    // The trigram index pays off only when the other filters leave many reviews; checking a few
+    // thousand texts directly is cheaper than intersecting long posting lists.
+    if (needle && popcount(bits, firstWord, lastWord) > this.directTextChecks) {
+      const candidates = this.text.candidates(needle);
+      if (candidates) {
+        const c = fromPositions(this.words, candidates);
+        for (let w = firstWord; w <= lastWord; w++) bits[w] &= c[w];
+      }
+    }
 
     let matched = 0;
     for (let w = firstWord; w <= lastWord; w++) {
@@ -111,6 +120,18 @@ export class ReviewIndex {
     const id = matcher.resolve(value);
     return (id && map.get(id)) || new Uint32Array(this.words);
   }
+}
+
+const DIRECT_TEXT_CHECKS = 4000;
+
+function popcount(bits: Bits, first: number, last: number): number {
+  let n = 0;
+  for (let w = first; w <= last; w++) {
+    let v = bits[w] - ((bits[w] >>> 1) & 0x55555555);
+    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+    n += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  }
+  return n;
 }
 
 function set(bits: Bits, i: number): void {
