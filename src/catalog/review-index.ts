@@ -122,7 +122,7 @@ export class ReviewIndex {
   }
 }
 
-const DIRECT_TEXT_CHECKS = 4000;
+const DIRECT_TEXT_CHECKS = 500;
 
 function popcount(bits: Bits, first: number, last: number): number {
   let n = 0;

@@ -58,14 +58,15 @@ export class TextIndex {
    */
   candidates(needle: string): Int32Array | null {
     if (needle.length < 3) return null;
-    let best: Int32Array | null = null;
+    // Only the two rarest trigrams: intersecting every (long, common) list costs more than the substring
+    // checks it would save, and the caller confirms every candidate anyway.
+    const lists: Int32Array[] = [];
     for (let i = 0; i + 2 < needle.length; i++) {
       const b = trigramBucket(needle.charCodeAt(i), needle.charCodeAt(i + 1), needle.charCodeAt(i + 2));
-      const list = this.postings.subarray(this.offsets[b], this.offsets[b + 1]);
-      best = best === null ? list : intersect(best, list);
-      if (best.length === 0) break;
+      lists.push(this.postings.subarray(this.offsets[b], this.offsets[b + 1]));
     }
-    return best;
+    lists.sort((a, b) => a.length - b.length);
+    return lists.length > 1 ? intersect(lists[0], lists[1]) : lists[0];
   }
 
   matches(doc: number, needle: string): boolean {
