@@ -4,7 +4,7 @@ import { demoBusiness } from '../demo/index.js';
 import { ReviewAnalysis } from '../domain/insights.js';
 import { analyzePending } from '../ingest/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
-import type { Revision, RevisionListener as PgRevisionListener, Store } from '../store/index.js';
+import type { Revision, ReviewTable, RevisionListener as PgRevisionListener, Store } from '../store/index.js';
 
 const EMPTY_REVISION: Revision = { id: 0, created_at: new Date(0).toISOString() };
 
@@ -21,6 +21,10 @@ export class CatalogSource {
   private listener: PgRevisionListener | null = null;
   private building: Promise<void> | null = null;
   private readonly listeners: RevisionListener[] = [];
+  /** What the previous build read, to reuse what did not change. */
+  private rows = new Map<string, ReviewTable>();
+  private analysisHashes = new Map<string, string>();
+  private parsedAnalyses = new Map<string, ReviewAnalysis>();
 
   constructor(
     private readonly store: Store,
@@ -78,15 +82,23 @@ export class CatalogSource {
   }
 
   private async build(): Promise<Catalog> {
-    // One snapshot for the revision and its data, so a catalog never mixes two revisions.
+    // One snapshot for the revision and its data, so a catalog never mixes two revisions. Rows and
+    // analyses unchanged since the previous build are reused, so one new review reads one row, not all.
     const { revision, business, rows, analyses } = await this.store.snapshot(async (trx) => ({
       revision: (await this.store.latestRevision(trx)) ?? EMPTY_REVISION,
       business: await this.store.getBusiness(trx),
-      rows: await this.store.publishedReviews(trx),
-      analyses: await this.store.analyses(trx),
+      rows: await this.store.publishedReviewsSince(this.rows, trx),
+      analyses: await this.store.analysesSince(this.analysisHashes, trx),
     }));
     const parsed = new Map<string, ReviewAnalysis>();
-    for (const a of analyses) parsed.set(a.review_id, JSON.parse(a.analysis) as ReviewAnalysis);
+    for (const id of analyses.current.keys()) {
+      const previous = this.parsedAnalyses.get(id);
+      if (previous) parsed.set(id, previous);
+    }
+    for (const a of analyses.fresh) parsed.set(a.review_id, JSON.parse(a.analysis) as ReviewAnalysis);
+    this.rows = new Map(rows.map((r) => [r.id, r]));
+    this.analysisHashes = analyses.current;
+    this.parsedAnalyses = parsed;
     return new Catalog({ revision, business: business ?? demoBusiness(), rows, analyses: parsed, publicBaseUrl: this.opts.publicBaseUrl() });
   }
 

@@ -13,6 +13,12 @@ export interface Revision {
 
 const BUSINESS_ROW = 'default';
 
+async function inChunks<T>(ids: string[], read: (ids: string[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += 500) out.push(...(await read(ids.slice(i, i + 500))));
+  return out;
+}
+
 /** The durable store: one business, its reviews, data revisions, stored analyses (and, later, hub state). */
 export class Store {
   private constructor(readonly conn: Connection) {}
@@ -95,6 +101,30 @@ export class Store {
       .orderBy('published_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
+  }
+
+  /**
+   * Published reviews, reading in full only the rows whose `row_hash` differs from `known` (the rows a
+   * previous load already holds); unchanged rows come back as the known objects. Order is not significant.
+   */
+  async publishedReviewsSince(known: ReadonlyMap<string, ReviewTable>, trx: Tx = this.db): Promise<ReviewTable[]> {
+    const keys = await trx.selectFrom('reviews').select(['id', 'row_hash']).where('published', '=', 1).execute();
+    const stale = keys.filter((k) => known.get(k.id)?.row_hash !== k.row_hash).map((k) => k.id);
+    // Past a few thousand changed rows one full read is cheaper than many keyed ones.
+    const fresh = stale.length > 5000 ? await this.publishedReviews(trx) : await inChunks(stale, (ids) => trx.selectFrom('reviews').selectAll().where('id', 'in', ids).execute());
+    const byId = new Map(fresh.map((r) => [r.id, r]));
+    return keys.map((k) => byId.get(k.id) ?? known.get(k.id)!);
+  }
+
+  /**
+   * Which analyses exist now (id → content hash), and in full only those whose hash differs from
+   * `known` (what a previous load already parsed).
+   */
+  async analysesSince(known: ReadonlyMap<string, string>, trx: Tx = this.db): Promise<{ current: Map<string, string>; fresh: ReviewAnalysisTable[] }> {
+    const keys = await trx.selectFrom('review_analysis').select(['review_id', 'content_hash']).execute();
+    const stale = keys.filter((k) => known.get(k.review_id) !== k.content_hash).map((k) => k.review_id);
+    const fresh = stale.length > 5000 ? await this.analyses(trx) : await inChunks(stale, (ids) => trx.selectFrom('review_analysis').selectAll().where('review_id', 'in', ids).execute());
+    return { current: new Map(keys.map((k) => [k.review_id, k.content_hash])), fresh };
   }
 
   async reviewCount(trx: Tx = this.db): Promise<number> {

@@ -82,6 +82,29 @@ function repositorySuite(engine: 'sqlite' | 'postgres', open: () => Promise<{ st
       assert.equal(Number(count.n), 61 - 2);
     });
 
+    test('incremental reads return known rows as they are and re-read only changed ones', async () => {
+      const all = await store.publishedReviews();
+      const known = new Map(all.map((r) => [r.id, r]));
+      const target = all[5];
+      await store.db.updateTable('reviews').set({ text: 'Edited text', row_hash: 'changed' }).where('id', '=', target.id).execute();
+      await store.db.updateTable('reviews').set({ published: 0 }).where('id', '=', all[6].id).execute();
+      const again = await store.publishedReviewsSince(known);
+      assert.equal(again.length, all.length - 1, 'an unpublished row is gone');
+      const edited = again.find((r) => r.id === target.id)!;
+      assert.equal(edited.text, 'Edited text');
+      assert.notEqual(edited, target, 'the changed row was read again');
+      assert.ok(again.filter((r) => r.id !== target.id).every((r) => r === known.get(r.id)), 'unchanged rows are the known objects');
+      await store.db.updateTable('reviews').set({ published: 1 }).where('id', '=', all[6].id).execute();
+
+      await store.saveAnalyses(all.slice(0, 3).map((r, i) => ({ review_id: r.id, engine: 'x/1', content_hash: `h${i}`, analysis: `{"n":${i}}` })));
+      const first = await store.analysesSince(new Map());
+      assert.ok(first.fresh.length >= 3);
+      await store.saveAnalyses([{ review_id: all[1].id, engine: 'x/1', content_hash: 'h1-new', analysis: '{"n":"new"}' }]);
+      const second = await store.analysesSince(first.current);
+      assert.deepEqual(second.fresh.map((a) => a.analysis), ['{"n":"new"}']);
+      assert.equal(second.current.get(all[1].id), 'h1-new');
+    });
+
     test('analyses are stored and replaced', async () => {
       const [r] = await store.publishedReviews();
       await store.saveAnalyses([{ review_id: r.id, engine: 'x/1', content_hash: 'a', analysis: '{"v":1}' }]);
