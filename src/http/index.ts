@@ -3,3 +3,4 @@ export { buildOpenApi } from './openapi.js';
 export { sendRepresentation, negotiateEncoding, etagMatches, CACHE_CONTROL } from './conditional.js';
 export { sendError } from './errors.js';
 export { renderLlmsTxt } from './routes/discovery.js';
+export { RevisionCache } from './revision-cache.js';

@@ -1,5 +1,6 @@
 import { type CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { Catalog } from '../catalog/index.js';
+import { RevisionCache } from '../http/index.js';
 import { UnknownName } from './lookup.js';
 import { preparePrompts } from './prompts.js';
 import { prepareResources } from './resources.js';
@@ -29,9 +30,16 @@ const ok = (value: unknown): CallToolResult => ({
 
 const failure = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
 
+/**
+ * Results of one revision, keyed by tool and arguments: every tool is a pure function of the catalog,
+ * so a repeated call (agents poll the same searches) costs neither the work nor the text copy again.
+ */
+const results = new RevisionCache<CallToolResult>(1000);
+
 function runTool(spec: ToolSpec, catalog: () => Catalog, args: unknown): CallToolResult {
+  const c = catalog();
   try {
-    return ok(spec.run(catalog(), args));
+    return results.get(c.revision, `${spec.name}\u0000${JSON.stringify(args)}`, () => ok(spec.run(c, args)));
   } catch (err) {
     if (err instanceof UnknownName) return failure(err.message);
     throw err;
