@@ -33,13 +33,16 @@ const failure = (message: string): CallToolResult => ({ content: [{ type: 'text'
 /**
  * Results of one revision, keyed by tool and arguments: every tool is a pure function of the catalog,
  * so a repeated call (agents poll the same searches) costs neither the work nor the text copy again.
+ * One per server factory, i.e. per catalog source.
  */
-const results = new RevisionCache<CallToolResult>(1000);
+type ResultCache = RevisionCache<CallToolResult>;
 
-function runTool(spec: ToolSpec, catalog: () => Catalog, args: unknown): CallToolResult {
+function runTool(spec: ToolSpec, catalog: () => Catalog, args: unknown, results: ResultCache): CallToolResult {
   const c = catalog();
   try {
-    return results.get(c.revision, `${spec.name}\u0000${JSON.stringify(args)}`, () => ok(spec.run(c, args)));
+    const r = results.get(c.revision, `${spec.name}\u0000${JSON.stringify(args)}`, () => ok(spec.run(c, args)));
+    // A fresh envelope per call: the SDK decorates the result it is given (per-era fields), the payload it only reads.
+    return { content: r.content.map((part) => ({ ...part })), structuredContent: r.structuredContent };
   } catch (err) {
     if (err instanceof UnknownName) return failure(err.message);
     throw err;
@@ -64,6 +67,7 @@ export type McpServerFactory = (exchange?: Exchange) => McpServer;
  * still gets the SDK's own "not found" error.
  */
 export function createMcpServerFactory(catalog: () => Catalog): McpServerFactory {
+  const results: ResultCache = new RevisionCache(1000);
   const addResources = prepareResources(catalog);
   const addPrompts = preparePrompts(catalog);
   return (exchange) => {
@@ -72,7 +76,7 @@ export function createMcpServerFactory(catalog: () => Catalog): McpServerFactory
     const all = method === undefined;
     if (all || method === 'tools/list' || method === 'tools/call') {
       const only = method === 'tools/call' ? exchange?.name : undefined;
-      for (const tool of PREPARED) if (only === undefined || tool.spec.name === only) registerTool(server, tool, catalog);
+      for (const tool of PREPARED) if (only === undefined || tool.spec.name === only) registerTool(server, tool, catalog, results);
     }
     if (all || method.startsWith('resources/') || method === 'completion/complete') addResources(server);
     if (all || method.startsWith('prompts/') || method === 'completion/complete') addPrompts(server);
@@ -80,11 +84,11 @@ export function createMcpServerFactory(catalog: () => Catalog): McpServerFactory
   };
 }
 
-function registerTool(server: McpServer, { spec, input, output }: (typeof PREPARED)[number], catalog: () => Catalog): void {
+function registerTool(server: McpServer, { spec, input, output }: (typeof PREPARED)[number], catalog: () => Catalog, results: ResultCache): void {
   server.registerTool(
     spec.name,
     { title: spec.title, description: spec.description, inputSchema: input, outputSchema: output, annotations: { title: spec.title, ...READ_ONLY_ANNOTATIONS } },
-    (args: unknown) => runTool(spec, catalog, args),
+    (args: unknown) => runTool(spec, catalog, args, results),
   );
 }
 
