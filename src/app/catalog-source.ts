@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { CATALOG_FORMAT, Catalog } from '../catalog/index.js';
 import { demoBusiness } from '../demo/index.js';
 import { ReviewAnalysis } from '../domain/insights.js';
-import { analyzePending } from '../ingest/index.js';
+import { analysisHashFor, analyzePending } from '../ingest/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
 import type { Revision, ReviewTable, RevisionListener as PgRevisionListener, Store } from '../store/index.js';
 
@@ -96,10 +96,18 @@ export class CatalogSource {
       if (previous) parsed.set(id, previous);
     }
     for (const a of analyses.fresh) parsed.set(a.review_id, JSON.parse(a.analysis) as ReviewAnalysis);
+    // An analysis of an older text (a change committed after the analysis pass) is left out, so the
+    // catalog computes a current one for this build instead of quoting words the review no longer has.
+    const profile = business ?? demoBusiness();
+    const forCatalog = new Map<string, ReviewAnalysis>();
+    for (const r of rows) {
+      const a = parsed.get(r.id);
+      if (a && analyses.current.get(r.id) === analysisHashFor(r, profile)) forCatalog.set(r.id, a);
+    }
     this.rows = new Map(rows.map((r) => [r.id, r]));
     this.analysisHashes = analyses.current;
     this.parsedAnalyses = parsed;
-    return new Catalog({ revision, business: business ?? demoBusiness(), rows, analyses: parsed, publicBaseUrl: this.opts.publicBaseUrl() });
+    return new Catalog({ revision, business: profile, rows, analyses: forCatalog, publicBaseUrl: this.opts.publicBaseUrl() });
   }
 
   /** Follow new revisions: PostgreSQL LISTEN/NOTIFY when available, and periodic checks as the fallback. */

@@ -84,6 +84,7 @@ program
           `${report.format}: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.invalid.length} invalid${opts.sync ? `, ${report.unpublished} unpublished` : ''}` +
             ` — ${report.revision ? `revision ${report.revision.id}` : 'no change'} in ${secs.toFixed(1)} s`,
         );
+        if (report.syncSkipped) console.error('--sync was not applied: some rows are invalid, and an invalid row may still be a live review.');
         if (report.invalid.length) process.exitCode = 1;
       } catch (err) {
         if (!(err instanceof ImportFileError)) throw err;

@@ -70,8 +70,9 @@ export const ImportRecordSchema = z.object({
   owner_reply: OwnerReply.nullish().transform((v) => v ?? null),
   verified: z.boolean().default(true),
   verification: Verification.nullish().transform((v) => v ?? null),
-  published_at: Timestamp.nullish().transform((v) => v ?? null),
-  updated_at: Timestamp.nullish().transform((v) => v ?? null),
+  // Stored as UTC with milliseconds, so timestamps compare correctly as text (ordering, updated_at rules).
+  published_at: Timestamp.nullish().transform((v) => (v == null ? null : new Date(v).toISOString())),
+  updated_at: Timestamp.nullish().transform((v) => (v == null ? null : new Date(v).toISOString())),
   title: trimmedOrNull(300),
   language: z
     .string()

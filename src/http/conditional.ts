@@ -5,24 +5,24 @@ export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=60';
 
 const SUFFIX: Record<Encoding, string> = { br: '-br', gzip: '-gz' };
 
-/** The best coding the client accepts (q-values honoured; identity when nothing better is acceptable). */
+/**
+ * The best coding the client accepts (RFC 9110 §12.5.3): explicit q-values win, `*` covers only codings
+ * the header does not name, q=0 refuses; identity when nothing better is acceptable. Brotli wins ties.
+ */
 export function negotiateEncoding(header: string | undefined): Encoding | null {
   if (!header) return null;
-  let best: Encoding | null = null;
-  let bestQ = 0;
+  const q = new Map<string, number>();
   for (const part of header.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
     const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const q = qParam ? Number(qParam.slice(2)) : 1;
-    if (!(q > 0)) continue;
-    const enc: Encoding | null = name === 'br' ? 'br' : name === 'gzip' || name === 'x-gzip' ? 'gzip' : name === '*' ? 'br' : null;
-    // Prefer brotli on equal q: smaller for JSON and XML.
-    if (enc && (q > bestQ || (q === bestQ && enc === 'br'))) {
-      best = enc;
-      bestQ = q;
-    }
+    const value = qParam ? Number(qParam.slice(2)) : 1;
+    q.set(name === 'x-gzip' ? 'gzip' : name, Number.isFinite(value) ? value : 0);
   }
-  return best;
+  const wildcard = q.get('*') ?? 0;
+  const br = q.get('br') ?? wildcard;
+  const gzip = q.get('gzip') ?? wildcard;
+  if (br <= 0 && gzip <= 0) return null;
+  return br >= gzip ? 'br' : 'gzip';
 }
 
 /** RFC 9110 If-None-Match: a list or `*`, compared weakly; any coding of the same bytes counts as a match. */

@@ -22,9 +22,12 @@ export interface ImportReport {
   /** The new data revision, or null when nothing changed (or nothing was written). */
   revision: Revision | null;
   written: boolean;
+  /** --sync was asked for but not applied, because some rows were invalid. */
+  syncSkipped: boolean;
 }
 
 type Existing = Pick<ReviewTable, 'id' | 'source' | 'source_review_id' | 'fingerprint' | 'row_hash' | 'content_hash' | 'published' | 'updated_at' | 'first_seen_at'>;
+
 
 const BATCH = 500;
 
@@ -54,18 +57,29 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     valid.push(n);
   }
   invalid.sort((a, b) => (a.line ?? a.index ?? 0) - (b.line ?? b.index ?? 0));
-  const report: ImportReport = { added: 0, updated: 0, unchanged: 0, unpublished: 0, invalid, revision: null, written: false };
+  const report: ImportReport = { added: 0, updated: 0, unchanged: 0, unpublished: 0, invalid, revision: null, written: false, syncSkipped: Boolean(opts.sync) && invalid.length > 0 };
   if (invalid.length > 0 && !opts.skipInvalid) return report;
 
   await store.transaction(async (trx) => {
+    await store.lockWrites(trx);
     const existing = await trx
       .selectFrom('reviews')
       .select(['id', 'source', 'source_review_id', 'fingerprint', 'row_hash', 'content_hash', 'published', 'updated_at', 'first_seen_at'])
       .execute();
     const byKey = new Map<string, Existing>();
+    const byFingerprint = new Map<string, Existing>();
     for (const e of existing as Existing[]) {
       byKey.set(e.source_review_id ? `id\u0000${e.source}\u0000${e.source_review_id}` : `fp\u0000${e.fingerprint}`, e);
+      byFingerprint.set(e.fingerprint, e);
     }
+    // The same review seen once without a platform id and once with one (a CSV, then an export) is one
+    // review: fall back to the fingerprint when either side has no id.
+    const find = (n: NormalizedReview) => {
+      const hit = byKey.get(n.key);
+      if (hit) return hit;
+      const same = byFingerprint.get(n.fingerprint);
+      return same && (same.source_review_id == null || n.record.source_review_id == null) ? same : undefined;
+    };
     const inserts: ReviewTable[] = [];
     const touched = new Set<string>();
     let done = 0;
@@ -96,18 +110,21 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
         verification_method: r.verification?.method ?? (r.source === 'direct' ? 'manual' : 'platform'),
         content_hash,
       };
-      const row_hash = hashOf([base, r.updated_at]);
-      const prev = byKey.get(n.key);
+      const prev = find(n);
       if (!prev) {
         const id = reviewId(n.key, base.published_at);
-        inserts.push({ id, ...base, updated_at: r.updated_at ?? base.published_at, first_seen_at: now, row_hash });
+        const updated_at = r.updated_at ?? base.published_at;
+        inserts.push({ id, ...base, updated_at, first_seen_at: now, row_hash: hashOf([base, updated_at]) });
         report.added++;
       } else {
         touched.add(prev.id);
+        // updated_at moves only when the text, rating or owner reply changes; the hash covers what is stored.
+        const updated_at = prev.content_hash === content_hash ? prev.updated_at : r.updated_at && r.updated_at > prev.updated_at ? r.updated_at : now;
+        const row_hash = hashOf([base, updated_at]);
         if (prev.row_hash === row_hash) report.unchanged++;
         else {
-          const updated_at = prev.content_hash === content_hash ? prev.updated_at : (r.updated_at && r.updated_at > prev.updated_at ? r.updated_at : now);
-          await trx.updateTable('reviews').set({ ...base, updated_at, row_hash }).where('id', '=', prev.id).execute();
+          // A source id learnt for a review first imported without one is kept (and the key is then the id).
+          await trx.updateTable('reviews').set({ ...base, source_review_id: base.source_review_id ?? prev.source_review_id, updated_at, row_hash }).where('id', '=', prev.id).execute();
           report.updated++;
         }
       }
@@ -115,7 +132,8 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     }
     for (let i = 0; i < inserts.length; i += BATCH) await trx.insertInto('reviews').values(inserts.slice(i, i + BATCH)).execute();
 
-    if (opts.sync) {
+    // A row that failed validation may still be a live review: never unpublish on an incomplete file.
+    if (opts.sync && invalid.length === 0) {
       const sources = new Set(valid.map((n) => n.record.source));
       const gone = (existing as Existing[]).filter((e) => e.published === 1 && sources.has(e.source) && !touched.has(e.id)).map((e) => e.id);
       for (let i = 0; i < gone.length; i += BATCH) {

@@ -63,12 +63,21 @@ export class Store {
   async setBusiness(business: Business, now: string): Promise<Revision | null> {
     const profile = JSON.stringify(business);
     return this.transaction(async (trx) => {
+      await this.lockWrites(trx);
       const row = await trx.selectFrom('business').select('profile').where('id', '=', BUSINESS_ROW).executeTakeFirst();
       if (row?.profile === profile) return null;
       if (row) await trx.updateTable('business').set({ profile, updated_at: now }).where('id', '=', BUSINESS_ROW).execute();
       else await trx.insertInto('business').values({ id: BUSINESS_ROW, profile, updated_at: now }).execute();
       return this.addRevision(trx, now, 'business profile');
     });
+  }
+
+  /**
+   * Serializes the transactions that write data revisions (imports, profile changes): on PostgreSQL
+   * two could otherwise commit out of id order, or miss each other's new rows. SQLite has one writer anyway.
+   */
+  async lockWrites(trx: Tx): Promise<void> {
+    if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('reviewcast_revision'))`.execute(trx);
   }
 
   async addRevision(trx: Tx, now: string, reason: string): Promise<Revision> {

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { demoBusiness } from '../../src/demo/index.js';
+import type { ImportRecordInput } from '../../src/domain/index.js';
+import { importRows } from '../../src/ingest/index.js';
+import { Store } from '../../src/store/index.js';
+import { tempDir } from '../helpers/tmp.js';
+
+let store: Store;
+const rows = (records: ImportRecordInput[]) => records.map((value, index) => ({ index, value }));
+const row = (srid: string) => store.db.selectFrom('reviews').selectAll().where('source_review_id', '=', srid).executeTakeFirstOrThrow();
+
+before(async () => {
+  store = await Store.open(join(tempDir(), 'rules.db'));
+  await store.setBusiness(demoBusiness(), '2026-01-01T00:00:00.000Z');
+});
+after(() => store.close());
+
+test('text A → B → A: updated_at follows each change and the stored hash covers it', async () => {
+  const a = { source: 'google', source_review_id: 'aba', author: 'Ann', rating: 5, date: '2025-01-02', text: 'First words.' };
+  await importRows(store, rows([a]), [], { now: '2025-02-01T00:00:00.000Z' });
+  const first = await row('aba');
+  await importRows(store, rows([{ ...a, text: 'Second words.' }]), [], { now: '2025-02-02T00:00:00.000Z' });
+  const back = await importRows(store, rows([a]), [], { now: '2025-02-03T00:00:00.000Z' });
+  assert.equal(back.updated, 1);
+  const last = await row('aba');
+  assert.equal(last.updated_at, '2025-02-03T00:00:00.000Z');
+  assert.notEqual(last.row_hash, first.row_hash, 'a reader caching rows by hash sees the new updated_at');
+});
+
+test('a review first imported without a platform id, then with one, stays one review', async () => {
+  const plain = { source: 'google', author: 'Bo', rating: 4, date: '2025-03-04', text: 'Kevin was quick and tidy.' };
+  assert.equal((await importRows(store, rows([plain]), [])).added, 1);
+  const withId = await importRows(store, rows([{ ...plain, source_review_id: 'G-77' }]), []);
+  assert.deepEqual([withId.added, withId.updated], [0, 1]);
+  const copies = await store.db.selectFrom('reviews').selectAll().where('author', '=', 'Bo').execute();
+  assert.equal(copies.length, 1);
+  assert.equal(copies[0].source_review_id, 'G-77');
+  assert.equal((await importRows(store, rows([plain]), [])).added, 0, 'and the other way round');
+});
+
+test('--sync with invalid rows unpublishes nothing', async () => {
+  const g1 = { source: 'yelp', source_review_id: 'y1', author: 'Cy', rating: 5, date: '2025-04-01', text: 'Great.' };
+  const g2 = { source: 'yelp', source_review_id: 'y2', author: 'Di', rating: 4, date: '2025-04-02', text: 'Good.' };
+  await importRows(store, rows([g1, g2]), []);
+  const report = await importRows(store, rows([g1, { ...g2, rating: 7 }]), [], { sync: true, skipInvalid: true });
+  assert.equal(report.invalid.length, 1);
+  assert.equal(report.unpublished, 0);
+  assert.equal(report.syncSkipped, true);
+  assert.equal((await row('y2')).published, 1);
+});
+
+test('timestamps with offsets are stored as UTC, so they order correctly as text', async () => {
+  await importRows(store, rows([{ source: 'direct', source_review_id: 'tz', author: 'Ed', rating: 5, date: '2025-05-01', published_at: '2025-05-01T09:00:00-08:00', text: 'On time.' }]), []);
+  assert.equal((await row('tz')).published_at, '2025-05-01T17:00:00.000Z');
+});
