@@ -8,3 +8,4 @@ export * from './mentions.js';
 export * from './reviews-document.js';
 export * from './json-feed.js';
 export * from './insights.js';
+export * from './hub.js';

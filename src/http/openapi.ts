@@ -83,19 +83,7 @@ export function buildOpenApi(baseUrl: string): object {
           requestBody: {
             required: true,
             content: {
-              'application/x-www-form-urlencoded': {
-                schema: {
-                  type: 'object',
-                  required: ['hub.callback', 'hub.mode', 'hub.topic'],
-                  properties: {
-                    'hub.callback': { type: 'string', format: 'uri', maxLength: 2048, description: 'HTTPS callback URL' },
-                    'hub.mode': { type: 'string', enum: ['subscribe', 'unsubscribe'] },
-                    'hub.topic': { type: 'string', format: 'uri', description: 'one of /feed.xml, /api/feed.json, /reviews.json' },
-                    'hub.lease_seconds': { type: 'integer', minimum: 1, description: 'requested lease; clamped by the hub' },
-                    'hub.secret': { type: 'string', maxLength: 199, description: 'HMAC key for X-Hub-Signature' },
-                  },
-                },
-              },
+              'application/x-www-form-urlencoded': { schema: ref('HubRequest') },
             },
           },
           responses: {

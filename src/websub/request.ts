@@ -1,3 +1,4 @@
+import { MAX_CALLBACK_LENGTH, MAX_SECRET_BYTES } from '../domain/index.js';
 import { clampLease, type HubConfig } from './config.js';
 
 export interface HubRequest {
@@ -12,8 +13,6 @@ export interface HubRequest {
 
 export type ParseResult = { ok: true; request: HubRequest } | { ok: false; status: number; reason: string };
 
-export const MAX_CALLBACK_LENGTH = 2048;
-export const MAX_SECRET_BYTES = 199;
 
 const fail = (reason: string, status = 400): ParseResult => ({ ok: false, status, reason });
 
