@@ -43,41 +43,58 @@ async function coldStart(): Promise<number> {
   });
   while ((await fetch(`${url}/readyz`).catch(() => null))?.status !== 200) await new Promise((r) => setTimeout(r, 10));
   const ms = performance.now() - started;
-  child.kill('SIGTERM');
+  // Let it finish storing what it built, as an operator's restart would, before the next start.
+  await new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
   return ms;
 }
 const cold = [await coldStart(), await coldStart(), await coldStart()].sort((a, b) => a - b)[1];
 
 /**
- * One new review into the N-review corpus while a server runs: time from the import's commit until
- * /insights.json counts it. Twice: the first rebuild after a start reads everything, later ones only
- * what changed.
+ * One new review into the N-review corpus while a server runs: the import itself, and the time from
+ * its commit until /insights.json counts it. The first rebuild after a start reads everything; later
+ * ones (a few seconds apart, as imports come) only what changed.
  */
-async function freshness(): Promise<[number, number]> {
+async function freshness(): Promise<{ first: Fresh; later: Fresh[] }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db, '--public-base-url', 'https://reviews.bench.example'], {
-    env: { ...process.env, LOG_LEVEL: 'info', REVIEWCAST_POLL_MS: '50' },
+    env: { ...process.env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
   const url = await new Promise<string>((resolve) => child.stdout.on('data', (d) => (out += d) && out.match(/"url":"(http:[^"]+)".*reviewcast listening/) && resolve(out.match(/"url":"(http:[^"]+)".*reviewcast listening/)![1])));
   const count = async () => (await (await fetch(`${url}/readyz`)).json()).reviews as number;
   const s = await Store.open(db);
-  const once = async (k: number) => {
+  const once = async (k: number): Promise<Fresh> => {
     const before = await count();
     const t0 = performance.now();
     await importRows(s, [{ index: 0, value: { source: 'direct', source_review_id: `fresh-${Date.now()}-${k}`, author: 'Fresh', rating: 5, date: '2026-11-21', text: 'Dave fixed the sewer line the same day.' } }], []);
-    while ((await count()) === before) await new Promise((r) => setTimeout(r, 10));
-    const ms = performance.now() - t0;
+    const committed = performance.now();
+    while ((await count()) === before) await new Promise((r) => setTimeout(r, 5));
+    const served = performance.now() - committed;
     if ((await (await fetch(`${url}/insights.json`)).json()).review_count !== before + 1) throw new Error('insights did not follow');
-    return ms;
+    return { importMs: committed - t0, servedMs: served };
   };
+  const pause = () => new Promise((r) => setTimeout(r, 8_000));
   const first = await once(1);
-  const later = await once(2);
+  const later: Fresh[] = [];
+  for (let k = 2; k <= 4; k++) {
+    await pause();
+    later.push(await once(k));
+  }
   await s.close();
   child.kill('SIGTERM');
-  return [first, later];
+  return { first, later };
+}
+interface Fresh {
+  importMs: number;
+  servedMs: number;
 }
 const fresh = await freshness();
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const laterServed = median(fresh.later.map((f) => f.servedMs));
+const laterImport = median(fresh.later.map((f) => f.importMs));
 
 table(
   ['step', 'reviews', 'time', 'rate'],
@@ -86,7 +103,9 @@ table(
     ['re-import (unchanged)', fmt(again.unchanged), `${fmt(reimportMs / 1000, 2)} s`, `${fmt(again.unchanged / (reimportMs / 1000))} reviews/s`],
     ['analyse', fmt(analysed.analysed), `${fmt(analyseMs / 1000, 2)} s`, `${fmt(analysed.analysed / (analyseMs / 1000))} reviews/s`],
     ['cold start to ready (median of 3)', fmt(N), `${fmt(cold / 1000, 2)} s`, ''],
-    ['one new review → served in /insights.json (first change after a start)', fmt(N + 1), `${fmt(fresh[0] / 1000, 2)} s`, ''],
-    ['one new review → served in /insights.json (later changes)', fmt(N + 2), `${fmt(fresh[1] / 1000, 2)} s`, ''],
+    ['one new review: the import command (first change after a start)', fmt(N + 1), `${fmt(fresh.first.importMs / 1000, 2)} s`, ''],
+    ['one new review: commit → served in /insights.json (first change after a start)', fmt(N + 1), `${fmt(fresh.first.servedMs / 1000, 2)} s`, ''],
+    ['one new review: the import command (later changes, median of 3)', fmt(N + 2), `${fmt(laterImport / 1000, 2)} s`, ''],
+    ['one new review: commit → served in /insights.json (later changes, median of 3)', fmt(N + 2), `${fmt(laterServed / 1000, 2)} s`, ''],
   ],
 );

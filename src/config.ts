@@ -20,7 +20,7 @@ export const ConfigSchema = z
     REVIEWCAST_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** How often a server checks the store for a revision written by another process (SQLite, and PostgreSQL's fallback). */
-    REVIEWCAST_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+    REVIEWCAST_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(200),
     /** Load the demo business when the database is empty (what `npm start` does on a fresh machine). */
     REVIEWCAST_DEMO_IF_EMPTY: flag.default(true),
     /** Behind a load balancer: `1` trusts X-Forwarded-For from any hop, a number that many hops, else a list of proxy addresses. */

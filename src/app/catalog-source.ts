@@ -1,12 +1,26 @@
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import type { Logger } from 'pino';
-import { CATALOG_FORMAT, Catalog } from '../catalog/index.js';
+import { CATALOG_FORMAT, Catalog, analyzeMissing } from '../catalog/index.js';
 import { demoBusiness } from '../demo/index.js';
 import { ReviewAnalysis } from '../domain/insights.js';
-import { analysisHashFor, analyzePending } from '../ingest/index.js';
+import { analysisContext } from '../ingest/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
-import type { Revision, ReviewTable, RevisionListener as PgRevisionListener, Store } from '../store/index.js';
+import type { Revision, ReviewAnalysisTable, ReviewTable, RevisionListener as PgRevisionListener, Store } from '../store/index.js';
+
+const gunzipAsync = promisify(gunzip);
 
 const EMPTY_REVISION: Revision = { id: 0, created_at: new Date(0).toISOString() };
+
+interface BuildState {
+  /** The revision the held rows are as of. */
+  revision: number;
+  /** The business profile and base URL the catalog was rendered for. */
+  context: string;
+  rows: Map<string, ReviewTable>;
+  analyses: Map<string, ReviewAnalysis>;
+  catalog: Catalog;
+}
 
 export type RevisionListener = (catalog: Catalog) => void | Promise<void>;
 
@@ -21,10 +35,9 @@ export class CatalogSource {
   private listener: PgRevisionListener | null = null;
   private building: Promise<void> | null = null;
   private readonly listeners: RevisionListener[] = [];
-  /** What the previous build read, to reuse what did not change. */
-  private rows = new Map<string, ReviewTable>();
-  private analysisHashes = new Map<string, string>();
-  private parsedAnalyses = new Map<string, ReviewAnalysis>();
+  /** What the previous build read and made, to reuse what did not change. */
+  private state: BuildState | null = null;
+  private readonly persisting = new Set<Promise<void>>();
 
   constructor(
     private readonly store: Store,
@@ -58,20 +71,21 @@ export class CatalogSource {
     const started = performance.now();
     const base = this.opts.publicBaseUrl();
     const format = `${ENGINE_VERSION} ${CATALOG_FORMAT}`;
-    const snap = latest ? await this.store.loadSnapshot(latest.id, base, format) : null;
+    // A stored snapshot spares a process that holds nothing yet a full build; one that holds a previous
+    // build updates it, which is cheaper than parsing the whole snapshot.
+    const snap = latest && !this.state ? await this.store.loadSnapshot(latest.id, base, format) : null;
     let catalog: Catalog;
-    if (snap) catalog = new Catalog({ revision: latest!, reviews: snap.reviews, insights: snap.insights, insightsCore: snap.insights_core, publicBaseUrl: base });
-    else {
-      await analyzePending(this.store);
-      catalog = await this.build();
-    }
+    let analysed: ReviewAnalysisTable[] = [];
+    if (snap) {
+      const [reviews, insights] = await Promise.all([gunzipAsync(snap.reviews), gunzipAsync(snap.insights)]);
+      catalog = new Catalog({ revision: latest!, reviews, insights, reviewsGzip: snap.reviews, insightsGzip: snap.insights, insightsCore: snap.insights_core, publicBaseUrl: base });
+    } else ({ catalog, analysed } = await this.build());
     this.current = catalog;
-    // Stored after the swap: clients get the new revision first, restarts and other replicas get it from here.
-    if (!snap) await this.store.saveSnapshot({ revision: catalog.revision, base_url: base, engine: format, ...catalog.snapshot(), created_at: new Date().toISOString() });
     this.opts.log.info(
       { revision: catalog.revision, reviews: catalog.reviews.length, from: snap ? 'snapshot' : 'rebuilt', ms: Math.round(performance.now() - started) },
       'catalog revision loaded',
     );
+    if (!snap) this.persist(catalog, analysed, base, format);
     for (const l of this.listeners) {
       try {
         await l(catalog);
@@ -81,33 +95,75 @@ export class CatalogSource {
     }
   }
 
-  private async build(): Promise<Catalog> {
-    // One snapshot for the revision and its data, so a catalog never mixes two revisions. Rows and
-    // analyses unchanged since the previous build are reused, so one new review reads one row, not all.
-    const { revision, business, rows, analyses } = await this.store.snapshot(async (trx) => ({
-      revision: (await this.store.latestRevision(trx)) ?? EMPTY_REVISION,
-      business: await this.store.getBusiness(trx),
-      rows: await this.store.publishedReviewsSince(this.rows, trx),
-      analyses: await this.store.analysesSince(this.analysisHashes, trx),
-    }));
-    const parsed = new Map<string, ReviewAnalysis>();
-    for (const id of analyses.current.keys()) {
-      const previous = this.parsedAnalyses.get(id);
-      if (previous) parsed.set(id, previous);
+  /**
+   * Stores what a build made, after the swap and off the request path: clients get the new revision
+   * first; restarts and other replicas load it from here. The snapshot waits for the gzip codings,
+   * which zlib makes on its own threads.
+   */
+  private persist(catalog: Catalog, analysed: ReviewAnalysisTable[], base: string, format: string): void {
+    const task = (async () => {
+      if (analysed.length > 0) await this.store.saveAnalyses(analysed);
+      const stored = await catalog.snapshot();
+      await this.store.saveSnapshot({ revision: catalog.revision, base_url: base, engine: format, ...stored, created_at: new Date().toISOString() });
+    })().catch((err) => this.opts.log.warn({ err, revision: catalog.revision }, 'storing the catalog snapshot failed'));
+    this.persisting.add(task);
+    void task.finally(() => this.persisting.delete(task));
+  }
+
+  /**
+   * A catalog for the newest revision. After a first full read, a build reads only the rows written by
+   * revisions since the one it holds (and their analyses): unchanged reviews keep their objects, order
+   * and rendered bytes. A changed business profile or base URL (every review renders differently) and
+   * any sign of drift (the published count disagrees) fall back to a full read.
+   */
+  private async build(): Promise<{ catalog: Catalog; analysed: ReviewAnalysisTable[] }> {
+    const held = this.state;
+    const base = this.opts.publicBaseUrl();
+    const read = await this.store.snapshot(async (trx) => {
+      const revision = (await this.store.latestRevision(trx)) ?? EMPTY_REVISION;
+      const business = (await this.store.getBusiness(trx)) ?? demoBusiness();
+      const context = JSON.stringify([business, base]);
+      if (held && held.context === context) {
+        const changed = await this.store.reviewsChangedAfter(held.revision, trx);
+        const ids = changed.filter((r) => r.published === 1).map((r) => r.id);
+        return { revision, business, context, changed, full: false, published: await this.store.publishedCount(trx), stored: await this.store.analysesOf(ids, trx) };
+      }
+      const rows = await this.store.publishedReviews(trx);
+      return { revision, business, context, changed: rows, full: true, published: rows.length, stored: await this.store.analyses(trx) };
+    });
+    // The held tables are updated in place (copying 100k entries per revision costs more than the
+    // rest of a small update); until this build completes nothing is held, so a failure starts over.
+    this.state = null;
+    const rows = read.full ? new Map<string, ReviewTable>() : held!.rows;
+    const analyses = read.full ? new Map<string, ReviewAnalysis>() : held!.analyses;
+    const changed = new Set<string>();
+    for (const r of read.changed) {
+      changed.add(r.id);
+      analyses.delete(r.id);
+      if (r.published === 1) rows.set(r.id, r);
+      else rows.delete(r.id);
     }
-    for (const a of analyses.fresh) parsed.set(a.review_id, JSON.parse(a.analysis) as ReviewAnalysis);
-    // An analysis of an older text (a change committed after the analysis pass) is left out, so the
-    // catalog computes a current one for this build instead of quoting words the review no longer has.
-    const profile = business ?? demoBusiness();
-    const forCatalog = new Map<string, ReviewAnalysis>();
-    for (const r of rows) {
-      const a = parsed.get(r.id);
-      if (a && analyses.current.get(r.id) === analysisHashFor(r, profile)) forCatalog.set(r.id, a);
+    if (!read.full && rows.size !== read.published) {
+      this.opts.log.warn({ held: rows.size, published: read.published }, 'catalog drifted from the store; reading everything');
+      return this.build();
     }
-    this.rows = new Map(rows.map((r) => [r.id, r]));
-    this.analysisHashes = analyses.current;
-    this.parsedAnalyses = parsed;
-    return new Catalog({ revision, business: profile, rows, analyses: forCatalog, publicBaseUrl: this.opts.publicBaseUrl() });
+    // A stored analysis counts only if it is of this text under this profile and engine; the others
+    // (and the missing ones) are computed here and stored after the swap.
+    const suffix = `|${analysisContext(read.business)}`;
+    for (const a of read.stored) {
+      const row = rows.get(a.review_id);
+      if (row && a.content_hash === row.row_hash + suffix) analyses.set(a.review_id, JSON.parse(a.analysis) as ReviewAnalysis);
+    }
+    const computed = analyzeMissing(read.business, read.full ? rows.values() : [...changed].flatMap((id) => rows.get(id) ?? []), analyses);
+    const analysed: ReviewAnalysisTable[] = [];
+    for (const [id, a] of computed) {
+      analyses.set(id, a);
+      analysed.push({ review_id: id, engine: ENGINE_VERSION, content_hash: rows.get(id)!.row_hash + suffix, analysis: JSON.stringify(a) });
+    }
+    const previous = read.full ? undefined : { catalog: held!.catalog, changed };
+    const catalog = new Catalog({ revision: read.revision, business: read.business, rows, analyses, publicBaseUrl: base, previous });
+    this.state = { revision: read.revision.id, context: read.context, rows, analyses, catalog };
+    return { catalog, analysed };
   }
 
   /** Follow new revisions: PostgreSQL LISTEN/NOTIFY when available, and periodic checks as the fallback. */
@@ -135,5 +191,6 @@ export class CatalogSource {
     this.timer = null;
     await this.listener?.stop();
     while (this.building) await this.building.catch(() => {});
+    await Promise.all(this.persisting);
   }
 }

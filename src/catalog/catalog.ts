@@ -15,22 +15,40 @@ import type { Revision, ReviewTable } from '../store/index.js';
 import { ReviewIndex } from './review-index.js';
 import { renderAtom } from './render/atom.js';
 import { renderJsonFeed } from './render/json-feed.js';
+import { SplicedJson } from './render/spliced-json.js';
 import { type Links, links } from './render/links.js';
 import { Representation, httpDate } from './representation.js';
-import { type Attribution, toReview } from './to-review.js';
+import { orderAll, orderUpdated } from './ordered-reviews.js';
+import type { Attribution } from './to-review.js';
 
 export const FEED_SIZE = 50;
 
 /** Bump when the rendered shape of /reviews.json or /insights.json changes, so stored snapshots are rebuilt. */
-export const CATALOG_FORMAT = 'catalog/1';
+export const CATALOG_FORMAT = 'catalog/2';
 
 /** Build from stored rows: what a revision is made of. */
 export interface CatalogInput {
   revision: Revision;
   business: Business;
-  rows: readonly ReviewTable[];
+  /** The published rows by id. */
+  rows: ReadonlyMap<string, ReviewTable>;
   analyses: ReadonlyMap<string, ReviewAnalysis>;
   publicBaseUrl: string;
+  /**
+   * The previous build for the same business profile and base URL, and the ids whose row or analysis
+   * may differ since (changed, added or removed). Every other review keeps its Review object, its place
+   * in the order and its rendered bytes, so one new review costs a splice, not a re-render of the corpus.
+   */
+  previous?: { catalog: Catalog; changed: ReadonlySet<string> };
+}
+
+/** What a build from rows keeps for the next one. */
+interface Built {
+  /** The catalog's reviews and, at the same positions, their analyses. */
+  reviews: readonly Review[];
+  analyses: readonly ReviewAnalysis[];
+  reviewsJson: SplicedJson;
+  insightsJson: SplicedJson;
 }
 
 /** Load from a stored snapshot: the exact bytes an earlier build rendered for this revision. */
@@ -38,6 +56,9 @@ export interface CatalogSnapshot {
   revision: Revision;
   reviews: Buffer;
   insights: Buffer;
+  /** Their gzip codings, as stored. */
+  reviewsGzip: Buffer;
+  insightsGzip: Buffer;
   /** The insights without `per_review` (the bulk of the document), parsed eagerly. */
   insightsCore: string;
   publicBaseUrl: string;
@@ -52,21 +73,18 @@ export interface Representations {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The contract's order: date desc, then published_at desc, then id desc (plain code-unit comparison). */
-const newestFirst = (a: Review, b: Review) =>
-  a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.published_at !== b.published_at ? (a.published_at < b.published_at ? 1 : -1) : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-
 /**
- * Stored analyses plus, for any review that has none yet (imported a moment after the analysis pass),
- * one computed here: the engine is deterministic, so the result equals what will be stored.
+ * Analyses for the rows that have none in `known` (imported a moment after the analysis pass, or
+ * analysed under an older profile): the engine is deterministic, so each equals what will be stored.
  */
-function completeAnalyses(business: Business, rows: readonly ReviewTable[], stored: ReadonlyMap<string, ReviewAnalysis>): Map<string, ReviewAnalysis> {
-  const all = new Map(stored);
-  const missing = rows.filter((r) => !all.has(r.id));
-  if (missing.length === 0) return all;
+export function analyzeMissing(business: Business, rows: Iterable<ReviewTable>, known: ReadonlyMap<string, ReviewAnalysis>): Map<string, ReviewAnalysis> {
+  const out = new Map<string, ReviewAnalysis>();
+  const missing: ReviewTable[] = [];
+  for (const r of rows) if (!known.has(r.id)) missing.push(r);
+  if (missing.length === 0) return out;
   const analyzer = createAnalyzer({ vertical: business.vertical, technicians: business.technicians, services: business.services, serviceAreas: business.service_areas });
-  for (const r of missing) all.set(r.id, analyzer.analyze({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language }));
-  return all;
+  for (const r of missing) out.set(r.id, analyzer.analyze({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language }));
+  return out;
 }
 
 /**
@@ -94,11 +112,13 @@ export class Catalog {
   readonly aggregateRating: AggregateRating;
   /** Published reviews, newest first. */
   readonly reviews: readonly Review[];
-  readonly byId: ReadonlyMap<string, Review>;
   readonly insights: Insights;
   readonly representations: Representations;
   readonly attribution: Attribution;
   private readonly index: ReviewIndex;
+  private readonly built: Built | null = null;
+  /** Review id → position, made on first use (a permalink or get_review), not on the freshness path. */
+  private positions: Map<string, number> | null = null;
 
   constructor(input: CatalogInput | CatalogSnapshot) {
     this.revision = input.revision.id;
@@ -107,21 +127,30 @@ export class Catalog {
     this.links = links(input.publicBaseUrl);
     let reviewsBody: Buffer;
     let insightsBody: Buffer;
+    let gzipped: { reviews?: Buffer; insights?: Buffer } = {};
+    /** When built on a previous build: what this one made (everything else is carried over). */
+    let carried: ReadonlySet<unknown> | undefined;
     if ('rows' in input) {
       this.business = input.business;
-      const analyses = completeAnalyses(input.business, input.rows, input.analyses);
-      this.reviews = input.rows.map((row) => toReview(row, analyses.get(row.id)!, this.links.review)).sort(newestFirst);
-      this.aggregateRating = computeAggregateRating(this.reviews, this.generatedAt);
-      this.insights = buildInsights({ business: input.business, reviews: this.reviews as Review[], analyses, generatedAt: this.generatedAt });
-      const doc: ReviewsDocument = {
-        business: this.business,
-        aggregate_rating: this.aggregateRating,
-        reviews: this.reviews as Review[],
-        generated_at: this.generatedAt,
-        revision: this.revision,
-      };
-      reviewsBody = Buffer.from(JSON.stringify(doc));
-      insightsBody = Buffer.from(JSON.stringify(this.insights));
+      const previous = input.previous?.catalog.built ? { built: input.previous.catalog.built, changed: input.previous.changed } : null;
+      const missing = analyzeMissing(input.business, previous ? [...previous.changed].flatMap((id) => input.rows.get(id) ?? []) : input.rows.values(), input.analyses);
+      const analyses = missing.size === 0 ? input.analyses : new Map([...input.analyses, ...missing]);
+      const ordered = previous
+        ? orderUpdated(previous.built, previous.changed, input.rows, analyses, this.links.review)
+        : orderAll(input.rows, analyses, this.links.review);
+      const { reviews } = ordered;
+      this.reviews = reviews;
+      this.aggregateRating = computeAggregateRating(reviews, this.generatedAt);
+      this.insights = buildInsights({ business: input.business, reviews, analyses: ordered.analyses, generatedAt: this.generatedAt });
+      const doc: ReviewsDocument = { business: this.business, aggregate_rating: this.aggregateRating, reviews, generated_at: this.generatedAt, revision: this.revision };
+      const ids = reviews.map((r) => r.id);
+      const reviewsJson = SplicedJson.render(doc, 'reviews', 'array', { keys: ids, values: reviews }, previous?.built.reviewsJson, ordered.fresh);
+      // per_review in corpus order, which is this order (newest first): a property test holds the bytes to JSON.stringify.
+      const insightsJson = SplicedJson.render(this.insights, 'per_review', 'object', { keys: ids, values: ordered.analyses }, previous?.built.insightsJson, ordered.fresh);
+      this.built = { reviews, analyses: ordered.analyses, reviewsJson, insightsJson };
+      if (previous) carried = ordered.fresh;
+      reviewsBody = reviewsJson.body;
+      insightsBody = insightsJson.body;
     } else {
       // Trusted bytes this service rendered and stored itself: parsed, not re-validated.
       const doc = JSON.parse(input.reviews.toString()) as ReviewsDocument;
@@ -131,29 +160,57 @@ export class Catalog {
       this.insights = withLazyPerReview(JSON.parse(input.insightsCore) as Omit<Insights, 'per_review'>, input.insights);
       reviewsBody = input.reviews;
       insightsBody = input.insights;
+      gzipped = { reviews: input.reviewsGzip, insights: input.insightsGzip };
     }
     this.attribution = {
       technicians: createMentionMatcher(this.business.technicians),
       services: createMentionMatcher(this.business.services),
       areas: createMentionMatcher(this.business.service_areas),
     };
-    this.byId = new Map(this.reviews.map((r) => [r.id, r]));
-    this.index = new ReviewIndex(this.reviews, this.attribution.technicians, this.attribution.services);
+    const previousIndex = carried && 'rows' in input ? { index: input.previous!.catalog.index, fresh: carried } : undefined;
+    this.index = new ReviewIndex(this.reviews, this.attribution.technicians, this.attribution.services, undefined, previousIndex);
 
     const newest = this.reviews.slice(0, FEED_SIZE);
-    const rep = (type: string, body: string | Buffer) => new Representation(type, typeof body === 'string' ? Buffer.from(body) : body, this.lastModified);
+    const rep = (type: string, body: string | Buffer, gzip?: Buffer) => new Representation(type, typeof body === 'string' ? Buffer.from(body) : body, this.lastModified, gzip);
     this.representations = {
-      reviews: rep(JSON_TYPE, reviewsBody),
-      insights: rep(JSON_TYPE, insightsBody),
+      reviews: rep(JSON_TYPE, reviewsBody, gzipped.reviews),
+      insights: rep(JSON_TYPE, insightsBody, gzipped.insights),
       feedJson: rep('application/feed+json; charset=utf-8', JSON.stringify(renderJsonFeed(this.business, newest, this.links))),
       feedAtom: rep('application/atom+xml; charset=utf-8', renderAtom(this.business, newest, this.links, this.generatedAt)),
     };
   }
 
-  /** What to store so the next process (or replica) can load this revision without rebuilding it. */
-  snapshot(): { reviews: Buffer; insights: Buffer; insights_core: string } {
-    const { per_review: _, ...core } = this.insights;
-    return { reviews: this.representations.reviews.body, insights: this.representations.insights.body, insights_core: JSON.stringify(core) };
+  private positionOf(id: string): number | undefined {
+    if (!this.positions) {
+      this.positions = new Map();
+      for (let i = 0; i < this.reviews.length; i++) this.positions.set(this.reviews[i].id, i);
+    }
+    return this.positions.get(id);
+  }
+
+  /** A published review by id. */
+  review(id: string): Review | undefined {
+    const i = this.positionOf(id);
+    return i === undefined ? undefined : this.reviews[i];
+  }
+
+  /** The stored analysis of a published review (without building the whole per_review object). */
+  analysisOf(id: string): ReviewAnalysis | undefined {
+    if (!this.built) return this.insights.per_review[id];
+    const i = this.positionOf(id);
+    return i === undefined ? undefined : this.built.analyses[i];
+  }
+
+  /**
+   * What to store so the next process (or replica) can load this revision without rebuilding it: the
+   * two large bodies gzip-coded (the coding clients are served anyway, made off the event loop), which
+   * keeps the write small enough not to stall requests.
+   */
+  async snapshot(): Promise<{ reviews: Buffer; insights: Buffer; insights_core: string }> {
+    const core: Record<string, unknown> = {};
+    for (const k of Object.keys(this.insights)) if (k !== 'per_review') core[k] = this.insights[k as keyof Insights];
+    const [reviews, insights] = await Promise.all([this.representations.reviews.encoded('gzip'), this.representations.insights.encoded('gzip')]);
+    return { reviews, insights, insights_core: JSON.stringify(core) };
   }
 
   /** REST search and MCP search_reviews: one function, one schema (validated by the caller). */

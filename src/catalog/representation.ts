@@ -22,9 +22,12 @@ export class Representation {
     readonly contentType: string,
     readonly body: Buffer,
     readonly lastModified: string,
+    /** The gzip coding of `body` when it is already at hand (a stored snapshot keeps it). */
+    gzipped?: Buffer,
   ) {
     // Strong ETag over the exact bytes: equal on every replica that renders the same revision.
     this.etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+    if (gzipped) this.variants.set('gzip', Promise.resolve(gzipped));
   }
 
   get compressible(): boolean {
@@ -47,11 +50,6 @@ export class Representation {
     return v;
   }
 
-  /** Start compressing now so the first client that asks does not wait. */
-  warm(): Promise<unknown> {
-    if (!this.compressible) return Promise.resolve();
-    return Promise.all([this.encoded('br'), this.encoded('gzip')]);
-  }
 }
 
 export const httpDate = (iso: string) => new Date(iso).toUTCString();

@@ -25,10 +25,15 @@ export class ReviewIndex {
     private readonly services: MentionMatcher,
     /** Above this many candidates, narrow by the trigram index before checking texts. */
     private readonly directTextChecks = DIRECT_TEXT_CHECKS,
+    /**
+     * The previous revision's index and the reviews that are new since (every other review is the same
+     * object, in the same relative order): its text index is carried over for the reviews both have.
+     */
+    previous?: { index: ReviewIndex; fresh: ReadonlySet<unknown> },
   ) {
     this.words = Math.ceil(reviews.length / 32);
     this.dates = reviews.map((r) => r.date);
-    this.text = new TextIndex(reviews.map((r) => r.text));
+    this.text = new TextIndex(reviews, previous && { index: previous.index.text, docs: previous.index.reviews, fresh: previous.fresh });
     for (let r = 0; r <= 5; r++) this.ratingExact.push(new Uint32Array(this.words));
     reviews.forEach((r, i) => {
       set(this.ratingExact[r.rating], i);

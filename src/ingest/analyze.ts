@@ -4,9 +4,6 @@ import { ENGINE_VERSION, createAnalyzer } from '../insights/index.js';
 import type { ReviewAnalysisTable, Store } from '../store/index.js';
 import { hashOf } from './identity.js';
 
-/** The content hash an up-to-date analysis of `row` carries under this profile. */
-export const analysisHashFor = (row: { row_hash: string }, b: Business) => `${row.row_hash}|${analysisContext(b)}`;
-
 /**
  * What an analysis depends on besides the review row: the engine and the names it can mention.
  * Stored as `<row_hash>|<this>` so the database itself finds the stale ones.

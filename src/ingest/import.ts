@@ -30,6 +30,38 @@ type Existing = Pick<ReviewTable, 'id' | 'source' | 'source_review_id' | 'finger
 
 
 const BATCH = 500;
+/** Up to this many rows, an import reads only the stored reviews its rows could match, not all of them. */
+const KEYED_READ_MAX = 2_000;
+const EXISTING_COLUMNS = ['id', 'source', 'source_review_id', 'fingerprint', 'row_hash', 'content_hash', 'published', 'updated_at', 'first_seen_at'] as const;
+
+/**
+ * The stored reviews an import must compare its rows with: all of them for --sync (it unpublishes
+ * what the file lacks) or a large file; otherwise those sharing a platform id or a fingerprint with a
+ * row, so adding one review to a 100k corpus reads a handful of rows.
+ */
+async function existingFor(trx: Parameters<Parameters<Store['transaction']>[0]>[0], valid: NormalizedReview[], sync: boolean): Promise<Existing[]> {
+  if (sync || valid.length > KEYED_READ_MAX) return trx.selectFrom('reviews').select(EXISTING_COLUMNS).execute();
+  // By (source, platform id), the unique index's order, and by fingerprint, its own index.
+  const platformIds = new Map<string, string[]>();
+  for (const n of valid) {
+    if (!n.record.source_review_id) continue;
+    const ids = platformIds.get(n.record.source) ?? [];
+    ids.push(n.record.source_review_id);
+    platformIds.set(n.record.source, ids);
+  }
+  const fingerprints = [...new Set(valid.map((n) => n.fingerprint))];
+  const found = new Map<string, Existing>();
+  for (const [source, ids] of platformIds) {
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const rows = await trx.selectFrom('reviews').select(EXISTING_COLUMNS).where('source', '=', source).where('source_review_id', 'in', ids.slice(i, i + BATCH)).execute();
+      for (const e of rows) found.set(e.id, e);
+    }
+  }
+  for (let i = 0; i < fingerprints.length; i += BATCH) {
+    for (const e of await trx.selectFrom('reviews').select(EXISTING_COLUMNS).where('fingerprint', 'in', fingerprints.slice(i, i + BATCH)).execute()) found.set(e.id, e);
+  }
+  return [...found.values()];
+}
 
 /**
  * Validates every row, then applies the valid ones in ONE transaction: insert new reviews, update
@@ -62,13 +94,10 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
 
   await store.transaction(async (trx) => {
     await store.lockWrites(trx);
-    const existing = await trx
-      .selectFrom('reviews')
-      .select(['id', 'source', 'source_review_id', 'fingerprint', 'row_hash', 'content_hash', 'published', 'updated_at', 'first_seen_at'])
-      .execute();
+    const existing = await existingFor(trx, valid, Boolean(opts.sync));
     const byKey = new Map<string, Existing>();
     const byFingerprint = new Map<string, Existing>();
-    for (const e of existing as Existing[]) {
+    for (const e of existing) {
       byKey.set(e.source_review_id ? `id\u0000${e.source}\u0000${e.source_review_id}` : `fp\u0000${e.fingerprint}`, e);
       byFingerprint.set(e.fingerprint, e);
     }
@@ -82,6 +111,9 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     };
     const inserts: ReviewTable[] = [];
     const touched = new Set<string>();
+    // The revision is taken at the first change, so every written row can name it (catalog builds read
+    // only rows changed after the revision they hold); an import that changes nothing makes none.
+    const revision = async () => (report.revision ??= await store.addRevision(trx, now, 'import')).id;
     let done = 0;
     for (const n of valid) {
       const r = n.record;
@@ -114,7 +146,7 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
       if (!prev) {
         const id = reviewId(n.key, base.published_at);
         const updated_at = r.updated_at ?? base.published_at;
-        inserts.push({ id, ...base, updated_at, first_seen_at: now, row_hash: hashOf([base, updated_at]) });
+        inserts.push({ id, ...base, updated_at, first_seen_at: now, row_hash: hashOf([base, updated_at]), changed_revision: await revision() });
         report.added++;
       } else {
         touched.add(prev.id);
@@ -124,7 +156,11 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
         if (prev.row_hash === row_hash) report.unchanged++;
         else {
           // A source id learnt for a review first imported without one is kept (and the key is then the id).
-          await trx.updateTable('reviews').set({ ...base, source_review_id: base.source_review_id ?? prev.source_review_id, updated_at, row_hash }).where('id', '=', prev.id).execute();
+          await trx
+            .updateTable('reviews')
+            .set({ ...base, source_review_id: base.source_review_id ?? prev.source_review_id, updated_at, row_hash, changed_revision: await revision() })
+            .where('id', '=', prev.id)
+            .execute();
           report.updated++;
         }
       }
@@ -135,14 +171,15 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     // A row that failed validation may still be a live review: never unpublish on an incomplete file.
     if (opts.sync && invalid.length === 0) {
       const sources = new Set(valid.map((n) => n.record.source));
-      const gone = (existing as Existing[]).filter((e) => e.published === 1 && sources.has(e.source) && !touched.has(e.id)).map((e) => e.id);
+      const gone = existing.filter((e) => e.published === 1 && sources.has(e.source) && !touched.has(e.id)).map((e) => e.id);
       for (let i = 0; i < gone.length; i += BATCH) {
-        await trx.updateTable('reviews').set({ published: 0, row_hash: '' }).where('id', 'in', gone.slice(i, i + BATCH)).execute();
+        await trx.updateTable('reviews').set({ published: 0, row_hash: '', changed_revision: await revision() }).where('id', 'in', gone.slice(i, i + BATCH)).execute();
       }
       report.unpublished = gone.length;
     }
-    if (report.added + report.updated + report.unpublished > 0) {
-      report.revision = await store.addRevision(trx, now, `import: ${report.added} added, ${report.updated} updated, ${report.unpublished} unpublished`);
+    if (report.revision) {
+      const reason = `import: ${report.added} added, ${report.updated} updated, ${report.unpublished} unpublished`;
+      await trx.updateTable('revisions').set({ reason }).where('id', '=', report.revision.id).execute();
     }
   });
   report.written = true;

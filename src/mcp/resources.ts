@@ -90,7 +90,7 @@ function registerResources(server: McpServer, catalog: () => Catalog, templates:
     templates.review,
     { title: 'Review', description: 'One published review by id.', mimeType: JSON_MIME, cacheHint: CACHE },
     (uri, vars) => {
-      const review = catalog().byId.get(variable(vars.id).toUpperCase());
+      const review = catalog().review(variable(vars.id).toUpperCase());
       if (!review) throw new ResourceNotFoundError(uri.href, `No published review has id "${variable(vars.id)}".`);
       return json(uri, review);
     },

@@ -92,13 +92,13 @@ export const TOOLS: readonly ToolSpec[] = [
     input: z.object({ id: z.string().min(1).max(64).describe('review id: the 26-character ULID returned by the search tools') }),
     output: z.object({ review: ReviewSchema, analysis: ReviewAnalysis.nullable() }),
     run: (c, { id }) => {
-      const review = c.byId.get(id.toUpperCase());
+      const review = c.review(id.toUpperCase());
       if (!review) {
         throw new UnknownName(
           `No published review has id "${id}". Review ids are 26-character ULIDs such as ${c.reviews[0]?.id ?? '01JA0000000000000000000000'}; find them with search_reviews or get_reviews_since.`,
         );
       }
-      return { review, analysis: c.insights.per_review[review.id] ?? null };
+      return { review, analysis: c.analysisOf(review.id) ?? null };
     },
   }),
   tool({

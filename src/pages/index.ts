@@ -79,7 +79,7 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
 
   app.get<{ Params: { id: string } }>('/reviews/:id', async (req, reply) => {
     const c = deps.catalog();
-    const review = c.byId.get(req.params.id);
+    const review = c.review(req.params.id);
     if (!review) {
       reply.header('Vary', 'Accept');
       if (!prefersHtml(req.headers.accept)) return sendError(reply, 404, 'not_found', `No published review has the id "${req.params.id}".`);

@@ -8,7 +8,7 @@ import { filterHref } from './review-card.js';
 export function summarySection(c: Catalog, root: string): Html {
   const i = c.insights;
   if (!i.summary) return html``;
-  const quoted = i.pull_quote_review_id ? c.byId.get(i.pull_quote_review_id) : undefined;
+  const quoted = i.pull_quote_review_id ? c.review(i.pull_quote_review_id) : undefined;
   return html`<section class="panel summary" aria-labelledby="summary-heading">
   <h2 id="summary-heading">What customers say</h2>
   ${i.pull_quote &&
@@ -80,7 +80,7 @@ export function faqSection(c: Catalog, root: string): Html {
   <h2 id="faq-heading">Frequently asked questions</h2>
   <div class="faq-list">
   ${faq.map((f) => {
-    const sources = f.supporting_review_ids.slice(0, 3).flatMap((id) => c.byId.get(id) ?? []);
+    const sources = f.supporting_review_ids.slice(0, 3).flatMap((id) => c.review(id) ?? []);
     return html`<details class="faq-item">
     <summary>${f.question}</summary>
     <p>${f.answer}</p>

@@ -16,7 +16,7 @@ const POLARITY_LABEL: Record<string, string> = { positive: 'praised', negative: 
 
 /** What the analysis found in this review, as labelled chips (nothing when it found nothing). */
 function aspectsOf(c: Catalog, r: Review): Html {
-  const found = c.insights.per_review[r.id]?.aspects ?? [];
+  const found = c.analysisOf(r.id)?.aspects ?? [];
   if (found.length === 0) return html``;
   const labels = new Map(c.insights.aspects.map((a) => [a.id, a.label]));
   return html`<section class="panel" aria-labelledby="review-aspects-heading">

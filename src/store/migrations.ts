@@ -165,6 +165,14 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('mcp_sessions_last_seen').on('mcp_sessions').column('last_seen_at').execute();
       },
     },
+    '0006_review_changes': {
+      async up(db: Kysely<any>) {
+        // The revision that last wrote each row, so a catalog build reads only what changed since the
+        // revision it already holds. Rows written before this column are null: a first build reads all.
+        await db.schema.alterTable('reviews').addColumn('changed_revision', 'integer').execute();
+        await db.schema.createIndex('reviews_changed_revision').on('reviews').column('changed_revision').execute();
+      },
+    },
   };
 }
 

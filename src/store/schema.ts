@@ -36,6 +36,8 @@ export interface ReviewTable {
   content_hash: string;
   /** Hash of every imported field: equal means the row is unchanged and nothing is written. */
   row_hash: string;
+  /** The revision whose import last wrote this row (inserted, changed or unpublished). */
+  changed_revision: number | null;
 }
 
 export interface RevisionTable {

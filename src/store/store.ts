@@ -113,27 +113,21 @@ export class Store {
   }
 
   /**
-   * Published reviews, reading in full only the rows whose `row_hash` differs from `known` (the rows a
-   * previous load already holds); unchanged rows come back as the known objects. Order is not significant.
+   * Rows written by revisions after `revision`, published or not (an unpublished one is a removal):
+   * with the revision a previous read saw, exactly what changed since then.
    */
-  async publishedReviewsSince(known: ReadonlyMap<string, ReviewTable>, trx: Tx = this.db): Promise<ReviewTable[]> {
-    const keys = await trx.selectFrom('reviews').select(['id', 'row_hash']).where('published', '=', 1).execute();
-    const stale = keys.filter((k) => known.get(k.id)?.row_hash !== k.row_hash).map((k) => k.id);
-    // Past a few thousand changed rows one full read is cheaper than many keyed ones.
-    const fresh = stale.length > 5000 ? await this.publishedReviews(trx) : await inChunks(stale, (ids) => trx.selectFrom('reviews').selectAll().where('id', 'in', ids).execute());
-    const byId = new Map(fresh.map((r) => [r.id, r]));
-    return keys.map((k) => byId.get(k.id) ?? known.get(k.id)!);
+  async reviewsChangedAfter(revision: number, trx: Tx = this.db): Promise<ReviewTable[]> {
+    return trx.selectFrom('reviews').selectAll().where('changed_revision', '>', revision).execute();
   }
 
-  /**
-   * Which analyses exist now (id → content hash), and in full only those whose hash differs from
-   * `known` (what a previous load already parsed).
-   */
-  async analysesSince(known: ReadonlyMap<string, string>, trx: Tx = this.db): Promise<{ current: Map<string, string>; fresh: ReviewAnalysisTable[] }> {
-    const keys = await trx.selectFrom('review_analysis').select(['review_id', 'content_hash']).execute();
-    const stale = keys.filter((k) => known.get(k.review_id) !== k.content_hash).map((k) => k.review_id);
-    const fresh = stale.length > 5000 ? await this.analyses(trx) : await inChunks(stale, (ids) => trx.selectFrom('review_analysis').selectAll().where('review_id', 'in', ids).execute());
-    return { current: new Map(keys.map((k) => [k.review_id, k.content_hash])), fresh };
+  async publishedCount(trx: Tx = this.db): Promise<number> {
+    const row = await trx.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).where('published', '=', 1).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The stored analyses of these reviews (those that have one). */
+  async analysesOf(reviewIds: string[], trx: Tx = this.db): Promise<ReviewAnalysisTable[]> {
+    return inChunks(reviewIds, (ids) => trx.selectFrom('review_analysis').selectAll().where('review_id', 'in', ids).execute());
   }
 
   async reviewCount(trx: Tx = this.db): Promise<number> {

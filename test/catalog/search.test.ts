@@ -2,46 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { Catalog, ReviewIndex } from '../../src/catalog/index.js';
-import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
+import { demoBusiness } from '../../src/demo/index.js';
 import { type Review, type SearchQuery, SearchQuerySchema, foldText } from '../../src/domain/index.js';
-import { fingerprint, hashOf, reviewId } from '../../src/ingest/identity.js';
-import type { ReviewTable } from '../../src/store/index.js';
+import { catalogRows } from '../helpers/rows.js';
 
 // A catalog built straight from demo records (no database): the search is pure logic.
 const business = demoBusiness();
-const rows: ReviewTable[] = generateDemoReviews({ reviews: 600, seed: 7 })
-  .map((r, i) => {
-    const published_at = r.published_at ?? `${r.date}T00:00:00.000Z`;
-    return {
-      id: reviewId(`t${i}`, published_at),
-      source: r.source ?? 'direct',
-      source_review_id: r.source_review_id ?? null,
-      fingerprint: fingerprint(r.source ?? 'direct', r.author, r.date, r.text ?? null),
-      author: r.author,
-      author_avatar_url: null,
-      rating: r.rating,
-      date: r.date,
-      text: r.text ?? null,
-      source_url: null,
-      owner_reply_text: null,
-      owner_reply_date: null,
-      verified: 1,
-      published: 1,
-      published_at,
-      updated_at: published_at,
-      first_seen_at: published_at,
-      title: null,
-      language: 'en',
-      technicians: JSON.stringify(r.technicians ?? []),
-      services: JSON.stringify(r.services ?? []),
-      service_area: null,
-      verification_method: 'platform',
-      content_hash: hashOf(i),
-      row_hash: hashOf(i),
-    };
-  })
-  .sort((a, b) => (b.date + b.published_at + b.id).localeCompare(a.date + a.published_at + a.id));
-const catalog = new Catalog({ revision: { id: 1, created_at: '2026-11-01T00:00:00.000Z' }, business, rows, analyses: new Map(), publicBaseUrl: 'http://127.0.0.1' });
+const rows = catalogRows(600, 7);
+const catalog = new Catalog({ revision: { id: 1, created_at: "2026-11-01T00:00:00.000Z" }, business, rows: new Map(rows.map((r) => [r.id, r])), analyses: new Map(), publicBaseUrl: 'http://127.0.0.1' });
 
 const viaTrigrams = new ReviewIndex(catalog.reviews, catalog.attribution.technicians, catalog.attribution.services, 0);
 

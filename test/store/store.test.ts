@@ -82,27 +82,30 @@ function repositorySuite(engine: 'sqlite' | 'postgres', open: () => Promise<{ st
       assert.equal(Number(count.n), 61 - 2);
     });
 
-    test('incremental reads return known rows as they are and re-read only changed ones', async () => {
-      const all = await store.publishedReviews();
-      const known = new Map(all.map((r) => [r.id, r]));
-      const target = all[5];
-      await store.db.updateTable('reviews').set({ text: 'Edited text', row_hash: 'changed' }).where('id', '=', target.id).execute();
-      await store.db.updateTable('reviews').set({ published: 0 }).where('id', '=', all[6].id).execute();
-      const again = await store.publishedReviewsSince(known);
-      assert.equal(again.length, all.length - 1, 'an unpublished row is gone');
-      const edited = again.find((r) => r.id === target.id)!;
-      assert.equal(edited.text, 'Edited text');
-      assert.notEqual(edited, target, 'the changed row was read again');
-      assert.ok(again.filter((r) => r.id !== target.id).every((r) => r === known.get(r.id)), 'unchanged rows are the known objects');
-      await store.db.updateTable('reviews').set({ published: 1 }).where('id', '=', all[6].id).execute();
+    test('every written row names its revision, so a build reads only what later revisions wrote', async () => {
+      const unpublished = await store.db.selectFrom('reviews').selectAll().where('published', '=', 0).execute();
+      assert.ok(unpublished.length > 0 && unpublished.every((r) => r.changed_revision !== null), 'an unpublished row names the revision that removed it');
+      const removedIn = unpublished[0].changed_revision!;
+      assert.ok((await store.reviewsChangedAfter(removedIn - 1)).some((r) => r.id === unpublished[0].id && r.published === 0));
 
-      await store.saveAnalyses(all.slice(0, 3).map((r, i) => ({ review_id: r.id, engine: 'x/1', content_hash: `h${i}`, analysis: `{"n":${i}}` })));
-      const first = await store.analysesSince(new Map());
-      assert.ok(first.fresh.length >= 3);
-      await store.saveAnalyses([{ review_id: all[1].id, engine: 'x/1', content_hash: 'h1-new', analysis: '{"n":"new"}' }]);
-      const second = await store.analysesSince(first.current);
-      assert.deepEqual(second.fresh.map((a) => a.analysis), ['{"n":"new"}']);
-      assert.equal(second.current.get(all[1].id), 'h1-new');
+      const start = (await store.latestRevision())!.id;
+      assert.deepEqual(await store.reviewsChangedAfter(start), []);
+      const count = await store.publishedCount();
+      const record = { source: 'direct', source_review_id: 'changes-1', author: 'Ana', rating: 4, date: '2026-10-30', text: 'Quick and tidy.' };
+      const added = await importRows(store, rows([record]), [], { now: LATER });
+      const [fresh] = await store.reviewsChangedAfter(start);
+      assert.equal(fresh.changed_revision, added.revision!.id);
+      assert.equal(await store.publishedCount(), count + 1);
+
+      const edited = await importRows(store, rows([{ ...record, text: 'Quick, tidy and fair.' }]), [], { now: LATER });
+      const since = await store.reviewsChangedAfter(added.revision!.id);
+      assert.deepEqual(since.map((r) => [r.id, r.text, r.changed_revision]), [[fresh.id, 'Quick, tidy and fair.', edited.revision!.id]]);
+      assert.equal((await store.reviewsChangedAfter(start)).length, 1, 'one row, however often it changed');
+      assert.equal((await importRows(store, rows([{ ...record, text: 'Quick, tidy and fair.' }]), [], { now: LATER })).revision, null);
+      assert.deepEqual(await store.reviewsChangedAfter(edited.revision!.id), [], 'an unchanged import writes nothing');
+
+      await store.saveAnalyses([{ review_id: fresh.id, engine: 'x/1', content_hash: 'h', analysis: '{"n":1}' }]);
+      assert.deepEqual((await store.analysesOf([fresh.id, 'no-such-review'])).map((a) => a.analysis), ['{"n":1}']);
     });
 
     test('analyses are stored and replaced', async () => {

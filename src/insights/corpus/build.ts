@@ -28,7 +28,8 @@ export interface BuildInsightsInput {
     service_areas: { id: string; name: string }[];
   };
   reviews: CorpusReview[];
-  analyses: Map<string, ReviewAnalysis>;
+  /** By review id, or a list at the same positions as `reviews`. */
+  analyses: ReadonlyMap<string, ReviewAnalysis> | readonly ReviewAnalysis[];
   generatedAt: string;
 }
 
@@ -52,7 +53,6 @@ export function buildInsights(input: BuildInsightsInput): Insights {
   let textCount = 0;
   const stars = [0, 0, 0, 0, 0, 0];
   const polarity = { positive: 0, neutral: 0, negative: 0 };
-  const perReview: Record<string, ReviewAnalysis> = {};
   // One pass feeds every builder: at 100k reviews the cost is memory traffic, so each review's data is
   // fetched once and reused while it is still in cache, instead of once per builder.
   for (const row of rows) {
@@ -63,7 +63,6 @@ export function buildInsights(input: BuildInsightsInput): Insights {
     // A review's overall polarity is never "conflict": its score is one number.
     if (row.polarity === 'positive' || row.polarity === 'negative') polarity[row.polarity]++;
     else polarity.neutral++;
-    perReview[row.review.id] = row.analysis;
     aspectAcc.add(row);
     technicianAcc.add(row);
     serviceAcc.add(row);
@@ -104,7 +103,7 @@ export function buildInsights(input: BuildInsightsInput): Insights {
     trendDetail: detail,
   };
 
-  return {
+  const insights: Insights = {
     version: lex.version,
     generated_at: input.generatedAt,
     model: ENGINE_VERSION,
@@ -116,10 +115,19 @@ export function buildInsights(input: BuildInsightsInput): Insights {
     entities: { technicians, services, service_areas: areas, problems },
     topics: topicAcc.result(),
     temporal: { monthly, trend, trend_detail: detail },
-    per_review: perReview,
+    // Placeholder keeping the key's place in the document; defined lazily below.
+    per_review: {},
     faq: buildFaq(facts),
     summary: buildSummary(facts, dateRange),
     pull_quote: quote.text,
     pull_quote_review_id: quote.reviewId,
   };
+  // 100k keys cost more to build than the rest of the document, and the catalog renders and looks up
+  // analyses without them: built on first read, in corpus order (redefining keeps the key's position).
+  let perReview: Record<string, ReviewAnalysis> | undefined;
+  return Object.defineProperty(insights, 'per_review', {
+    enumerable: true,
+    configurable: true,
+    get: () => (perReview ??= Object.fromEntries(rows.map((r) => [r.review.id, r.analysis]))),
+  });
 }

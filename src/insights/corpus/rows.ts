@@ -32,11 +32,14 @@ export interface Accumulator<T> {
 }
 
 /** `aspectIndex`: taxonomy aspect id → bit position (taxonomies have far fewer than 31 aspects). */
-export function prepareRows(reviews: CorpusReview[], analyses: Map<string, ReviewAnalysis>, aspectIndex: Map<string, number>): Row[] {
+export function prepareRows(reviews: readonly CorpusReview[], analyses: ReadonlyMap<string, ReviewAnalysis> | readonly ReviewAnalysis[], aspectIndex: Map<string, number>): Row[] {
   const rows: Row[] = new Array(reviews.length);
+  // A list at the same positions spares a lookup per review in a table as large as the corpus.
+  const aligned = Array.isArray(analyses) ? (analyses as readonly ReviewAnalysis[]) : null;
+  if (aligned && aligned.length !== reviews.length) throw new Error('buildInsights: analyses and reviews differ in length');
   for (let i = 0; i < reviews.length; i++) {
     const review = reviews[i];
-    const analysis = analyses.get(review.id);
+    const analysis = aligned ? aligned[i] : (analyses as ReadonlyMap<string, ReviewAnalysis>).get(review.id);
     // Insights must be recomputable from per_review, so a review without its analysis is a caller bug.
     if (!analysis) throw new Error(`buildInsights: no analysis for review ${review.id}`);
     let aspectMask = 0;

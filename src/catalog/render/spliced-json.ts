@@ -1,0 +1,108 @@
+/**
+ * `JSON.stringify(doc)`, byte for byte, for a document with one large member (an array of reviews, or
+ * an object of per-review analyses) whose items mostly carry over from the previous revision: each
+ * item is rendered on its own and remembered by position, so the next render copies the bytes of every
+ * item whose value is the same object as before and stringifies only the new ones.
+ */
+export class SplicedJson {
+  private constructor(
+    readonly body: Buffer,
+    private readonly keys: readonly string[],
+    private readonly values: readonly unknown[],
+    /** Byte offset of item i's first byte (starts[i]) and one past its last (starts[i] + lengths[i]). */
+    private readonly starts: Uint32Array,
+    private readonly lengths: Uint32Array,
+  ) {}
+
+  /**
+   * The member's items in order: `keys` (for an array they only identify items across revisions; for
+   * an object they are the member's keys) and `values`. Equal to JSON.stringify(doc) when `doc[member]`
+   * holds exactly these items (a property test checks it). With `previous`, `fresh` names the values
+   * that are new; every other value is in `previous`, in the same relative order, and is copied.
+   */
+  static render(
+    doc: object,
+    member: string,
+    kind: 'array' | 'object',
+    items: { keys: readonly string[]; values: readonly unknown[] },
+    previous?: SplicedJson,
+    fresh?: ReadonlySet<unknown>,
+  ): SplicedJson {
+    const { head, tail } = around(doc, member);
+    const { keys, values } = items;
+    const n = keys.length;
+    // Where each item comes from: its position in the previous render, or (-1) bytes rendered now.
+    const from = new Int32Array(n);
+    const rendered: (Buffer | undefined)[] = new Array(n);
+    const starts = new Uint32Array(n);
+    const lengths = new Uint32Array(n);
+    const open = Buffer.from(`${head}${kind === 'array' ? '[' : '{'}`);
+    const close = Buffer.from(`${kind === 'array' ? ']' : '}'}${tail}`);
+    let offset = open.length;
+    let guess = 0;
+    for (let i = 0; i < n; i++) {
+      const key = keys[i];
+      const value = values[i];
+      const j = previous && !fresh?.has(value) ? previous.positionOf(key, value, guess) : -1;
+      if (j === -2) throw new Error('SplicedJson: a carried item is not in the previous render');
+      from[i] = j;
+      if (j >= 0) {
+        lengths[i] = previous!.lengths[j];
+        guess = j + 1;
+      } else {
+        const bytes = Buffer.from(kind === 'array' ? JSON.stringify(value) : `${JSON.stringify(key)}:${JSON.stringify(value)}`);
+        rendered[i] = bytes;
+        lengths[i] = bytes.length;
+      }
+      if (i > 0) offset += 1;
+      starts[i] = offset;
+      offset += lengths[i];
+    }
+    const body = Buffer.allocUnsafe(offset + close.length);
+    open.copy(body, 0);
+    // Items that were neighbours before are copied as one run, separators included: one new review
+    // among 100k costs three copies, not 100k.
+    for (let i = 0; i < n; ) {
+      if (i > 0) body[starts[i] - 1] = 0x2c;
+      const j = from[i];
+      if (j < 0) {
+        rendered[i]!.copy(body, starts[i]);
+        i++;
+        continue;
+      }
+      let k = i;
+      while (k + 1 < n && from[k + 1] === from[k] + 1) k++;
+      const prev = previous!;
+      prev.body.copy(body, starts[i], prev.starts[j], prev.starts[from[k]] + prev.lengths[from[k]]);
+      i = k + 1;
+    }
+    close.copy(body, offset);
+    return new SplicedJson(body, keys, values, starts, lengths);
+  }
+
+  /**
+   * Where this render has the item, searching forward from `guess` (carried items keep their relative
+   * order, so the search skips only removed ones); -1 if it is there under another key (re-rendered),
+   * -2 if it is not there at all (the caller's promise was broken).
+   */
+  private positionOf(key: string, value: unknown, guess: number): number {
+    for (let i = guess; i < this.values.length; i++) if (this.values[i] === value) return this.keys[i] === key ? i : -1;
+    return -2;
+  }
+}
+
+/** The bytes of JSON.stringify(doc) before and after the value of `member` (keeping the key order). */
+function around(doc: object, member: string): { head: string; tail: string } {
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  let seen = false;
+  // Keys, not entries: the member itself may be a lazy getter that is never needed here.
+  for (const k of Object.keys(doc)) {
+    if (k === member) seen = true;
+    else (seen ? after : before)[k] = (doc as Record<string, unknown>)[k];
+  }
+  if (!seen) throw new Error(`SplicedJson: the document has no "${member}"`);
+  const b = JSON.stringify(before);
+  const a = JSON.stringify(after);
+  return { head: `${b === '{}' ? '{' : `${b.slice(0, -1)},`}${JSON.stringify(member)}:`, tail: a === '{}' ? '}' : `,${a.slice(1)}` };
+}

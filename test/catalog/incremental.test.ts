@@ -1,0 +1,124 @@
+// A catalog built on the previous one (only the changed reviews re-rendered and re-indexed) must be
+// indistinguishable from one built from scratch: same bytes, same ETags, same answers.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { Catalog, TextIndex } from '../../src/catalog/index.js';
+import { SplicedJson } from '../../src/catalog/render/spliced-json.js';
+import { demoBusiness } from '../../src/demo/index.js';
+import { foldText } from '../../src/domain/index.js';
+import type { ReviewTable } from '../../src/store/index.js';
+import { catalogRows } from '../helpers/rows.js';
+
+const business = demoBusiness();
+const base = catalogRows(120, 11);
+const extra = catalogRows(60, 12, 'x');
+const texts = ['Fixed the leak fast.', 'Late, but the drain works now.', 'Ünusual ÉTÉ text with the tech', null, 'Price was fair; Mike was on time.'];
+
+/** One revision's changes: new reviews, edited ones (a new row object: new text, rating or date) and removed ones. */
+const change = fc.record({
+  add: fc.integer({ min: 0, max: 4 }),
+  edit: fc.array(fc.record({ pick: fc.nat(), text: fc.constantFrom(...texts), rating: fc.integer({ min: 1, max: 5 }), dayShift: fc.integer({ min: -400, max: 400 }) }), { maxLength: 3 }),
+  remove: fc.array(fc.nat(), { maxLength: 3 }),
+});
+
+const shiftDay = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+const build = (rows: Map<string, ReviewTable>, revision: number, previous?: { catalog: Catalog; changed: Set<string> }) =>
+  new Catalog({ revision: { id: revision, created_at: `2026-11-${String(revision).padStart(2, '0')}T00:00:00.000Z` }, business, rows, analyses: new Map(), publicBaseUrl: 'https://reviews.example', previous });
+
+const QUERIES = [{ limit: 100 }, { query: 'leak', limit: 100 }, { query: 'the tech', min_rating: 3, limit: 100 }, { query: 'ete', limit: 50 }, { rating: 5, since: '2024-01-01', limit: 100 }];
+
+test('a catalog built on the previous one equals one built from scratch, over any sequence of changes', () => {
+  fc.assert(
+    fc.property(fc.array(change, { minLength: 1, maxLength: 6 }), (changes) => {
+      const rows = new Map(base.map((r) => [r.id, r]));
+      let incremental = build(rows, 1);
+      let next = 0;
+      changes.forEach((c, k) => {
+        const revision = k + 2;
+        const changed = new Set<string>();
+        for (let i = 0; i < c.add && next < extra.length; i++, next++) {
+          rows.set(extra[next].id, extra[next]);
+          changed.add(extra[next].id);
+        }
+        const ids = [...rows.keys()];
+        for (const e of c.edit) {
+          const old = rows.get(ids[e.pick % ids.length])!;
+          rows.set(old.id, { ...old, text: e.text, rating: e.rating, date: shiftDay(old.date, e.dayShift), row_hash: `${old.row_hash}+` });
+          changed.add(old.id);
+        }
+        for (const pick of c.remove) {
+          const id = ids[pick % ids.length];
+          rows.delete(id);
+          changed.add(id);
+        }
+        incremental = build(rows, revision, { catalog: incremental, changed });
+        const scratch = build(rows, revision);
+        for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const) {
+          assert.ok(incremental.representations[name].body.equals(scratch.representations[name].body), `${name} bytes after change ${k + 1}`);
+          assert.equal(incremental.representations[name].etag, scratch.representations[name].etag);
+        }
+        assert.equal(incremental.representations.insights.body.toString(), JSON.stringify(scratch.insights), 'the spliced insights are JSON.stringify of the document');
+        for (const q of QUERIES) assert.deepEqual(incremental.search(q).reviews.map((r) => r.id), scratch.search(q).reviews.map((r) => r.id), JSON.stringify(q));
+        for (const id of ids.slice(0, 20)) {
+          assert.deepEqual(incremental.review(id), scratch.review(id));
+          assert.deepEqual(incremental.analysisOf(id), scratch.analysisOf(id));
+        }
+      });
+    }),
+    { numRuns: 25, seed: 4242 },
+  );
+});
+
+test('spliced JSON is JSON.stringify of the document, for arrays and objects, empty or not, with items carried or fresh', () => {
+  const item = fc.record({ a: fc.string(), n: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })), s: fc.constantFrom('</script>', '"\\', '\u2028', '😀', '\ud800') });
+  fc.assert(
+    fc.property(fc.array(item, { maxLength: 8 }), fc.array(item, { maxLength: 8 }), fc.array(fc.boolean(), { maxLength: 8 }), fc.constantFrom('array' as const, 'object' as const), (first, added, keepMask, kind) => {
+      const keyed = first.map((v, i) => [`k${i}`, v] as const);
+      const doc = (items: (readonly [string, unknown])[]) => ({ before: 1, list: kind === 'array' ? items.map(([, v]) => v) : Object.fromEntries(items), after: 'x' });
+      const one = SplicedJson.render(doc(keyed), 'list', kind, { keys: keyed.map(([k]) => k), values: keyed.map(([, v]) => v) });
+      assert.equal(one.body.toString(), JSON.stringify(doc(keyed)));
+      // Keep some, drop the rest, put new ones in between: order of carried items is preserved.
+      const kept = keyed.filter((_, i) => keepMask[i] !== false);
+      const fresh = added.map((v, i) => [`n${i}`, v] as const);
+      const merged = kept.flatMap((kv, i) => (fresh[i] ? [fresh[i], kv] : [kv])).concat(fresh.slice(kept.length));
+      const two = SplicedJson.render(doc(merged), 'list', kind, { keys: merged.map(([k]) => k), values: merged.map(([, v]) => v) }, one, new Set(fresh.map(([, v]) => v)));
+      assert.equal(two.body.toString(), JSON.stringify(doc(merged)));
+    }),
+    { numRuns: 300, seed: 7 },
+  );
+});
+
+test('the text index carried across revisions finds exactly what a substring scan finds, before and after its base is rebuilt', () => {
+  const docs0 = catalogRows(200, 3).map((r) => ({ text: r.text }));
+  let docs = docs0;
+  let index = new TextIndex(docs);
+  const needles = ['leak', 'the', 'fixed the', 'ete', 'zzz', 'on time'];
+  for (let round = 0; round < 12; round++) {
+    // Drop every 7th document, replace every 11th with a new object, append a few.
+    const fresh = new Set<{ text: string | null }>();
+    const nextDocs = docs.flatMap((d, i) => {
+      if ((i + round) % 7 === 0) return [];
+      if ((i + round) % 11 === 0) {
+        const replaced = { text: `${d.text ?? ''} edited ${round} été` };
+        fresh.add(replaced);
+        return [replaced];
+      }
+      return [d];
+    });
+    for (let k = 0; k < 5; k++) {
+      const added = { text: texts[(round + k) % texts.length] };
+      fresh.add(added);
+      nextDocs.splice((round * 13 + k * 29) % (nextDocs.length + 1), 0, added);
+    }
+    index = new TextIndex(nextDocs, { index, docs, fresh }, { minDelta: 20 });
+    docs = nextDocs;
+    for (const n of needles) {
+      const needle = foldText(n);
+      const expected = docs.flatMap((d, i) => (foldText(d.text ?? '').includes(needle) ? [i] : []));
+      const found = [...index.candidates(needle)!].filter((p) => index.matches(p, needle)).sort((a, b) => a - b);
+      assert.deepEqual(found, expected, `round ${round}, "${n}"`);
+    }
+  }
+});
