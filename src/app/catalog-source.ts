@@ -17,8 +17,8 @@ interface BuildState {
   revision: number;
   /** The business profile and base URL the catalog was rendered for. */
   context: string;
-  rows: Map<string, ReviewTable>;
-  analyses: Map<string, ReviewAnalysis>;
+  /** The published review ids as of that revision. */
+  ids: Set<string>;
   catalog: Catalog;
 }
 
@@ -112,9 +112,9 @@ export class CatalogSource {
 
   /**
    * A catalog for the newest revision. After a first full read, a build reads only the rows written by
-   * revisions since the one it holds (and their analyses): unchanged reviews keep their objects, order
-   * and rendered bytes. A changed business profile or base URL (every review renders differently) and
-   * any sign of drift (the published count disagrees) fall back to a full read.
+   * revisions since the one it holds (and their analyses) and updates the previous catalog with them.
+   * A changed business profile or base URL (every review renders differently) and any sign of drift
+   * (the published count disagrees) fall back to a full read.
    */
   private async build(): Promise<{ catalog: Catalog; analysed: ReviewAnalysisTable[] }> {
     const held = this.state;
@@ -126,43 +126,41 @@ export class CatalogSource {
       if (held && held.context === context) {
         const changed = await this.store.reviewsChangedAfter(held.revision, trx);
         const ids = changed.filter((r) => r.published === 1).map((r) => r.id);
-        return { revision, business, context, changed, full: false, published: await this.store.publishedCount(trx), stored: await this.store.analysesOf(ids, trx) };
+        return { revision, business, context, rows: changed, full: false, published: await this.store.publishedCount(trx), stored: await this.store.analysesOf(ids, trx) };
       }
       const rows = await this.store.publishedReviews(trx);
-      return { revision, business, context, changed: rows, full: true, published: rows.length, stored: await this.store.analyses(trx) };
+      return { revision, business, context, rows, full: true, published: rows.length, stored: await this.store.analyses(trx) };
     });
-    // The held tables are updated in place (copying 100k entries per revision costs more than the
-    // rest of a small update); until this build completes nothing is held, so a failure starts over.
+    // The held id set is updated in place; until this build completes nothing is held, so a failure starts over.
     this.state = null;
-    const rows = read.full ? new Map<string, ReviewTable>() : held!.rows;
-    const analyses = read.full ? new Map<string, ReviewAnalysis>() : held!.analyses;
-    const changed = new Set<string>();
-    for (const r of read.changed) {
-      changed.add(r.id);
-      analyses.delete(r.id);
-      if (r.published === 1) rows.set(r.id, r);
-      else rows.delete(r.id);
+    const ids = read.full ? new Set<string>() : held!.ids;
+    const changes = new Map<string, ReviewTable | null>();
+    for (const r of read.rows) {
+      changes.set(r.id, r.published === 1 ? r : null);
+      if (r.published === 1) ids.add(r.id);
+      else ids.delete(r.id);
     }
-    if (!read.full && rows.size !== read.published) {
-      this.opts.log.warn({ held: rows.size, published: read.published }, 'catalog drifted from the store; reading everything');
+    if (ids.size !== read.published) {
+      this.opts.log.warn({ held: ids.size, published: read.published }, 'catalog drifted from the store; reading everything');
       return this.build();
     }
     // A stored analysis counts only if it is of this text under this profile and engine; the others
     // (and the missing ones) are computed here and stored after the swap.
     const suffix = `|${analysisContext(read.business)}`;
+    const analyses = new Map<string, ReviewAnalysis>();
     for (const a of read.stored) {
-      const row = rows.get(a.review_id);
+      const row = changes.get(a.review_id);
       if (row && a.content_hash === row.row_hash + suffix) analyses.set(a.review_id, JSON.parse(a.analysis) as ReviewAnalysis);
     }
-    const computed = analyzeMissing(read.business, read.full ? rows.values() : [...changed].flatMap((id) => rows.get(id) ?? []), analyses);
+    const published = [...changes.values()].filter((r) => r !== null);
     const analysed: ReviewAnalysisTable[] = [];
-    for (const [id, a] of computed) {
+    for (const [id, a] of analyzeMissing(read.business, published, analyses)) {
       analyses.set(id, a);
-      analysed.push({ review_id: id, engine: ENGINE_VERSION, content_hash: rows.get(id)!.row_hash + suffix, analysis: JSON.stringify(a) });
+      analysed.push({ review_id: id, engine: ENGINE_VERSION, content_hash: changes.get(id)!.row_hash + suffix, analysis: JSON.stringify(a) });
     }
-    const previous = read.full ? undefined : { catalog: held!.catalog, changed };
-    const catalog = new Catalog({ revision: read.revision, business: read.business, rows, analyses, publicBaseUrl: base, previous });
-    this.state = { revision: read.revision.id, context: read.context, rows, analyses, catalog };
+    const common = { revision: read.revision, business: read.business, analyses, publicBaseUrl: base };
+    const catalog = read.full ? new Catalog({ ...common, rows: new Map(published.map((r) => [r.id, r])) }) : new Catalog({ ...common, previous: held!.catalog, changes });
+    this.state = { revision: read.revision.id, context: read.context, ids, catalog };
     return { catalog, analysed };
   }
 

@@ -26,20 +26,29 @@ export const FEED_SIZE = 50;
 /** Bump when the rendered shape of /reviews.json or /insights.json changes, so stored snapshots are rebuilt. */
 export const CATALOG_FORMAT = 'catalog/2';
 
-/** Build from stored rows: what a revision is made of. */
-export interface CatalogInput {
+interface BuildCommon {
   revision: Revision;
   business: Business;
-  /** The published rows by id. */
-  rows: ReadonlyMap<string, ReviewTable>;
+  /** Analyses by review id; a review without one is analysed here. */
   analyses: ReadonlyMap<string, ReviewAnalysis>;
   publicBaseUrl: string;
-  /**
-   * The previous build for the same business profile and base URL, and the ids whose row or analysis
-   * may differ since (changed, added or removed). Every other review keeps its Review object, its place
-   * in the order and its rendered bytes, so one new review costs a splice, not a re-render of the corpus.
-   */
-  previous?: { catalog: Catalog; changed: ReadonlySet<string> };
+}
+
+/** Build from stored rows: what a revision is made of. */
+export interface CatalogInput extends BuildCommon {
+  /** The published rows by id. */
+  rows: ReadonlyMap<string, ReviewTable>;
+}
+
+/**
+ * Build on the previous build (same business profile and base URL) from what changed since. Every
+ * review not in `changes` keeps its Review object, its place in the order and its rendered bytes, so
+ * one new review costs a splice, not a re-render of the corpus.
+ */
+export interface CatalogUpdate extends BuildCommon {
+  previous: Catalog;
+  /** Each id whose row or analysis may differ: its current published row, or null if it is no longer published. */
+  changes: ReadonlyMap<string, ReviewTable | null>;
 }
 
 /** What a build from rows keeps for the next one. */
@@ -120,7 +129,7 @@ export class Catalog {
   /** Review id → position, made on first use (a permalink or get_review), not on the freshness path. */
   private positions: Map<string, number> | null = null;
 
-  constructor(input: CatalogInput | CatalogSnapshot) {
+  constructor(input: CatalogInput | CatalogUpdate | CatalogSnapshot) {
     this.revision = input.revision.id;
     this.generatedAt = input.revision.created_at;
     this.lastModified = httpDate(this.generatedAt);
@@ -130,23 +139,23 @@ export class Catalog {
     let gzipped: { reviews?: Buffer; insights?: Buffer } = {};
     /** When built on a previous build: what this one made (everything else is carried over). */
     let carried: ReadonlySet<unknown> | undefined;
-    if ('rows' in input) {
+    if ('rows' in input || 'changes' in input) {
       this.business = input.business;
-      const previous = input.previous?.catalog.built ? { built: input.previous.catalog.built, changed: input.previous.changed } : null;
-      const missing = analyzeMissing(input.business, previous ? [...previous.changed].flatMap((id) => input.rows.get(id) ?? []) : input.rows.values(), input.analyses);
+      const previous = 'changes' in input ? input.previous.built : null;
+      if ('changes' in input && !previous) throw new Error('Catalog: an update needs a previous catalog that was built, not loaded');
+      const rows = 'rows' in input ? input.rows.values() : [...input.changes.values()].filter((r) => r !== null);
+      const missing = analyzeMissing(input.business, rows, input.analyses);
       const analyses = missing.size === 0 ? input.analyses : new Map([...input.analyses, ...missing]);
-      const ordered = previous
-        ? orderUpdated(previous.built, previous.changed, input.rows, analyses, this.links.review)
-        : orderAll(input.rows, analyses, this.links.review);
+      const ordered = 'rows' in input ? orderAll(input.rows, analyses, this.links.review) : orderUpdated(previous!, input.changes, analyses, this.links.review);
       const { reviews } = ordered;
       this.reviews = reviews;
       this.aggregateRating = computeAggregateRating(reviews, this.generatedAt);
       this.insights = buildInsights({ business: input.business, reviews, analyses: ordered.analyses, generatedAt: this.generatedAt });
       const doc: ReviewsDocument = { business: this.business, aggregate_rating: this.aggregateRating, reviews, generated_at: this.generatedAt, revision: this.revision };
       const ids = reviews.map((r) => r.id);
-      const reviewsJson = SplicedJson.render(doc, 'reviews', 'array', { keys: ids, values: reviews }, previous?.built.reviewsJson, ordered.fresh);
+      const reviewsJson = SplicedJson.render(doc, 'reviews', 'array', { keys: ids, values: reviews }, previous?.reviewsJson, ordered.fresh);
       // per_review in corpus order, which is this order (newest first): a property test holds the bytes to JSON.stringify.
-      const insightsJson = SplicedJson.render(this.insights, 'per_review', 'object', { keys: ids, values: ordered.analyses }, previous?.built.insightsJson, ordered.fresh);
+      const insightsJson = SplicedJson.render(this.insights, 'per_review', 'object', { keys: ids, values: ordered.analyses }, previous?.insightsJson, ordered.fresh);
       this.built = { reviews, analyses: ordered.analyses, reviewsJson, insightsJson };
       if (previous) carried = ordered.fresh;
       reviewsBody = reviewsJson.body;
@@ -167,7 +176,7 @@ export class Catalog {
       services: createMentionMatcher(this.business.services),
       areas: createMentionMatcher(this.business.service_areas),
     };
-    const previousIndex = carried && 'rows' in input ? { index: input.previous!.catalog.index, fresh: carried } : undefined;
+    const previousIndex = carried && 'changes' in input ? { index: input.previous.index, fresh: carried } : undefined;
     this.index = new ReviewIndex(this.reviews, this.attribution.technicians, this.attribution.services, undefined, previousIndex);
 
     const newest = this.reviews.slice(0, FEED_SIZE);

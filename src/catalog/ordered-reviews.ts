@@ -25,25 +25,20 @@ export function orderAll(rows: ReadonlyMap<string, ReviewTable>, analyses: Reado
 }
 
 /**
- * The previous build's order with the `changed` ids taken out and their current rows (if still
+ * The previous build's order with the changed ids taken out and their current rows (if still
  * published) merged back in: unchanged reviews keep their objects and relative order, so the cost is
  * one pass without lookups in large tables, plus sorting the changed few.
  */
 export function orderUpdated(
   previous: { reviews: readonly Review[]; analyses: readonly ReviewAnalysis[] },
-  changed: ReadonlySet<string>,
-  rows: ReadonlyMap<string, ReviewTable>,
+  changes: ReadonlyMap<string, ReviewTable | null>,
   analyses: ReadonlyMap<string, ReviewAnalysis>,
   permalink: (id: string) => string,
 ): OrderedReviews {
   const added: Review[] = [];
-  for (const id of changed) {
-    const row = rows.get(id);
-    if (row) added.push(toReview(row, analyses.get(id)!, permalink));
-  }
+  for (const row of changes.values()) if (row) added.push(toReview(row, analyses.get(row.id)!, permalink));
   added.sort(newestFirst);
-  const total = previous.reviews.length - countIn(previous.reviews, changed) + added.length;
-  if (total !== rows.size) throw new Error(`catalog: the previous build (${previous.reviews.length} reviews) and the rows (${rows.size}) disagree beyond the changed ids`);
+  const total = previous.reviews.length - countIn(previous.reviews, changes) + added.length;
   const reviews: Review[] = new Array(total);
   const list: ReviewAnalysis[] = new Array(total);
   const fresh = new Set<unknown>();
@@ -51,7 +46,7 @@ export function orderUpdated(
   let j = 0;
   let k = 0;
   const skipChanged = () => {
-    while (i < previous.reviews.length && changed.has(previous.reviews[i].id)) i++;
+    while (i < previous.reviews.length && changes.has(previous.reviews[i].id)) i++;
   };
   skipChanged();
   while (i < previous.reviews.length || j < added.length) {
@@ -70,7 +65,7 @@ export function orderUpdated(
   return { reviews, analyses: list, fresh };
 }
 
-function countIn(reviews: readonly Review[], ids: ReadonlySet<string>): number {
+function countIn(reviews: readonly Review[], ids: ReadonlyMap<string, unknown>): number {
   if (ids.size === 0) return 0;
   let n = 0;
   for (const r of reviews) if (ids.has(r.id)) n++;

@@ -24,8 +24,11 @@ const change = fc.record({
 
 const shiftDay = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-const build = (rows: Map<string, ReviewTable>, revision: number, previous?: { catalog: Catalog; changed: Set<string> }) =>
-  new Catalog({ revision: { id: revision, created_at: `2026-11-${String(revision).padStart(2, '0')}T00:00:00.000Z` }, business, rows, analyses: new Map(), publicBaseUrl: 'https://reviews.example', previous });
+const common = (revision: number) => ({ revision: { id: revision, created_at: `2026-11-${String(revision).padStart(2, '0')}T00:00:00.000Z` }, business, analyses: new Map(), publicBaseUrl: 'https://reviews.example' });
+const build = (rows: Map<string, ReviewTable>, revision: number) => new Catalog({ ...common(revision), rows });
+/** Only what changed: each changed id's current row, or null once removed. */
+const update = (previous: Catalog, rows: Map<string, ReviewTable>, changed: Set<string>, revision: number) =>
+  new Catalog({ ...common(revision), previous, changes: new Map([...changed].map((id) => [id, rows.get(id) ?? null])) });
 
 const QUERIES = [{ limit: 100 }, { query: 'leak', limit: 100 }, { query: 'the tech', min_rating: 3, limit: 100 }, { query: 'ete', limit: 50 }, { rating: 5, since: '2024-01-01', limit: 100 }];
 
@@ -53,7 +56,7 @@ test('a catalog built on the previous one equals one built from scratch, over an
           rows.delete(id);
           changed.add(id);
         }
-        incremental = build(rows, revision, { catalog: incremental, changed });
+        incremental = update(incremental, rows, changed, revision);
         const scratch = build(rows, revision);
         for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const) {
           assert.ok(incremental.representations[name].body.equals(scratch.representations[name].body), `${name} bytes after change ${k + 1}`);
