@@ -73,16 +73,22 @@ export class CatalogSource {
     const format = `${ENGINE_VERSION} ${CATALOG_FORMAT}`;
     // A stored snapshot spares a process that holds nothing yet a full build; one that holds a previous
     // build updates it, which is cheaper than parsing the whole snapshot.
-    const snap = latest && !this.state ? await this.store.loadSnapshot(latest.id, base, format) : null;
+    const stored = latest && !this.state ? await this.store.loadSnapshot(latest.id, base, format) : null;
+    const snap = stored?.layout ? { ...stored, layout: stored.layout } : null;
     let catalog: Catalog;
     let analysed: ReviewAnalysisTable[] = [];
+    let from = 'snapshot';
     if (snap) {
       const [reviews, insights] = await Promise.all([gunzipAsync(snap.reviews), gunzipAsync(snap.insights)]);
-      catalog = new Catalog({ revision: latest!, reviews, insights, reviewsGzip: snap.reviews, insightsGzip: snap.insights, insightsCore: snap.insights_core, publicBaseUrl: base });
-    } else ({ catalog, analysed } = await this.build());
+      catalog = new Catalog({ revision: latest!, reviews, insights, reviewsGzip: snap.reviews, insightsGzip: snap.insights, insightsCore: snap.insights_core, layout: snap.layout, publicBaseUrl: base });
+      // The next revision is built on this one; its analyses are parsed meanwhile, a slice per turn.
+      this.state = { revision: catalog.revision, context: JSON.stringify([catalog.business, base]), ids: new Set(catalog.reviews.map((r) => r.id)), catalog };
+      const loaded = catalog;
+      void catalog.prepareUpdate().catch((err) => this.opts.log.warn({ err, revision: loaded.revision }, 'preparing the loaded catalog for updates failed'));
+    } else ({ catalog, analysed, from } = await this.build());
     this.current = catalog;
     this.opts.log.info(
-      { revision: catalog.revision, reviews: catalog.reviews.length, from: snap ? 'snapshot' : 'rebuilt', ms: Math.round(performance.now() - started) },
+      { revision: catalog.revision, reviews: catalog.reviews.length, from, ms: Math.round(performance.now() - started) },
       'catalog revision loaded',
     );
     if (!snap) this.persist(catalog, analysed, base, format);
@@ -116,7 +122,7 @@ export class CatalogSource {
    * A changed business profile or base URL (every review renders differently) and any sign of drift
    * (the published count disagrees) fall back to a full read.
    */
-  private async build(): Promise<{ catalog: Catalog; analysed: ReviewAnalysisTable[] }> {
+  private async build(): Promise<{ catalog: Catalog; analysed: ReviewAnalysisTable[]; from: 'full read' | 'update' }> {
     const held = this.state;
     const base = this.opts.publicBaseUrl();
     const read = await this.store.snapshot(async (trx) => {
@@ -161,7 +167,7 @@ export class CatalogSource {
     const common = { revision: read.revision, business: read.business, analyses, publicBaseUrl: base };
     const catalog = read.full ? new Catalog({ ...common, rows: new Map(published.map((r) => [r.id, r])) }) : new Catalog({ ...common, previous: held!.catalog, changes });
     this.state = { revision: read.revision.id, context: read.context, ids, catalog };
-    return { catalog, analysed };
+    return { catalog, analysed, from: read.full ? 'full read' : 'update' };
   }
 
   /** Follow new revisions: PostgreSQL LISTEN/NOTIFY when available, and periodic checks as the fallback. */

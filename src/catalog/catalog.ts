@@ -51,11 +51,11 @@ export interface CatalogUpdate extends BuildCommon {
   changes: ReadonlyMap<string, ReviewTable | null>;
 }
 
-/** What a build from rows keeps for the next one. */
+/** What a catalog keeps so the next revision can be built on it. */
 interface Built {
-  /** The catalog's reviews and, at the same positions, their analyses. */
+  /** The catalog's reviews and, at the same positions, their analyses (filled on use after a snapshot load). */
   reviews: readonly Review[];
-  analyses: readonly ReviewAnalysis[];
+  analyses: (ReviewAnalysis | undefined)[];
   reviewsJson: SplicedJson;
   insightsJson: SplicedJson;
 }
@@ -68,7 +68,9 @@ export interface CatalogSnapshot {
   /** Their gzip codings, as stored. */
   reviewsGzip: Buffer;
   insightsGzip: Buffer;
-  /** The insights without `per_review` (the bulk of the document), parsed eagerly. */
+  /** Where each review and analysis lies in the bodies (Catalog.snapshot's `layout`). */
+  layout: Buffer;
+  /** The insights document with `per_review` (its bulk) as an empty placeholder, parsed eagerly. */
   insightsCore: string;
   publicBaseUrl: string;
 }
@@ -96,17 +98,16 @@ export function analyzeMissing(business: Business, rows: Iterable<ReviewTable>, 
   return out;
 }
 
-/**
- * The per-review analyses are most of the insights document and are read one review at a time
- * (permalinks, MCP get_review), so a process loading a snapshot parses them on first use, not at start.
- */
-function withLazyPerReview(core: Omit<Insights, 'per_review'>, body: Buffer): Insights {
-  let perReview: Insights['per_review'] | undefined;
-  return Object.defineProperty(core, 'per_review', {
-    enumerable: true,
-    get: () => (perReview ??= (JSON.parse(body.toString()) as Insights).per_review),
-  }) as Insights;
-}
+/** Two layouts in one stored value: the first's length, then both. */
+const packLayouts = (a: Buffer, b: Buffer) => {
+  const n = Buffer.alloc(4);
+  n.writeUInt32LE(a.length, 0);
+  return Buffer.concat([n, a, b]);
+};
+const unpackLayouts = (packed: Buffer): [Buffer, Buffer] => {
+  const n = packed.readUInt32LE(0);
+  return [packed.subarray(4, 4 + n), packed.subarray(4 + n)];
+};
 
 /**
  * One data revision, immutable: everything every surface serves, with the dataset and feed bodies
@@ -125,7 +126,7 @@ export class Catalog {
   readonly representations: Representations;
   readonly attribution: Attribution;
   private readonly index: ReviewIndex;
-  private readonly built: Built | null = null;
+  private readonly built: Built;
   /** Review id → position, made on first use (a permalink or get_review), not on the freshness path. */
   private positions: Map<string, number> | null = null;
 
@@ -141,8 +142,12 @@ export class Catalog {
     let carried: ReadonlySet<unknown> | undefined;
     if ('rows' in input || 'changes' in input) {
       this.business = input.business;
-      const previous = 'changes' in input ? input.previous.built : null;
-      if ('changes' in input && !previous) throw new Error('Catalog: an update needs a previous catalog that was built, not loaded');
+      let previous: (Built & { analyses: ReviewAnalysis[] }) | null = null;
+      if ('changes' in input) {
+        // After a snapshot load, whatever the background pass has not parsed yet is parsed now.
+        for (let i = 0; i < input.previous.reviews.length; i++) input.previous.analysisAt(i);
+        previous = input.previous.built as Built & { analyses: ReviewAnalysis[] };
+      }
       const rows = 'rows' in input ? input.rows.values() : [...input.changes.values()].filter((r) => r !== null);
       const missing = analyzeMissing(input.business, rows, input.analyses);
       const analyses = missing.size === 0 ? input.analyses : new Map([...input.analyses, ...missing]);
@@ -161,12 +166,27 @@ export class Catalog {
       reviewsBody = reviewsJson.body;
       insightsBody = insightsJson.body;
     } else {
-      // Trusted bytes this service rendered and stored itself: parsed, not re-validated.
+      // Trusted bytes this service rendered and stored itself: parsed, not re-validated. The analyses
+      // (most of the insights document) are parsed one at a time when used, from the stored layout.
       const doc = JSON.parse(input.reviews.toString()) as ReviewsDocument;
       this.business = doc.business;
       this.aggregateRating = doc.aggregate_rating;
       this.reviews = doc.reviews;
-      this.insights = withLazyPerReview(JSON.parse(input.insightsCore) as Omit<Insights, 'per_review'>, input.insights);
+      const ids = doc.reviews.map((r) => r.id);
+      const [reviewsLayout, insightsLayout] = unpackLayouts(input.layout);
+      const analyses: (ReviewAnalysis | undefined)[] = new Array(ids.length).fill(undefined);
+      this.built = {
+        reviews: doc.reviews,
+        analyses,
+        reviewsJson: SplicedJson.fromLayout(input.reviews, reviewsLayout, ids, doc.reviews),
+        insightsJson: SplicedJson.fromLayout(input.insights, insightsLayout, ids, analyses),
+      };
+      let perReview: Insights['per_review'] | undefined;
+      this.insights = Object.defineProperty(JSON.parse(input.insightsCore), 'per_review', {
+        enumerable: true,
+        configurable: true,
+        get: () => (perReview ??= Object.fromEntries(ids.map((id, i) => [id, this.analysisAt(i)]))),
+      }) as Insights;
       reviewsBody = input.reviews;
       insightsBody = input.insights;
       gzipped = { reviews: input.reviewsGzip, insights: input.insightsGzip };
@@ -180,10 +200,11 @@ export class Catalog {
     this.index = new ReviewIndex(this.reviews, this.attribution.technicians, this.attribution.services, undefined, previousIndex);
 
     const newest = this.reviews.slice(0, FEED_SIZE);
-    const rep = (type: string, body: string | Buffer, gzip?: Buffer) => new Representation(type, typeof body === 'string' ? Buffer.from(body) : body, this.lastModified, gzip);
+    const rep = (type: string, body: string | Buffer, known?: { digest: Buffer; gzipped?: Buffer }) =>
+      new Representation(type, typeof body === 'string' ? Buffer.from(body) : body, this.lastModified, known);
     this.representations = {
-      reviews: rep(JSON_TYPE, reviewsBody, gzipped.reviews),
-      insights: rep(JSON_TYPE, insightsBody, gzipped.insights),
+      reviews: rep(JSON_TYPE, reviewsBody, { digest: this.built!.reviewsJson.digest, gzipped: gzipped.reviews }),
+      insights: rep(JSON_TYPE, insightsBody, { digest: this.built!.insightsJson.digest, gzipped: gzipped.insights }),
       feedJson: rep('application/feed+json; charset=utf-8', JSON.stringify(renderJsonFeed(this.business, newest, this.links))),
       feedAtom: rep('application/atom+xml; charset=utf-8', renderAtom(this.business, newest, this.links, this.generatedAt)),
     };
@@ -205,9 +226,31 @@ export class Catalog {
 
   /** The stored analysis of a published review (without building the whole per_review object). */
   analysisOf(id: string): ReviewAnalysis | undefined {
-    if (!this.built) return this.insights.per_review[id];
     const i = this.positionOf(id);
-    return i === undefined ? undefined : this.built.analyses[i];
+    return i === undefined ? undefined : this.analysisAt(i);
+  }
+
+  /** The analysis at position i, parsed from the stored bytes on first use after a snapshot load (once, so it stays one object). */
+  private analysisAt(i: number): ReviewAnalysis {
+    const built = this.built!;
+    let a = built.analyses[i];
+    if (!a) {
+      const item = built.insightsJson.itemText(i);
+      a = built.analyses[i] = JSON.parse(item.slice(JSON.stringify(this.reviews[i].id).length + 1)) as ReviewAnalysis;
+    }
+    return a;
+  }
+
+  /**
+   * Parses every analysis still unparsed (after a snapshot load), a slice per event-loop turn, so the
+   * next revision's build finds them ready without stalling requests meanwhile.
+   */
+  async prepareUpdate(slice = 2_000): Promise<void> {
+    for (let i = 0; i < this.reviews.length; i++) {
+      if (this.built.analyses[i]) continue;
+      this.analysisAt(i);
+      if (i % slice === slice - 1) await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /**
@@ -215,11 +258,12 @@ export class Catalog {
    * two large bodies gzip-coded (the coding clients are served anyway, made off the event loop), which
    * keeps the write small enough not to stall requests.
    */
-  async snapshot(): Promise<{ reviews: Buffer; insights: Buffer; insights_core: string }> {
+  async snapshot(): Promise<{ reviews: Buffer; insights: Buffer; insights_core: string; layout: Buffer }> {
     const core: Record<string, unknown> = {};
-    for (const k of Object.keys(this.insights)) if (k !== 'per_review') core[k] = this.insights[k as keyof Insights];
+    // per_review stays as an empty placeholder, keeping its place in the key order for the loader.
+    for (const k of Object.keys(this.insights)) core[k] = k === 'per_review' ? {} : this.insights[k as keyof Insights];
     const [reviews, insights] = await Promise.all([this.representations.reviews.encoded('gzip'), this.representations.insights.encoded('gzip')]);
-    return { reviews, insights, insights_core: JSON.stringify(core) };
+    return { reviews, insights, insights_core: JSON.stringify(core), layout: packLayouts(this.built!.reviewsJson.layout(), this.built!.insightsJson.layout()) };
   }
 
   /** REST search and MCP search_reviews: one function, one schema (validated by the caller). */

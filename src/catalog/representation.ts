@@ -22,12 +22,17 @@ export class Representation {
     readonly contentType: string,
     readonly body: Buffer,
     readonly lastModified: string,
-    /** The gzip coding of `body` when it is already at hand (a stored snapshot keeps it). */
-    gzipped?: Buffer,
+    known: {
+      /** A SHA-256 that already covers every byte of `body` (a hash tree of a spliced document). */
+      digest?: Buffer;
+      /** The gzip coding of `body` (a stored snapshot keeps it). */
+      gzipped?: Buffer;
+    } = {},
   ) {
-    // Strong ETag over the exact bytes: equal on every replica that renders the same revision.
-    this.etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-    if (gzipped) this.variants.set('gzip', Promise.resolve(gzipped));
+    // Strong ETag from a SHA-256 of the exact bytes: equal on every replica that renders the same revision.
+    const digest = known.digest ?? createHash('sha256').update(body).digest();
+    this.etag = `"${digest.toString('base64url').slice(0, 32)}"`;
+    if (known.gzipped) this.variants.set('gzip', Promise.resolve(known.gzipped));
   }
 
   get compressible(): boolean {

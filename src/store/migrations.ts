@@ -173,6 +173,13 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('reviews_changed_revision').on('reviews').column('changed_revision').execute();
       },
     },
+    '0007_snapshot_layout': {
+      async up(db: Kysely<any>) {
+        // Where each review and analysis lies in the stored bodies (and their digests), so a process
+        // that loads a snapshot can build the next revision on it instead of reading everything.
+        await db.schema.alterTable('catalog_snapshots').addColumn('layout', dialect === 'postgres' ? 'bytea' : 'blob').execute();
+      },
+    },
   };
 }
 

@@ -58,10 +58,13 @@ export interface CatalogSnapshotTable {
   revision: number;
   base_url: string;
   engine: string;
+  /** The two large bodies, gzip-coded. */
   reviews: Buffer;
   insights: Buffer;
   /** The insights document without `per_review`: what a loading process parses. */
   insights_core: string;
+  /** Where each item lies in the two bodies, with its digest (null in snapshots stored before it existed). */
+  layout: Buffer | null;
   created_at: string;
 }
 

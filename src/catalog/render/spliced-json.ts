@@ -1,10 +1,20 @@
+import { createHash, hash } from 'node:crypto';
+
+const DIGEST = 32;
+
 /**
  * `JSON.stringify(doc)`, byte for byte, for a document with one large member (an array of reviews, or
  * an object of per-review analyses) whose items mostly carry over from the previous revision: each
  * item is rendered on its own and remembered by position, so the next render copies the bytes of every
  * item whose value is the same object as before and stringifies only the new ones.
+ *
+ * Each item also keeps the SHA-256 of its bytes, and the document's digest is the SHA-256 of the parts
+ * around the member and those item digests (a hash tree of depth one): as strong as hashing the whole
+ * body, since any change to the bytes changes it, but an update hashes only the new items.
  */
 export class SplicedJson {
+  readonly digest: Buffer;
+
   private constructor(
     readonly body: Buffer,
     private readonly keys: readonly string[],
@@ -12,7 +22,17 @@ export class SplicedJson {
     /** Byte offset of item i's first byte (starts[i]) and one past its last (starts[i] + lengths[i]). */
     private readonly starts: Uint32Array,
     private readonly lengths: Uint32Array,
-  ) {}
+    /** SHA-256 of each item's bytes, 32 bytes each, in order. */
+    private readonly digests: Buffer,
+    /** Bytes before the first item (the member's opening bracket included). */
+    private readonly openLength: number,
+  ) {
+    const close = starts.length === 0 ? openLength : starts[starts.length - 1] + lengths[lengths.length - 1];
+    const header = Buffer.alloc(8);
+    header.writeUInt32BE(openLength, 0);
+    header.writeUInt32BE(starts.length, 4);
+    this.digest = createHash('sha256').update(header).update(body.subarray(0, openLength)).update(digests).update(body.subarray(close)).digest();
+  }
 
   /**
    * The member's items in order: `keys` (for an array they only identify items across revisions; for
@@ -36,6 +56,7 @@ export class SplicedJson {
     const rendered: (Buffer | undefined)[] = new Array(n);
     const starts = new Uint32Array(n);
     const lengths = new Uint32Array(n);
+    const digests = Buffer.allocUnsafe(n * DIGEST);
     const open = Buffer.from(`${head}${kind === 'array' ? '[' : '{'}`);
     const close = Buffer.from(`${kind === 'array' ? ']' : '}'}${tail}`);
     let offset = open.length;
@@ -53,6 +74,7 @@ export class SplicedJson {
         const bytes = Buffer.from(kind === 'array' ? JSON.stringify(value) : `${JSON.stringify(key)}:${JSON.stringify(value)}`);
         rendered[i] = bytes;
         lengths[i] = bytes.length;
+        hash('sha256', bytes, 'buffer').copy(digests, i * DIGEST);
       }
       if (i > 0) offset += 1;
       starts[i] = offset;
@@ -74,10 +96,36 @@ export class SplicedJson {
       while (k + 1 < n && from[k + 1] === from[k] + 1) k++;
       const prev = previous!;
       prev.body.copy(body, starts[i], prev.starts[j], prev.starts[from[k]] + prev.lengths[from[k]]);
+      prev.digests.copy(digests, i * DIGEST, j * DIGEST, (from[k] + 1) * DIGEST);
       i = k + 1;
     }
     close.copy(body, offset);
-    return new SplicedJson(body, keys, values, starts, lengths);
+    return new SplicedJson(body, keys, values, starts, lengths, digests, open.length);
+  }
+
+  /**
+   * Where each item lies in the body and its digest, to store beside the body: with it a process that
+   * loads the body (fromLayout) can update it as if it had rendered it.
+   */
+  layout(): Buffer {
+    const n = this.starts.length;
+    const header = Buffer.alloc(8);
+    header.writeUInt32LE(n, 0);
+    header.writeUInt32LE(this.openLength, 4);
+    return Buffer.concat([header, bytesOf(this.starts), bytesOf(this.lengths), this.digests]);
+  }
+
+  /** A render that was stored: its body and layout, and the keys and values its items are (in order). */
+  static fromLayout(body: Buffer, layout: Buffer, keys: readonly string[], values: readonly unknown[]): SplicedJson {
+    const n = layout.readUInt32LE(0);
+    if (n !== keys.length || layout.length !== 8 + n * (8 + DIGEST)) throw new Error(`SplicedJson: a stored layout of ${n} items does not fit ${keys.length} keys`);
+    const words = (at: number) => new Uint32Array(layout.buffer.slice(layout.byteOffset + at, layout.byteOffset + at + n * 4));
+    return new SplicedJson(body, keys, values, words(8), words(8 + n * 4), Buffer.from(layout.subarray(8 + n * 8)), layout.readUInt32LE(4));
+  }
+
+  /** The bytes of item i, as rendered (for an object member, `"key":value`). */
+  itemText(i: number): string {
+    return this.body.toString('utf8', this.starts[i], this.starts[i] + this.lengths[i]);
   }
 
   /**
@@ -90,6 +138,8 @@ export class SplicedJson {
     return -2;
   }
 }
+
+const bytesOf = (words: Uint32Array) => Buffer.from(words.buffer, words.byteOffset, words.byteLength);
 
 /** The bytes of JSON.stringify(doc) before and after the value of `member` (keeping the key order). */
 function around(doc: object, member: string): { head: string; tail: string } {
