@@ -55,3 +55,17 @@ test('timestamps with offsets are stored as UTC, so they order correctly as text
   await importRows(store, rows([{ source: 'direct', source_review_id: 'tz', author: 'Ed', rating: 5, date: '2025-05-01', published_at: '2025-05-01T09:00:00-08:00', text: 'On time.' }]), []);
   assert.equal((await row('tz')).published_at, '2025-05-01T17:00:00.000Z');
 });
+
+test('a large file compares with every stored review, a small one with those it could match: both find the same ones', async () => {
+  const big = Array.from({ length: 2_100 }, (_, i) => ({ source: 'yelp', source_review_id: `Y-${i}`, author: `A${i}`, rating: 4, date: '2025-05-06', text: `Visit ${i} went fine.` }));
+  const plain = Array.from({ length: 5 }, (_, i) => ({ source: 'direct', author: `P${i}`, rating: 5, date: '2025-05-07', text: `Plain ${i}.` }));
+  assert.equal((await importRows(store, rows([...big, ...plain]), [])).added, 2_105);
+  const again = await importRows(store, rows([...big, ...plain]), []);
+  assert.deepEqual([again.added, again.updated, again.unchanged, again.revision], [0, 0, 2_105, null], 'the full read finds every row');
+  // Small: two edits, an unchanged row, the same plain review now with a platform id, and a new one.
+  const small = [{ ...big[3], text: 'Edited.' }, { ...big[2_000], rating: 2 }, big[7], { ...plain[1], source_review_id: 'D-1' }, { ...big[0], source_review_id: 'Y-new' }];
+  const keyed = await importRows(store, rows(small), []);
+  assert.deepEqual([keyed.added, keyed.updated, keyed.unchanged], [1, 3, 1], 'the keyed read finds the same rows, by platform id and by fingerprint');
+  const changed = await store.reviewsChangedAfter(keyed.revision!.id - 1);
+  assert.equal(changed.length, 4, 'and only the written rows name the new revision');
+});
