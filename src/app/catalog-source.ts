@@ -38,6 +38,8 @@ export class CatalogSource {
   /** What the previous build read and made, to reuse what did not change. */
   private state: BuildState | null = null;
   private readonly persisting = new Set<Promise<void>>();
+  private nextSnapshot: { catalog: Catalog; base: string; format: string } | null = null;
+  private snapshotting: Promise<void> | null = null;
 
   constructor(
     private readonly store: Store,
@@ -103,17 +105,36 @@ export class CatalogSource {
 
   /**
    * Stores what a build made, after the swap and off the request path: clients get the new revision
-   * first; restarts and other replicas load it from here. The snapshot waits for the gzip codings,
-   * which zlib makes on its own threads.
+   * first; restarts and other replicas load it from here. Analyses are written at once. A snapshot
+   * waits for the gzip codings (made on zlib's threads), and only the newest waiting one is stored:
+   * under a burst of imports an older revision's snapshot is useless, and holding each one's bodies
+   * until its turn would pile up memory.
    */
   private persist(catalog: Catalog, analysed: ReviewAnalysisTable[], base: string, format: string): void {
-    const task = (async () => {
-      if (analysed.length > 0) await this.store.saveAnalyses(analysed);
-      const stored = await catalog.snapshot();
-      await this.store.saveSnapshot({ revision: catalog.revision, base_url: base, engine: format, ...stored, created_at: new Date().toISOString() });
-    })().catch((err) => this.opts.log.warn({ err, revision: catalog.revision }, 'storing the catalog snapshot failed'));
-    this.persisting.add(task);
-    void task.finally(() => this.persisting.delete(task));
+    if (analysed.length > 0) {
+      const task = this.store.saveAnalyses(analysed).catch((err) => this.opts.log.warn({ err }, 'storing analyses failed (the next build recomputes them)'));
+      this.persisting.add(task);
+      void task.finally(() => this.persisting.delete(task));
+    }
+    this.nextSnapshot = { catalog, base, format };
+    this.snapshotting ??= this.storeSnapshots();
+  }
+
+  private async storeSnapshots(): Promise<void> {
+    try {
+      for (let job = this.nextSnapshot; job; job = this.nextSnapshot) {
+        this.nextSnapshot = null;
+        try {
+          const stored = await job.catalog.snapshot();
+          await this.store.saveSnapshot({ revision: job.catalog.revision, base_url: job.base, engine: job.format, ...stored, created_at: new Date().toISOString() });
+        } catch (err) {
+          this.opts.log.warn({ err, revision: job.catalog.revision }, 'storing the catalog snapshot failed');
+        }
+      }
+    } finally {
+      // In the same turn as the last check for a waiting job, so a job queued later starts a new run.
+      this.snapshotting = null;
+    }
   }
 
   /**
@@ -195,6 +216,6 @@ export class CatalogSource {
     this.timer = null;
     await this.listener?.stop();
     while (this.building) await this.building.catch(() => {});
-    await Promise.all(this.persisting);
+    await Promise.all([...this.persisting, this.snapshotting]);
   }
 }

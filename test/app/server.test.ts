@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { RunningServer } from '../../src/app/index.js';
+import { importRows } from '../../src/ingest/index.js';
+import { Store } from '../../src/store/index.js';
 import { startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -113,6 +115,49 @@ test('a restart loads the stored snapshot: same bytes, same ETags, analyses stil
     assert.deepEqual(JSON.parse(JSON.stringify(second.catalog.get().insights)).per_review[someId], analysis);
   } finally {
     await second.close();
+  }
+});
+
+test('a server started from a snapshot builds the next revision on it, byte for byte what a full build serves', async () => {
+  const dir = tempDir();
+  const db = join(dir, 'update.db');
+  const base = 'https://reviews.update.example';
+  await (await startTestServer({ DATABASE_URL: db, PUBLIC_BASE_URL: base })).close();
+  const loaded = await startTestServer({ DATABASE_URL: db, PUBLIC_BASE_URL: base });
+  const paths = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml'];
+  let served: { etag: string | null; body: string }[];
+  try {
+    const store = await Store.open(db);
+    const before = loaded.catalog.get().revision;
+    await importRows(store, [{ index: 0, value: { source: 'direct', source_review_id: 'snap-1', author: 'Lee', rating: 2, date: '2026-11-20', text: 'Sarah was late, but the new water heater works.' } }], []);
+    // An edit of a review the loaded snapshot holds: same platform id, new text and rating.
+    const edited = await store.db.selectFrom('reviews').selectAll().where('id', '=', loaded.catalog.get().reviews[10].id).executeTakeFirstOrThrow();
+    assert.ok(edited.source_review_id);
+    await importRows(store, [{ index: 0, value: { source: edited.source, source_review_id: edited.source_review_id, author: edited.author, rating: 1, date: edited.date, text: 'Changed my mind.' } }], []);
+    await store.close();
+    while (loaded.catalog.get().revision < before + 2) await new Promise((r) => setTimeout(r, 20));
+    served = await Promise.all(paths.map(async (p) => {
+      const res = await fetch(loaded.url + p);
+      return { etag: res.headers.get('etag'), body: await res.text() };
+    }));
+  } finally {
+    await loaded.close();
+  }
+  // The same database with no stored snapshot: the next server reads everything and renders from scratch.
+  const store = await Store.open(db);
+  await store.db.deleteFrom('catalog_snapshots').execute();
+  await store.close();
+  const scratch = await startTestServer({ DATABASE_URL: db, PUBLIC_BASE_URL: base });
+  try {
+    for (const [i, p] of paths.entries()) {
+      const res = await fetch(scratch.url + p);
+      assert.equal(res.headers.get('etag'), served[i].etag, p);
+      assert.equal(await res.text(), served[i].body, p);
+    }
+    assert.equal(scratch.catalog.get().insights.review_count, 2_001);
+    assert.match(served[0].body, /Changed my mind\./);
+  } finally {
+    await scratch.close();
   }
 });
 
