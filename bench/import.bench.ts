@@ -1,15 +1,21 @@
-// Import throughput and cold start with 100k stored reviews (issue 2). Run: npm run bench -- import
-import { spawn } from 'node:child_process';
+// Import throughput, cold start and freshness with 100k stored reviews (issues 2 and 4).
+// Run: npm run bench -- import [--pg]   (--pg: on PostgreSQL, REVIEWCAST_BENCH_PG_URL or a throwaway cluster)
+import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { demoBusiness } from '../src/demo/index.js';
 import { analyzePending, importFile, importRows } from '../src/ingest/index.js';
 import { Store } from '../src/store/index.js';
+import { freshPgDatabase } from '../test/helpers/pg.js';
 import { benchDir, demoFile, fmt, table } from './lib.js';
 
 const N = Number(process.env.BENCH_REVIEWS ?? 100_000);
 const dir = benchDir();
 const file = demoFile(dir, N);
-const db = join(dir, 'bench.db');
+const onPg = process.argv.includes('--pg');
+const db = onPg
+  ? (await freshPgDatabase(process.env.REVIEWCAST_BENCH_PG_URL ?? execFileSync('scripts/pg-test-cluster.sh', ['55478', `${dir}/pg`]).toString().trim())).url
+  : join(dir, 'bench.db');
+console.log(`engine: ${onPg ? 'PostgreSQL' : 'SQLite'}\n`);
 
 const store = await Store.open(db);
 await store.setBusiness(demoBusiness(), new Date().toISOString());
