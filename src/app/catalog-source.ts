@@ -69,13 +69,15 @@ export class CatalogSource {
 
   private async load(): Promise<void> {
     const latest = await this.store.latestRevision();
-    if (this.current && latest && latest.id === this.current.revision) return;
+    if (this.current && (latest?.id ?? 0) === this.current.revision) return;
     const started = performance.now();
     const base = this.opts.publicBaseUrl();
     const format = `${ENGINE_VERSION} ${CATALOG_FORMAT}`;
-    // A stored snapshot spares a process that holds nothing yet a full build; one that holds a previous
-    // build updates it, which is cheaper than parsing the whole snapshot.
-    const stored = latest && !this.state ? await this.store.loadSnapshot(latest.id, base, format) : null;
+    // A stored snapshot spares a full read (a process that holds nothing yet, or whose catalog was made
+    // for another profile or base URL); a process that can update what it holds does, which is cheaper
+    // than parsing a whole snapshot.
+    const canUpdate = this.state !== null && this.state.context === JSON.stringify([(await this.store.getBusiness()) ?? demoBusiness(), base]);
+    const stored = latest && !canUpdate ? await this.store.loadSnapshot(latest.id, base, format) : null;
     const snap = stored?.layout ? { ...stored, layout: stored.layout } : null;
     let catalog: Catalog;
     let analysed: ReviewAnalysisTable[] = [];
@@ -86,7 +88,7 @@ export class CatalogSource {
       // The next revision is built on this one; its analyses are parsed meanwhile, a slice per turn.
       this.state = { revision: catalog.revision, context: JSON.stringify([catalog.business, base]), ids: new Set(catalog.reviews.map((r) => r.id)), catalog };
       const loaded = catalog;
-      void catalog.prepareUpdate().catch((err) => this.opts.log.warn({ err, revision: loaded.revision }, 'preparing the loaded catalog for updates failed'));
+      void catalog.prepareUpdate(() => this.state?.catalog === loaded).catch((err) => this.opts.log.warn({ err, revision: loaded.revision }, 'preparing the loaded catalog for updates failed'));
     } else ({ catalog, analysed, from } = await this.build());
     this.current = catalog;
     this.opts.log.info(

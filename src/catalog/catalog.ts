@@ -243,10 +243,11 @@ export class Catalog {
 
   /**
    * Parses every analysis still unparsed (after a snapshot load), a slice per event-loop turn, so the
-   * next revision's build finds them ready without stalling requests meanwhile.
+   * next revision's build finds them ready without stalling requests meanwhile; stops early once
+   * `stillNeeded` says this catalog was replaced.
    */
-  async prepareUpdate(slice = 2_000): Promise<void> {
-    for (let i = 0; i < this.reviews.length; i++) {
+  async prepareUpdate(stillNeeded: () => boolean, slice = 2_000): Promise<void> {
+    for (let i = 0; i < this.reviews.length && stillNeeded(); i++) {
       if (this.built.analyses[i]) continue;
       this.analysisAt(i);
       if (i % slice === slice - 1) await new Promise((resolve) => setImmediate(resolve));

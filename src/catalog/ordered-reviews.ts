@@ -7,12 +7,12 @@ import { toReview } from './to-review.js';
 export interface OrderedReviews {
   reviews: Review[];
   analyses: ReviewAnalysis[];
-  /** The reviews and analyses this build made (the rest are the previous build's objects). */
+  /** On an update, the reviews and analyses this build made (the rest are the previous build's objects). */
   fresh: Set<unknown>;
 }
 
 /** The contract's order: date desc, then published_at desc, then id desc (plain code-unit comparison). */
-export const newestFirst = (a: Review, b: Review) =>
+const newestFirst = (a: Review, b: Review) =>
   a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.published_at !== b.published_at ? (a.published_at < b.published_at ? 1 : -1) : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 
 /** Every row as a review, sorted. `analyses` has one for every row. */
@@ -20,8 +20,7 @@ export function orderAll(rows: ReadonlyMap<string, ReviewTable>, analyses: Reado
   const reviews: Review[] = [];
   for (const row of rows.values()) reviews.push(toReview(row, analyses.get(row.id)!, permalink));
   reviews.sort(newestFirst);
-  const list = reviews.map((r) => analyses.get(r.id)!);
-  return { reviews, analyses: list, fresh: new Set([...reviews, ...list]) };
+  return { reviews, analyses: reviews.map((r) => analyses.get(r.id)!), fresh: new Set() };
 }
 
 /**

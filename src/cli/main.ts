@@ -74,9 +74,10 @@ program
           process.exitCode = 1;
           return;
         }
-        if (opts.analyze) {
+        if (opts.analyze && report.revision) {
+          // Only what this import wrote; `reviewcast analyze` catches up on everything else.
           const abar = progress('analysing');
-          await analyzePending(store, { onProgress: abar.update });
+          await analyzePending(store, { onProgress: abar.update, revision: report.revision.id });
           abar.stop();
         }
         const secs = (performance.now() - started) / 1000;

@@ -14,7 +14,14 @@ export const analysisContext = (b: Business) => hashOf([ENGINE_VERSION, b.vertic
  * Analyses the published reviews whose stored analysis is missing or stale (new text, new engine,
  * renamed technicians) and stores the results, so restarts and unchanged reviews are never re-analysed.
  */
-export async function analyzePending(store: Store, opts: { onProgress?: (done: number, total: number) => void } = {}): Promise<{ analysed: number }> {
+export async function analyzePending(
+  store: Store,
+  opts: {
+    onProgress?: (done: number, total: number) => void;
+    /** Only the rows this revision wrote (what an import just changed), instead of scanning every review. */
+    revision?: number;
+  } = {},
+): Promise<{ analysed: number }> {
   const business = await store.getBusiness();
   if (!business) return { analysed: 0 };
   const suffix = `|${analysisContext(business)}`;
@@ -23,6 +30,7 @@ export async function analyzePending(store: Store, opts: { onProgress?: (done: n
     .leftJoin('review_analysis as a', 'a.review_id', 'r.id')
     .select(['r.id', 'r.text', 'r.title', 'r.rating', 'r.language', 'r.row_hash'])
     .where('r.published', '=', 1)
+    .$if(opts.revision !== undefined, (q) => q.where('r.changed_revision', '=', opts.revision!))
     .where((eb) => eb.or([eb('a.review_id', 'is', null), eb('a.content_hash', '!=', sql<string>`r.row_hash || ${suffix}`)]))
     .execute();
   if (pending.length === 0) return { analysed: 0 };

@@ -34,6 +34,10 @@ const BATCH = 500;
 const KEYED_READ_MAX = 2_000;
 const EXISTING_COLUMNS = ['id', 'source', 'source_review_id', 'fingerprint', 'row_hash', 'content_hash', 'published', 'updated_at', 'first_seen_at'] as const;
 
+/** Between stored rows with one fingerprint: the one without a platform id (the one a fallback is for), then the smallest id. */
+const preferredMatch = (a: Existing, b: Existing) =>
+  (a.source_review_id == null) !== (b.source_review_id == null) ? a.source_review_id == null : a.id < b.id;
+
 /**
  * The stored reviews an import must compare its rows with: all of them for --sync (it unpublishes
  * what the file lacks) or a large file; otherwise those sharing a platform id or a fingerprint with a
@@ -99,7 +103,10 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     const byFingerprint = new Map<string, Existing>();
     for (const e of existing) {
       byKey.set(e.source_review_id ? `id\u0000${e.source}\u0000${e.source_review_id}` : `fp\u0000${e.fingerprint}`, e);
-      byFingerprint.set(e.fingerprint, e);
+      // Several stored rows may share a fingerprint (same text from two platform ids): the fallback
+      // picks one by a fixed rule, so the full and the keyed read (whose row orders differ) agree.
+      const held = byFingerprint.get(e.fingerprint);
+      if (!held || preferredMatch(e, held)) byFingerprint.set(e.fingerprint, e);
     }
     // The same review seen once without a platform id and once with one (a CSV, then an export) is one
     // review: fall back to the fingerprint when either side has no id.

@@ -61,7 +61,7 @@ export interface CatalogSnapshotTable {
   /** The two large bodies, gzip-coded. */
   reviews: Buffer;
   insights: Buffer;
-  /** The insights document without `per_review`: what a loading process parses. */
+  /** The insights document with `per_review` as an empty placeholder: what a loading process parses. */
   insights_core: string;
   /** Where each item lies in the two bodies, with its digest (null in snapshots stored before it existed). */
   layout: Buffer | null;

@@ -8,6 +8,8 @@ import { Catalog, TextIndex } from '../../src/catalog/index.js';
 import { SplicedJson } from '../../src/catalog/render/spliced-json.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { foldText } from '../../src/domain/index.js';
+import type { ReviewAnalysis } from '../../src/domain/insights.js';
+import { createAnalyzer } from '../../src/insights/index.js';
 import type { ReviewTable } from '../../src/store/index.js';
 import { catalogRows } from '../helpers/rows.js';
 
@@ -16,20 +18,31 @@ const base = catalogRows(120, 11);
 const extra = catalogRows(60, 12, 'x');
 const texts = ['Fixed the leak fast.', 'Late, but the drain works now.', 'Ünusual ÉTÉ text with the tech', null, 'Price was fair; Mike was on time.'];
 
-/** One revision's changes: new reviews, edited ones (a new row object: new text, rating or date) and removed ones. */
+/** One revision's changes: new reviews, edited ones (a new row object: new text, rating or date), removed ones and republished ones. */
 const change = fc.record({
   add: fc.integer({ min: 0, max: 4 }),
+  republish: fc.boolean(),
   edit: fc.array(fc.record({ pick: fc.nat(), text: fc.constantFrom(...texts), rating: fc.integer({ min: 1, max: 5 }), dayShift: fc.integer({ min: -400, max: 400 }) }), { maxLength: 3 }),
   remove: fc.array(fc.nat(), { maxLength: 3 }),
 });
 
 const shiftDay = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-const common = (revision: number) => ({ revision: { id: revision, created_at: `2026-11-${String(revision).padStart(2, '0')}T00:00:00.000Z` }, business, analyses: new Map(), publicBaseUrl: 'https://reviews.example' });
-const build = (rows: Map<string, ReviewTable>, revision: number) => new Catalog({ ...common(revision), rows });
-/** Only what changed: each changed id's current row, or null once removed. */
+const analyzer = createAnalyzer({ vertical: business.vertical, technicians: business.technicians, services: business.services, serviceAreas: business.service_areas });
+/** Analyses as a store hands them back: analysed once, stored as JSON, parsed on read. */
+const stored = (rows: Iterable<ReviewTable>) =>
+  new Map([...rows].map((r) => [r.id, JSON.parse(JSON.stringify(analyzer.analyze({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language }))) as ReviewAnalysis]));
+const common = (revision: number) => ({ revision: { id: revision, created_at: `2026-11-${String(revision).padStart(2, '0')}T00:00:00.000Z` }, business, publicBaseUrl: 'https://reviews.example' });
+/** From scratch; the catalog analyses every review itself. */
+const build = (rows: Map<string, ReviewTable>, revision: number) => new Catalog({ ...common(revision), rows, analyses: new Map() });
+/** Only what changed: each changed id's current row (or null once removed) and its stored analysis. */
 const update = (previous: Catalog, rows: Map<string, ReviewTable>, changed: Set<string>, revision: number) =>
-  new Catalog({ ...common(revision), previous, changes: new Map([...changed].map((id) => [id, rows.get(id) ?? null])) });
+  new Catalog({
+    ...common(revision),
+    previous,
+    changes: new Map([...changed].map((id) => [id, rows.get(id) ?? null])),
+    analyses: stored([...changed].flatMap((id) => rows.get(id) ?? [])),
+  });
 
 const QUERIES = [{ limit: 100 }, { query: 'leak', limit: 100 }, { query: 'the tech', min_rating: 3, limit: 100 }, { query: 'ete', limit: 50 }, { rating: 5, since: '2024-01-01', limit: 100 }];
 
@@ -48,9 +61,10 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
   await fc.assert(
     fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 6 }), fc.boolean(), async (changes, fromSnapshot) => {
       const rows = new Map(base.map((r) => [r.id, r]));
-      let incremental = build(rows, 1);
+      let incremental = new Catalog({ ...common(1), rows, analyses: stored(rows.values()) });
       if (fromSnapshot) incremental = await reloaded(incremental);
       let next = 0;
+      const removed: ReviewTable[] = [];
       changes.forEach((c, k) => {
         const revision = k + 2;
         const changed = new Set<string>();
@@ -64,8 +78,14 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
           rows.set(old.id, { ...old, text: e.text, rating: e.rating, date: shiftDay(old.date, e.dayShift), row_hash: `${old.row_hash}+` });
           changed.add(old.id);
         }
+        if (c.republish && removed.length > 0) {
+          const back = removed.shift()!;
+          rows.set(back.id, back);
+          changed.add(back.id);
+        }
         for (const pick of c.remove) {
           const id = ids[pick % ids.length];
+          if (rows.has(id)) removed.push(rows.get(id)!);
           rows.delete(id);
           changed.add(id);
         }
@@ -85,6 +105,38 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
     }),
     { numRuns: 25, seed: 4242 },
   );
+});
+
+test('an empty corpus updates, reloads and fills again like a build from scratch', async () => {
+  const rows = new Map<string, ReviewTable>();
+  let c = build(rows, 1);
+  const steps: [string, (ids: Set<string>) => void][] = [
+    ['three new', (ids) => extra.slice(0, 3).forEach((r) => (rows.set(r.id, r), ids.add(r.id)))],
+    ['all removed', (ids) => [...rows.keys()].forEach((id) => (rows.delete(id), ids.add(id)))],
+    ['reloaded empty, then one new', (ids) => (rows.set(extra[4].id, extra[4]), ids.add(extra[4].id))],
+  ];
+  for (const [k, [label, apply]] of steps.entries()) {
+    if (label.startsWith('reloaded')) c = await reloaded(c);
+    const changed = new Set<string>();
+    apply(changed);
+    c = update(c, rows, changed, k + 2);
+    const scratch = build(rows, k + 2);
+    for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const) assert.ok(c.representations[name].body.equals(scratch.representations[name].body), `${label}: ${name}`);
+    assert.equal(c.reviews.length, rows.size);
+  }
+});
+
+test('a damaged stored layout is refused, not trusted', async () => {
+  const c = build(new Map(base.slice(0, 10).map((r) => [r.id, r])), 1);
+  const ok = await c.snapshot();
+  const [reviews, insights] = [gunzipSync(ok.reviews), gunzipSync(ok.insights)];
+  const load = (layout: Buffer) =>
+    new Catalog({ revision: { id: 1, created_at: c.generatedAt }, reviews, insights, reviewsGzip: ok.reviews, insightsGzip: ok.insights, insightsCore: ok.insights_core, layout, publicBaseUrl: 'https://reviews.example' });
+  assert.equal(load(ok.layout).representations.reviews.etag, c.representations.reviews.etag);
+  const shifted = Buffer.from(ok.layout);
+  shifted.writeUInt32LE(shifted.readUInt32LE(4 + 8) + 1, 4 + 8); // the first review's start (after the pack header and the layout header), one byte off
+  assert.throws(() => load(shifted), /out of place/);
+  assert.throws(() => load(ok.layout.subarray(0, ok.layout.length - 1)), /does not fit/);
 });
 
 test('spliced JSON is JSON.stringify of the document, for arrays and objects, empty or not, with items carried or fresh', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { ImportRecordInput } from '../../src/domain/index.js';
-import { importRows } from '../../src/ingest/index.js';
+import { analyzePending, importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -68,4 +68,32 @@ test('a large file compares with every stored review, a small one with those it 
   assert.deepEqual([keyed.added, keyed.updated, keyed.unchanged], [1, 3, 1], 'the keyed read finds the same rows, by platform id and by fingerprint');
   const changed = await store.reviewsChangedAfter(keyed.revision!.id - 1);
   assert.equal(changed.length, 4, 'and only the written rows name the new revision');
+});
+
+test('when stored reviews share a fingerprint, the full and the keyed read pick the same one', async () => {
+  const twin = { source: 'google', author: 'Tess', rating: 5, date: '2025-06-01', text: 'Same words twice.' };
+  const outcome = async (padding: number) => {
+    const s = await Store.open(join(tempDir(), `twins-${padding}.db`));
+    try {
+      await s.setBusiness(demoBusiness(), '2026-01-01T00:00:00.000Z');
+      await importRows(s, rows([{ ...twin, source_review_id: 'P' }, { ...twin, source_review_id: 'Q' }]), []);
+      const filler = Array.from({ length: padding }, (_, i) => ({ source: 'yelp', source_review_id: `F-${i}`, author: 'F', rating: 3, date: '2025-06-02', text: `Filler ${i}.` }));
+      // A row with Q's platform id, and one without any: the fallback must choose the same stored twin however it was read.
+      await importRows(s, rows([{ ...twin, source_review_id: 'Q', rating: 4 }, { ...twin, rating: 1 }, ...filler]), []);
+      return await s.db.selectFrom('reviews').select(['source_review_id', 'rating']).where('author', '=', 'Tess').orderBy('source_review_id').execute();
+    } finally {
+      await s.close();
+    }
+  };
+  const keyed = await outcome(0);
+  const full = await outcome(2_001);
+  assert.deepEqual(full, keyed);
+});
+
+test('the analysis after an import covers exactly the rows that import wrote', async () => {
+  const written = await importRows(store, rows([1, 2, 3].map((i) => ({ source: 'direct', source_review_id: `an-${i}`, author: `N${i}`, rating: 4, date: '2025-07-01', text: `Tidy job number ${i}.` }))), []);
+  const unanalysedElsewhere = Number((await store.db.selectFrom('reviews as r').leftJoin('review_analysis as a', 'a.review_id', 'r.id').select((eb) => eb.fn.countAll<number>().as('n')).where('a.review_id', 'is', null).where('r.published', '=', 1).executeTakeFirstOrThrow()).n);
+  assert.ok(unanalysedElsewhere > 3, 'earlier tests left reviews unanalysed, which this analysis must not touch');
+  assert.equal((await analyzePending(store, { revision: written.revision!.id })).analysed, 3);
+  assert.equal((await analyzePending(store, { revision: written.revision!.id })).analysed, 0, 'and once is enough');
 });

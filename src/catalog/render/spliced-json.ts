@@ -105,22 +105,42 @@ export class SplicedJson {
 
   /**
    * Where each item lies in the body and its digest, to store beside the body: with it a process that
-   * loads the body (fromLayout) can update it as if it had rendered it.
+   * loads the body (fromLayout) can update it as if it had rendered it. Little-endian words: item
+   * count, bytes before the first item, then each item's start and length, then the digests.
    */
   layout(): Buffer {
     const n = this.starts.length;
-    const header = Buffer.alloc(8);
-    header.writeUInt32LE(n, 0);
-    header.writeUInt32LE(this.openLength, 4);
-    return Buffer.concat([header, bytesOf(this.starts), bytesOf(this.lengths), this.digests]);
+    const out = Buffer.allocUnsafe(8 + n * 8 + n * DIGEST);
+    out.writeUInt32LE(n, 0);
+    out.writeUInt32LE(this.openLength, 4);
+    for (let i = 0; i < n; i++) {
+      out.writeUInt32LE(this.starts[i], 8 + i * 4);
+      out.writeUInt32LE(this.lengths[i], 8 + n * 4 + i * 4);
+    }
+    this.digests.copy(out, 8 + n * 8);
+    return out;
   }
 
-  /** A render that was stored: its body and layout, and the keys and values its items are (in order). */
+  /**
+   * A render that was stored: its body and layout, and the keys and values its items are (in order).
+   * The layout is checked against the body (items in order, one separator apart, inside the body), so
+   * a damaged one fails here rather than producing a wrong body later.
+   */
   static fromLayout(body: Buffer, layout: Buffer, keys: readonly string[], values: readonly unknown[]): SplicedJson {
-    const n = layout.readUInt32LE(0);
+    const n = layout.length >= 8 ? layout.readUInt32LE(0) : -1;
     if (n !== keys.length || layout.length !== 8 + n * (8 + DIGEST)) throw new Error(`SplicedJson: a stored layout of ${n} items does not fit ${keys.length} keys`);
-    const words = (at: number) => new Uint32Array(layout.buffer.slice(layout.byteOffset + at, layout.byteOffset + at + n * 4));
-    return new SplicedJson(body, keys, values, words(8), words(8 + n * 4), Buffer.from(layout.subarray(8 + n * 8)), layout.readUInt32LE(4));
+    const openLength = layout.readUInt32LE(4);
+    const starts = new Uint32Array(n);
+    const lengths = new Uint32Array(n);
+    let expected = openLength;
+    for (let i = 0; i < n; i++) {
+      starts[i] = layout.readUInt32LE(8 + i * 4);
+      lengths[i] = layout.readUInt32LE(8 + n * 4 + i * 4);
+      if (starts[i] !== expected || lengths[i] === 0) throw new Error(`SplicedJson: stored layout item ${i} is out of place`);
+      expected = starts[i] + lengths[i] + 1;
+    }
+    if ((n === 0 ? openLength : expected - 1) > body.length) throw new Error('SplicedJson: the stored layout runs past the body');
+    return new SplicedJson(body, keys, values, starts, lengths, Buffer.from(layout.subarray(8 + n * 8)), openLength);
   }
 
   /** The bytes of item i, as rendered (for an object member, `"key":value`). */
@@ -138,8 +158,6 @@ export class SplicedJson {
     return -2;
   }
 }
-
-const bytesOf = (words: Uint32Array) => Buffer.from(words.buffer, words.byteOffset, words.byteLength);
 
 /** The bytes of JSON.stringify(doc) before and after the value of `member` (keeping the key order). */
 function around(doc: object, member: string): { head: string; tail: string } {
