@@ -203,8 +203,8 @@ export class Catalog {
     const rep = (type: string, body: string | Buffer, known?: { digest: Buffer; gzipped?: Buffer }) =>
       new Representation(type, typeof body === 'string' ? Buffer.from(body) : body, this.lastModified, known);
     this.representations = {
-      reviews: rep(JSON_TYPE, reviewsBody, { digest: this.built!.reviewsJson.digest, gzipped: gzipped.reviews }),
-      insights: rep(JSON_TYPE, insightsBody, { digest: this.built!.insightsJson.digest, gzipped: gzipped.insights }),
+      reviews: rep(JSON_TYPE, reviewsBody, { digest: this.built.reviewsJson.digest, gzipped: gzipped.reviews }),
+      insights: rep(JSON_TYPE, insightsBody, { digest: this.built.insightsJson.digest, gzipped: gzipped.insights }),
       feedJson: rep('application/feed+json; charset=utf-8', JSON.stringify(renderJsonFeed(this.business, newest, this.links))),
       feedAtom: rep('application/atom+xml; charset=utf-8', renderAtom(this.business, newest, this.links, this.generatedAt)),
     };
@@ -264,7 +264,7 @@ export class Catalog {
     // per_review stays as an empty placeholder, keeping its place in the key order for the loader.
     for (const k of Object.keys(this.insights)) core[k] = k === 'per_review' ? {} : this.insights[k as keyof Insights];
     const [reviews, insights] = await Promise.all([this.representations.reviews.encoded('gzip'), this.representations.insights.encoded('gzip')]);
-    return { reviews, insights, insights_core: JSON.stringify(core), layout: packLayouts(this.built!.reviewsJson.layout(), this.built!.insightsJson.layout()) };
+    return { reviews, insights, insights_core: JSON.stringify(core), layout: packLayouts(this.built.reviewsJson.layout(), this.built.insightsJson.layout()) };
   }
 
   /** REST search and MCP search_reviews: one function, one schema (validated by the caller). */
