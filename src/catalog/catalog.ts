@@ -232,7 +232,7 @@ export class Catalog {
 
   /** The analysis at position i, parsed from the stored bytes on first use after a snapshot load (once, so it stays one object). */
   private analysisAt(i: number): ReviewAnalysis {
-    const built = this.built!;
+    const built = this.built;
     let a = built.analyses[i];
     if (!a) {
       const item = built.insightsJson.itemText(i);
