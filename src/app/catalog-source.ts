@@ -1,14 +1,18 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Logger } from 'pino';
-import { CATALOG_FORMAT, Catalog, analyzeMissing } from '../catalog/index.js';
+import { CATALOG_FORMAT, Catalog } from '../catalog/index.js';
 import { demoBusiness } from '../demo/index.js';
+import type { Business } from '../domain/index.js';
 import { ReviewAnalysis } from '../domain/insights.js';
 import { analysisContext } from '../ingest/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
 import type { Revision, ReviewAnalysisTable, ReviewTable, RevisionListener as PgRevisionListener, Store } from '../store/index.js';
 
 const gunzipAsync = promisify(gunzip);
+
+/** What every rendered review depends on besides its row and analysis: a catalog can be updated only under the same. */
+const buildContext = (business: Business, base: string) => JSON.stringify([business, base]);
 
 const EMPTY_REVISION: Revision = { id: 0, created_at: new Date(0).toISOString() };
 
@@ -76,7 +80,7 @@ export class CatalogSource {
     // A stored snapshot spares a full read (a process that holds nothing yet, or whose catalog was made
     // for another profile or base URL); a process that can update what it holds does, which is cheaper
     // than parsing a whole snapshot.
-    const canUpdate = this.state !== null && this.state.context === JSON.stringify([(await this.store.getBusiness()) ?? demoBusiness(), base]);
+    const canUpdate = this.state !== null && this.state.context === buildContext((await this.store.getBusiness()) ?? demoBusiness(), base);
     const stored = latest && !canUpdate ? await this.store.loadSnapshot(latest.id, base, format) : null;
     const snap = stored?.layout ? { ...stored, layout: stored.layout } : null;
     let catalog: Catalog;
@@ -86,7 +90,7 @@ export class CatalogSource {
       const [reviews, insights] = await Promise.all([gunzipAsync(snap.reviews), gunzipAsync(snap.insights)]);
       catalog = new Catalog({ revision: latest!, reviews, insights, reviewsGzip: snap.reviews, insightsGzip: snap.insights, insightsCore: snap.insights_core, layout: snap.layout, publicBaseUrl: base });
       // The next revision is built on this one; its analyses are parsed meanwhile, a slice per turn.
-      this.state = { revision: catalog.revision, context: JSON.stringify([catalog.business, base]), ids: new Set(catalog.reviews.map((r) => r.id)), catalog };
+      this.state = { revision: catalog.revision, context: buildContext(catalog.business, base), ids: new Set(catalog.reviews.map((r) => r.id)), catalog };
       const loaded = catalog;
       void catalog.prepareUpdate(() => this.state?.catalog === loaded).catch((err) => this.opts.log.warn({ err, revision: loaded.revision }, 'preparing the loaded catalog for updates failed'));
     } else ({ catalog, analysed, from } = await this.build());
@@ -151,7 +155,7 @@ export class CatalogSource {
     const read = await this.store.snapshot(async (trx) => {
       const revision = (await this.store.latestRevision(trx)) ?? EMPTY_REVISION;
       const business = (await this.store.getBusiness(trx)) ?? demoBusiness();
-      const context = JSON.stringify([business, base]);
+      const context = buildContext(business, base);
       if (held && held.context === context) {
         const changed = await this.store.reviewsChangedAfter(held.revision, trx);
         const ids = changed.filter((r) => r.published === 1).map((r) => r.id);
@@ -173,22 +177,20 @@ export class CatalogSource {
       this.opts.log.warn({ held: ids.size, published: read.published }, 'catalog drifted from the store; reading everything');
       return this.build();
     }
-    // A stored analysis counts only if it is of this text under this profile and engine; the others
-    // (and the missing ones) are computed here and stored after the swap.
+    // A stored analysis counts only if it is of this text under this profile and engine; the catalog
+    // computes the others (and the missing ones).
     const suffix = `|${analysisContext(read.business)}`;
     const analyses = new Map<string, ReviewAnalysis>();
     for (const a of read.stored) {
       const row = changes.get(a.review_id);
       if (row && a.content_hash === row.row_hash + suffix) analyses.set(a.review_id, JSON.parse(a.analysis) as ReviewAnalysis);
     }
-    const published = [...changes.values()].filter((r) => r !== null);
-    const analysed: ReviewAnalysisTable[] = [];
-    for (const [id, a] of analyzeMissing(read.business, published, analyses)) {
-      analyses.set(id, a);
-      analysed.push({ review_id: id, engine: ENGINE_VERSION, content_hash: changes.get(id)!.row_hash + suffix, analysis: JSON.stringify(a) });
-    }
     const common = { revision: read.revision, business: read.business, analyses, publicBaseUrl: base };
-    const catalog = read.full ? new Catalog({ ...common, rows: new Map(published.map((r) => [r.id, r])) }) : new Catalog({ ...common, previous: held!.catalog, changes });
+    const catalog = read.full
+      ? new Catalog({ ...common, rows: new Map(read.rows.map((r) => [r.id, r])) })
+      : new Catalog({ ...common, previous: held!.catalog, changes });
+    // The catalog analysed what had no current analysis; those are stored after the swap.
+    const analysed = [...catalog.analysed].map(([id, a]) => ({ review_id: id, engine: ENGINE_VERSION, content_hash: changes.get(id)!.row_hash + suffix, analysis: JSON.stringify(a) }));
     this.state = { revision: read.revision.id, context: read.context, ids, catalog };
     return { catalog, analysed, from: read.full ? 'full read' : 'update' };
   }

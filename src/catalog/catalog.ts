@@ -88,7 +88,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * Analyses for the rows that have none in `known` (imported a moment after the analysis pass, or
  * analysed under an older profile): the engine is deterministic, so each equals what will be stored.
  */
-export function analyzeMissing(business: Business, rows: Iterable<ReviewTable>, known: ReadonlyMap<string, ReviewAnalysis>): Map<string, ReviewAnalysis> {
+function analyzeMissing(business: Business, rows: Iterable<ReviewTable>, known: ReadonlyMap<string, ReviewAnalysis>): Map<string, ReviewAnalysis> {
   const out = new Map<string, ReviewAnalysis>();
   const missing: ReviewTable[] = [];
   for (const r of rows) if (!known.has(r.id)) missing.push(r);
@@ -127,6 +127,8 @@ export class Catalog {
   readonly attribution: Attribution;
   private readonly index: ReviewIndex;
   private readonly built: Built;
+  /** Analyses this build computed because none was given (to be stored); empty for a loaded snapshot. */
+  readonly analysed: ReadonlyMap<string, ReviewAnalysis> = new Map();
   /** Review id → position, made on first use (a permalink or get_review), not on the freshness path. */
   private positions: Map<string, number> | null = null;
 
@@ -150,6 +152,7 @@ export class Catalog {
       }
       const rows = 'rows' in input ? input.rows.values() : [...input.changes.values()].filter((r) => r !== null);
       const missing = analyzeMissing(input.business, rows, input.analyses);
+      this.analysed = missing;
       const analyses = missing.size === 0 ? input.analyses : new Map([...input.analyses, ...missing]);
       const ordered = 'rows' in input ? orderAll(input.rows, analyses, this.links.review) : orderUpdated(previous!, input.changes, analyses, this.links.review);
       const { reviews } = ordered;

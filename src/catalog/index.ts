@@ -1,4 +1,4 @@
-export { Catalog, CATALOG_FORMAT, analyzeMissing, FEED_SIZE, type CatalogInput, type CatalogUpdate, type CatalogSnapshot, type Representations } from './catalog.js';
+export { Catalog, CATALOG_FORMAT, FEED_SIZE, type CatalogInput, type CatalogUpdate, type CatalogSnapshot, type Representations } from './catalog.js';
 export { Representation, httpDate, type Encoding } from './representation.js';
 export { links, websubLinkHeader, type Links } from './render/links.js';
 export { xmlSafe } from './render/atom.js';
