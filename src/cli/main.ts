@@ -34,8 +34,9 @@ program
   .addOption(new Option('--role <role>', 'api: HTTP surfaces; worker: hub deliveries; all: both ($REVIEWCAST_ROLE, default all)').choices(['api', 'worker', 'all']))
   .addOption(dbOption())
   .action(async (opts) => {
-    const { startServer } = await import('../app/index.js');
-    const server = await startServer({ PORT: opts.port, HOST: opts.host, PUBLIC_BASE_URL: opts.publicBaseUrl, DATABASE_URL: opts.databaseUrl, REVIEWCAST_ROLE: opts.role });
+    const [{ startServer }, { loadConfig }, { processLogger }] = await Promise.all([import('../app/index.js'), import('../config.js'), import('./logger.js')]);
+    const settings = { PORT: opts.port, HOST: opts.host, PUBLIC_BASE_URL: opts.publicBaseUrl, DATABASE_URL: opts.databaseUrl, REVIEWCAST_ROLE: opts.role };
+    const server = await startServer(settings, { logger: processLogger(loadConfig(settings).logLevel) });
     const shutdown = (signal: string) => {
       server.log.info({ signal }, 'shutting down: finishing in-flight requests');
       server.close().then(
