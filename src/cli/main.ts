@@ -1,11 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import type { Format } from '../ingest/index.js';
 import type { Store } from '../store/index.js';
 
+// src/cli and dist/cli are both two levels below the package root.
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 // Each command imports what it needs when it runs, so `--help` and the light commands do not load the
 // server, the store and the language model first.
-const program = new Command('reviewcast').description('Publish one business’s verified reviews and insights over REST, feeds, MCP and WebSub.');
+const program = new Command('reviewcast').version(version).description('Publish one business’s verified reviews and insights over REST, feeds, MCP and WebSub.');
 
 /** The CLI reads the same configuration as the server, so it writes into the database a running server uses. */
 async function openStore(opts: { databaseUrl?: string }) {
