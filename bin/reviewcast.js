@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// The CLI is TypeScript run through tsx's loader, so an installed package and a checkout behave the same.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../src/cli/main.ts');
+// The CLI compiled by `npm run build` (run by `npm install` through `prepare`, and before packing).
+import '../dist/cli/main.js';

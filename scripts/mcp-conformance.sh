@@ -39,8 +39,9 @@ trap cleanup EXIT
 
 if [ -z "${MCP_URL:-}" ]; then
   # The real server on a fresh SQLite file with the demo business, on a free loopback port.
+  node scripts/build.js
   DATABASE_URL="$WORK/reviewcast.db" HOST=127.0.0.1 PORT=0 LOG_LEVEL=info \
-    node --import tsx src/cli/main.ts serve >"$WORK/server.log" 2>&1 &
+    node dist/cli/main.js serve >"$WORK/server.log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 600); do
     if grep -q '"msg":"reviewcast listening"' "$WORK/server.log"; then break; fi

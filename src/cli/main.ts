@@ -1,18 +1,18 @@
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
-import { startServer } from '../app/index.js';
-import { loadConfig } from '../config.js';
-import { generateDemoReviews, demoBusiness } from '../demo/index.js';
-import { FORMATS, type Format, ImportFileError, analyzePending, formatRowError, importFile } from '../ingest/index.js';
-import { Store } from '../store/index.js';
-import { formatSubscriptions, listSubscriptions, removeSubscription } from '../websub/index.js';
-import { readBusinessFile } from './business.js';
-import { progress } from './progress.js';
+import type { Format } from '../ingest/index.js';
+import type { Store } from '../store/index.js';
 
-const program = new Command('reviewcast').description('Publish one business’s verified reviews and insights over REST, feeds, MCP and WebSub.');
+// src/cli and dist/cli are both two levels below the package root.
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+// Each command imports what it needs when it runs, so `--help` and the light commands do not load the
+// server, the store and the language model first.
+const program = new Command('reviewcast').version(version).description('Publish one business’s verified reviews and insights over REST, feeds, MCP and WebSub.');
 
 /** The CLI reads the same configuration as the server, so it writes into the database a running server uses. */
 async function openStore(opts: { databaseUrl?: string }) {
+  const [{ loadConfig }, { Store }] = await Promise.all([import('../config.js'), import('../store/index.js')]);
   const config = loadConfig({ DATABASE_URL: opts.databaseUrl });
   return Store.open(config.databaseUrl);
 }
@@ -37,7 +37,9 @@ program
   .addOption(new Option('--role <role>', 'api: HTTP surfaces; worker: hub deliveries; all: both ($REVIEWCAST_ROLE, default all)').choices(['api', 'worker', 'all']))
   .addOption(dbOption())
   .action(async (opts) => {
-    const server = await startServer({ PORT: opts.port, HOST: opts.host, PUBLIC_BASE_URL: opts.publicBaseUrl, DATABASE_URL: opts.databaseUrl, REVIEWCAST_ROLE: opts.role });
+    const [{ startServer }, { loadConfig }, { processLogger }] = await Promise.all([import('../app/index.js'), import('../config.js'), import('./logger.js')]);
+    const settings = { PORT: opts.port, HOST: opts.host, PUBLIC_BASE_URL: opts.publicBaseUrl, DATABASE_URL: opts.databaseUrl, REVIEWCAST_ROLE: opts.role };
+    const server = await startServer(settings, { logger: processLogger(loadConfig(settings).logLevel) });
     const shutdown = (signal: string) => {
       server.log.info({ signal }, 'shutting down: finishing in-flight requests');
       server.close().then(
@@ -52,16 +54,19 @@ program
     process.once('SIGINT', () => shutdown('SIGINT'));
   });
 
-program
+const importCommand = program
   .command('import')
   .description('import reviews from a file (one transaction; re-importing the same file changes nothing)')
   .argument('<file>', 'JSON, NDJSON, CSV or a Google Business Profile API export')
-  .addOption(new Option('--format <format>', 'input format (detected when omitted)').choices(FORMATS as string[]))
+  // Checked by the action: the list of formats lives in the importer, which --help does not load.
+  .option('--format <format>', 'json, ndjson, csv or google (detected when omitted)')
   .option('--sync', 'unpublish reviews of the imported sources that are absent from the file')
   .option('--skip-invalid', 'write the valid rows and report the invalid ones (default: write nothing if any row is invalid)')
   .option('--no-analyze', 'skip the sentiment analysis of new and changed reviews (the server does it on load)')
   .addOption(dbOption())
   .action(async (file: string, opts) => {
+    const [{ FORMATS, ImportFileError, analyzePending, formatRowError, importFile }, { progress }] = await Promise.all([import('../ingest/index.js'), import('./progress.js')]);
+    if (opts.format !== undefined && !FORMATS.includes(opts.format)) importCommand.error(`error: option '--format <format>' argument '${opts.format}' is invalid. Allowed choices are ${FORMATS.join(', ')}.`);
     await withStore(opts, async (store) => {
       try {
         const bar = progress('importing');
@@ -103,6 +108,7 @@ business
   .argument('<file>')
   .addOption(dbOption())
   .action(async (file: string, opts) => {
+    const { readBusinessFile } = await import('./business.js');
     const profile = await readBusinessFile(file);
     await withStore(opts, async (store) => {
       const revision = await store.setBusiness(profile, new Date().toISOString());
@@ -127,6 +133,7 @@ program
   .requiredOption('--out <file>', 'output file (.ndjson or .json)')
   .option('--business-out <file>', 'also write the demo business profile (JSON)')
   .action(async (opts) => {
+    const { generateDemoReviews, demoBusiness } = await import('../demo/index.js');
     const reviews = generateDemoReviews({ reviews: Number(opts.reviews), seed: Number(opts.seed) });
     const body = /\.json$/i.test(opts.out) ? JSON.stringify(reviews) : `${reviews.map((r) => JSON.stringify(r)).join('\n')}\n`;
     await writeFile(opts.out, body);
@@ -140,6 +147,7 @@ subscriptions
   .description('list active subscriptions (topic, callback, lease expiry, failures)')
   .addOption(dbOption())
   .action(async (opts) => {
+    const { formatSubscriptions, listSubscriptions } = await import('../websub/index.js');
     await withStore(opts, async (store) => {
       console.log(formatSubscriptions(await listSubscriptions(store)));
     });
@@ -150,6 +158,7 @@ subscriptions
   .argument('<id-or-callback>')
   .addOption(dbOption())
   .action(async (target: string, opts) => {
+    const { removeSubscription } = await import('../websub/index.js');
     await withStore(opts, async (store) => {
       const removed = await removeSubscription(store, /^\d+$/.test(target) ? Number(target) : target);
       console.log(`removed ${removed} subscription(s)`);
@@ -162,6 +171,7 @@ program
   .description('analyse reviews that have no current analysis (new, changed, or after an engine upgrade)')
   .addOption(dbOption())
   .action(async (opts) => {
+    const [{ analyzePending }, { progress }] = await Promise.all([import('../ingest/index.js'), import('./progress.js')]);
     await withStore(opts, async (store) => {
       const bar = progress('analysing');
       const r = await analyzePending(store, { onProgress: bar.update });

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import type { RunningServer } from '../../src/app/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
+import { CLI } from '../helpers/process.js';
 import { startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -21,7 +22,7 @@ test('a running server serves an import made by the CLI in another process withi
   const before = await (await fetch(`${server.url}/reviews.json`)).json();
   const file = join(dir, 'new.ndjson');
   writeFileSync(file, `${JSON.stringify({ source: 'direct', author: 'Fresh Customer', rating: 5, date: '2026-11-20', text: 'Priya replaced our water heater in an hour.' })}\n`);
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', file, '--database-url', db]);
+  const { stdout } = await run(process.execPath, [CLI, 'import', file, '--database-url', db]);
   assert.match(stdout, /1 added, 0 updated, 0 unchanged, 0 invalid/);
   const imported = Date.now();
   let doc = before;
@@ -39,7 +40,7 @@ test('a running server serves an import made by the CLI in another process withi
 
 test('SIGTERM lets an in-flight request finish, then exits 0', async () => {
   const db = join(tempDir(), 'sigterm.db');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (d) => {
@@ -79,8 +80,8 @@ test('reviewcast demo writes a deterministic set', async () => {
   const dir = tempDir();
   const a = join(dir, 'a.ndjson');
   const b = join(dir, 'b.ndjson');
-  await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo', '--reviews', '300', '--out', a]);
-  await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo', '--reviews', '300', '--out', b]);
+  await run(process.execPath, [CLI, 'demo', '--reviews', '300', '--out', a]);
+  await run(process.execPath, [CLI, 'demo', '--reviews', '300', '--out', b]);
   const { readFileSync } = await import('node:fs');
   const lines = readFileSync(a, 'utf8').trim().split('\n');
   assert.equal(lines.length, 300);
@@ -91,7 +92,7 @@ test('business set validates the profile and names the bad fields', async () => 
   const dir = tempDir();
   const file = join(dir, 'biz.yaml');
   writeFileSync(file, 'id: Bad Id\nname: ""\nvertical: spaceship\n');
-  const res = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'business', 'set', file, '--database-url', join(dir, 'b.db')]).catch((e) => e);
+  const res = await run(process.execPath, [CLI, 'business', 'set', file, '--database-url', join(dir, 'b.db')]).catch((e) => e);
   assert.equal(res.code, 1);
   assert.match(res.stderr, /id: /);
   assert.match(res.stderr, /name: /);
@@ -184,7 +185,7 @@ test('subscriptions list and remove from the CLI', async () => {
     .values({ topic: 'https://x.example/feed.xml', callback: 'https://sub.example/cb?token=secret', secret: 'sekrit', lease_seconds: 3600, expires_at: now + 3_600_000, failures: 0, last_delivered_etag: null, created_at: new Date(now).toISOString(), updated_at: new Date(now).toISOString() })
     .execute();
   await store.close();
-  const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'subscriptions', ...args, '--database-url', db]).catch((e) => e);
+  const cli = (...args: string[]) => run(process.execPath, [CLI, 'subscriptions', ...args, '--database-url', db]).catch((e) => e);
   const listed = await cli('list');
   assert.match(listed.stdout, /sub\.example/);
   assert.doesNotMatch(listed.stdout, /sekrit/, 'secrets never printed');

@@ -1,4 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The compiled CLI, what the package ships (`npm test` builds it first): run it as `node CLI …`. */
+export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 export interface ServerProcess {
   url: string;
@@ -9,11 +13,13 @@ export interface ServerProcess {
 }
 
 /** `reviewcast serve` in its own process; resolves once it logs that it listens. */
-export async function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--host', '127.0.0.1', ...args], {
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  return spawnCommand(process.execPath, [CLI, 'serve', '--host', '127.0.0.1', ...args], { env: { ...process.env, LOG_LEVEL: 'info', ...env } });
+}
+
+/** Any command that runs a Reviewcast server logging JSON lines (an installed `reviewcast serve`, say); resolves once it listens. */
+export async function spawnCommand(command: string, args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv }): Promise<ServerProcess> {
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

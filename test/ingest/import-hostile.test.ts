@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { demoBusiness } from '../../src/demo/index.js';
 import { ImportFileError, type RowError, importFile } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
+import { CLI } from '../helpers/process.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const run = promisify(execFile);
@@ -152,7 +153,7 @@ describe('import rejects hostile files and writes nothing', () => {
   test('the CLI exits 1, lists every bad row and writes nothing', async () => {
     const before = await snapshot();
     const bad = file('cli-bad.ndjson', [JSON.stringify({ ...good, source_review_id: 'z1', rating: 0 }), JSON.stringify({ ...good, source_review_id: 'z2', date: 'yesterday' })].join('\n'));
-    const result = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', bad, '--database-url', dbFile]).then(
+    const result = await run(process.execPath, [CLI, 'import', bad, '--database-url', dbFile]).then(
       () => ({ code: 0, stderr: '' }),
       (err: { code: number; stderr: string }) => err,
     );

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Store } from '../../src/store/index.js';
 import { PG_SKIP, freshPgDatabase } from '../helpers/pg.js';
-import { type ServerProcess, spawnServe } from '../helpers/process.js';
+import { CLI, type ServerProcess, spawnServe } from '../helpers/process.js';
 import { tempDir } from '../helpers/tmp.js';
 import { Subscriber, type TestPki, makePki, waitFor, sleep } from '../websub/harness.js';
 
@@ -27,7 +27,7 @@ describe('three replicas on one PostgreSQL', { skip: PG_SKIP }, () => {
   async function publish(): Promise<void> {
     const file = join(dir, `new-${++seq}.ndjson`);
     writeFileSync(file, `${JSON.stringify({ source: 'direct', source_review_id: `replica-${seq}`, author: `Replica Tester ${seq}`, rating: 5, date: '2026-11-20', text: `Visit ${seq}: Mike fixed the leak fast.` })}\n`);
-    await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', file, '--database-url', db.url]);
+    await run(process.execPath, [CLI, 'import', file, '--database-url', db.url]);
   }
   const revisionOf = async (r: ServerProcess) => (await (await fetch(`${r.url}/readyz`)).json()).revision as number;
 

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
 import { listSubscriptions } from '../../src/websub/index.js';
+import { CLI } from '../helpers/process.js';
 import { tempDir } from '../helpers/tmp.js';
 import { Subscriber, goodSubscriber, makePki, waitFor } from './harness.js';
 
@@ -52,7 +53,7 @@ test('kill -9 of the real server mid fan-out loses no notification', async (t) =
   });
   const start = () =>
     new Promise<string>((resolve, reject) => {
-      child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+      child = spawn(process.execPath, [CLI, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
       child.once('exit', (code) => reject(new Error(`server exited early (${code})`)));
       createInterface({ input: child.stdout! }).on('line', (line) => {
         const m = /"msg":"reviewcast listening"/.test(line) ? (JSON.parse(line) as { url: string }) : null;

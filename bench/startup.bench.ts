@@ -1,0 +1,85 @@
+// Start-up and CLI latency of what ships (the compiled dist/) against the same source run through tsx
+// (how 0.1.0 ran), on a 2,000-review SQLite database:
+//   npm run bench -- startup [--runs 5]
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { benchDir, fmt, table } from './lib.js';
+
+const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
+const dir = benchDir();
+const base = join(dir, 'base.db');
+const db = join(dir, 'run.db');
+
+const built = spawnSync(process.execPath, ['scripts/build.js'], { stdio: 'inherit' });
+if (built.status !== 0) process.exit(1);
+
+const variants = {
+  compiled: [process.execPath, 'dist/cli/main.js'],
+  tsx: [process.execPath, '--import', 'tsx', 'src/cli/main.ts'],
+};
+type Variant = keyof typeof variants;
+
+function cli(v: Variant, ...args: string[]): void {
+  const [cmd, ...pre] = variants[v];
+  const r = spawnSync(cmd, [...pre, ...args], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+async function timeMs(prepare: () => void, run: () => unknown): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    prepare();
+    const t = performance.now();
+    await run();
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+const fresh = () => {
+  for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+  copyFileSync(base, db);
+};
+
+/** Spawn a server and resolve when it logs that it listens; then stop it with SIGTERM. */
+async function untilListening(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const child: ChildProcess = spawn(cmd, args, { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('"msg":"reviewcast listening"')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${out.slice(-2000)}`)));
+  });
+  child.removeAllListeners('exit');
+  const exited = new Promise((r) => child.once('exit', r));
+  process.kill(-child.pid!, 'SIGTERM'); // the whole group: npm start runs the server in a child
+  await exited;
+}
+
+// The database: the demo business, 2,000 reviews, and the snapshot a first start stores.
+cli('compiled', 'demo', '--reviews', '2000', '--out', join(dir, 'reviews.ndjson'), '--business-out', join(dir, 'business.json'));
+cli('compiled', 'business', 'set', join(dir, 'business.json'), '--database-url', base);
+cli('compiled', 'import', join(dir, 'reviews.ndjson'), '--database-url', base);
+cli('compiled', 'demo', '--reviews', '1', '--seed', '99', '--out', join(dir, 'one.json'));
+await untilListening(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', base], {});
+
+const rows: (string | number)[][] = [];
+for (const v of Object.keys(variants) as Variant[]) {
+  const [cmd, ...pre] = variants[v];
+  const label = v === 'compiled' ? 'compiled `dist/`' : 'same source through tsx';
+  rows.push(['`reviewcast --help`', label, `${fmt(await timeMs(() => {}, () => cli(v, '--help')), 0)} ms`]);
+  rows.push(['`reviewcast import one.json` (one new review, with its analysis)', label, `${fmt(await timeMs(fresh, () => cli(v, 'import', join(dir, 'one.json'), '--database-url', db)), 0)} ms`]);
+  rows.push(['`reviewcast serve` to listening (stored snapshot)', label, `${fmt(await timeMs(fresh, () => untilListening(cmd, [...pre, 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db], {})), 0)} ms`]);
+}
+rows.push([
+  '`npm start` to listening (npm, the no-op build, then serve)',
+  'compiled `dist/`',
+  `${fmt(await timeMs(fresh, () => untilListening('npm', ['start', '--', '--port', '0', '--host', '127.0.0.1', '--database-url', db], {})), 0)} ms`,
+]);
+console.log(`\n${runs} runs each, median; Node ${process.version}\n`);
+table(['command', 'runs', 'median'], rows);
+rmSync(dir, { recursive: true, force: true });
