@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Encoding, Representation } from '../catalog/index.js';
+import { parseHttpDate } from './http-date.js';
 
 export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=60';
 
@@ -42,8 +43,9 @@ function notModified(req: FastifyRequest, rep: Representation): boolean {
   if (inm !== undefined) return etagMatches(inm, rep.etag);
   const ims = req.headers['if-modified-since'];
   if (ims) {
-    const since = Date.parse(ims);
-    return !Number.isNaN(since) && Date.parse(rep.lastModified) <= since;
+    // RFC 9110 §13.1.3: a value that is not an HTTP-date is ignored (a bare `9999` is not a far future).
+    const since = parseHttpDate(ims);
+    return since !== null && Date.parse(rep.lastModified) <= since;
   }
   return false;
 }
