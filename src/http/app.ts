@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/index.js';
-import { registerErrorHandling, sendError } from './errors.js';
+import { frameworkError, registerErrorHandling, sendError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { discoveryRoutes } from './routes/discovery.js';
@@ -27,8 +27,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1 << 20,
     // Fastify accepts a hop count too, though its overloads do not list it.
     trustProxy: (deps.trustProxy ?? false) as boolean | string,
-    return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The 503 while closing is answered by registerErrorHandling in the contract's shape, as are router errors.
+    return503OnClosing: false,
+    frameworkErrors: frameworkError,
+    // Long enough that each route judges its own parameter (an invalid date, an unknown id); beyond it, 414.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     // One log line per request costs more than serving a cached body; they appear at LOG_LEVEL=debug,
     // and so does the per-request child logger (request id bindings) that only those lines need.
     logController: new LogController({ disableRequestLogging: () => !deps.logger.isLevelEnabled('debug') }),
