@@ -30,5 +30,9 @@ export function parseSearchParams(raw: Record<string, unknown>): { query: Search
   return issues.length ? { issues } : { query: (parsed as { data: SearchQuery }).data };
 }
 
-/** A stable key for caching one query's response within a revision. */
-export const searchKey = (q: SearchQuery) => SEARCH_PARAMS.map((k) => (q[k] === undefined ? '' : String(q[k]))).join('\u0000');
+/**
+ * The key of one query's response within a revision: JSON of the values in a fixed order, so two
+ * different queries never share a key whatever characters their values contain (a value may hold any
+ * separator a plain join would use).
+ */
+export const searchKey = (q: SearchQuery) => JSON.stringify(SEARCH_PARAMS.map((k) => q[k] ?? null));

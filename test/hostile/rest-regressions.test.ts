@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RunningServer } from '../../src/app/index.js';
 import { client } from '../helpers/http.js';
+import { catalogRows } from '../helpers/rows.js';
 import { startTestServer } from '../helpers/server.js';
 
 // The hostile-load findings of issue 13 on the REST surface, each reproduced exactly as found.
@@ -103,5 +104,24 @@ describe('error bodies are the contract', () => {
     const body = await res.json();
     assert.equal(body.jsonrpc, '2.0');
     assert.equal(typeof body.error.message, 'string');
+  });
+});
+
+describe('search memo keys are exact', () => {
+  test('a query whose values contain the old key separator gets its own answer, not a cached neighbour', async () => {
+    // A row stored as received (as rows imported before text normalisation were), with NUL and SOH in its text.
+    const [row] = catalogRows(1, 13, 'nul');
+    const before = (await http.get('/readyz')).json().reviews;
+    await server.store.transaction(async (trx) => {
+      const rev = await server.store.addRevision(trx, new Date().toISOString(), 'test: a raw row');
+      await trx.insertInto('reviews').values({ ...row, text: 'Fixed the leak [\u0000\u0001 fast.', changed_revision: rev.id }).execute();
+    });
+    while ((await http.get('/readyz')).json().reviews !== before + 1) await new Promise((r) => setTimeout(r, 50));
+
+    const first = await http.get('/api/reviews/search?query=%5B&mentions_technician=%01%00');
+    assert.equal(first.json().matched, 0);
+    const second = await http.get('/api/reviews/search?query=%5B%00%01');
+    assert.equal(second.json().matched, 1, 'the NUL query matches the raw row');
+    assert.notEqual(second.headers.get('etag'), first.headers.get('etag'));
   });
 });
