@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { RateLimiter } from '../store/index.js';
 import { canonicalHost } from './address.js';
 import { refuseUrl } from './outbound.js';
-import { RateLimiter } from './rate-limit.js';
 import * as repo from './repo.js';
 import { parseHubRequest } from './request.js';
 import { redactUrl } from './redact.js';

@@ -8,8 +8,7 @@ import { HubConfigSchema, clampLease, retryDelayMs } from '../../src/websub/conf
 import { buildConnector } from 'undici';
 import { OutboundClient, guardConnector, publicOnlyLookup, refuseUrl } from '../../src/websub/outbound.js';
 import { Subscriber, makePki } from './harness.js';
-import { RateLimiter } from '../../src/websub/rate-limit.js';
-import { Store } from '../../src/store/index.js';
+import { RateLimiter, Store } from '../../src/store/index.js';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/tmp.js';
 import { parseHubRequest, withQuery } from '../../src/websub/request.js';
