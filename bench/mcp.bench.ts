@@ -48,8 +48,9 @@ async function serve(kind: Kind, reviews: number): Promise<void> {
       (a) =>
         registerMcp(a, {
           catalog: () => catalog.get(),
-          config: { mcpSessionTtlMs: 30 * 60_000, mcpMaxSessions: 10_000, mcpAllowedOrigins: null },
+          config: { mcpSessionTtlMs: 30 * 60_000, mcpMaxSessions: 10_000, mcpSessionsPerMinute: 60, mcpAllowedOrigins: null },
           log,
+          rateLimits: store,
           ...(kind === 'no-op' && { createServer: noop }),
         }),
     ],

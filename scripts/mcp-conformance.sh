@@ -38,8 +38,9 @@ cleanup() {
 trap cleanup EXIT
 
 if [ -z "${MCP_URL:-}" ]; then
-  # The real server on a fresh SQLite file with the demo business, on a free loopback port.
-  DATABASE_URL="$WORK/reviewcast.db" HOST=127.0.0.1 PORT=0 LOG_LEVEL=info \
+  # The real server on a fresh SQLite file with the demo business, on a free loopback port. The runner
+  # starts a session per check from one address, so the per-address session limit is lifted here.
+  DATABASE_URL="$WORK/reviewcast.db" HOST=127.0.0.1 PORT=0 LOG_LEVEL=info REVIEWCAST_MCP_SESSIONS_PER_MINUTE=100000 \
     node --import tsx src/cli/main.ts serve >"$WORK/server.log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 600); do

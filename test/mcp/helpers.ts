@@ -16,7 +16,8 @@ export interface McpTestServer {
   close(): Promise<void>;
 }
 
-export const DEFAULT_MCP_CONFIG: McpConfig = { mcpSessionTtlMs: 30 * 60_000, mcpMaxSessions: 10_000, mcpAllowedOrigins: null };
+// Tests open many sessions from 127.0.0.1 in a moment; the rate-limit tests set their own budget.
+export const DEFAULT_MCP_CONFIG: McpConfig = { mcpSessionTtlMs: 30 * 60_000, mcpMaxSessions: 10_000, mcpSessionsPerMinute: 6_000, mcpAllowedOrigins: null };
 
 /**
  * The real HTTP app (buildApp, the demo business in a fresh SQLite file, the real catalog) with the MCP
@@ -33,7 +34,7 @@ export async function startMcpServer(config: Partial<McpConfig> = {}, reviews = 
     catalog: () => catalog.get(),
     logger: log,
     ready: () => store.ping(),
-    plugins: [(a) => registerMcp(a, { catalog: () => catalog.get(), config: { ...DEFAULT_MCP_CONFIG, ...config }, log })],
+    plugins: [(a) => registerMcp(a, { catalog: () => catalog.get(), config: { ...DEFAULT_MCP_CONFIG, ...config }, log, rateLimits: store })],
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
