@@ -6,6 +6,7 @@ import { frameworkError, registerErrorHandling, sendError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { discoveryRoutes } from './routes/discovery.js';
+import type { MemoBudget } from './revision-cache.js';
 import { searchRoutes } from './routes/search.js';
 
 export interface AppDeps {
@@ -17,6 +18,8 @@ export interface AppDeps {
   ready: () => Promise<void>;
   /** Mount the public REST surface (false for a worker-only process, which keeps health and readiness). */
   surfaces?: boolean;
+  /** The byte budget every per-URL memo of the process shares (REVIEWCAST_MEMO_BYTES). */
+  memo: MemoBudget;
   /** Further surfaces (MCP, WebSub hub, pages) mounted by the composition root. */
   plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
 }
@@ -49,7 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   if (deps.surfaces !== false) {
     datasetRoutes(app, deps.catalog);
-    searchRoutes(app, deps.catalog);
+    searchRoutes(app, deps.catalog, deps.memo);
     discoveryRoutes(app, deps.catalog);
     openapiRoute(app, deps.catalog);
   }

@@ -4,4 +4,6 @@ export { sendRepresentation, negotiateEncoding, etagMatches, CACHE_CONTROL } fro
 export { sendError } from './errors.js';
 export { parseHttpDate } from './http-date.js';
 export { renderLlmsTxt } from './routes/discovery.js';
-export { RevisionCache } from './revision-cache.js';
+export { MemoBudget, RevisionCache } from './revision-cache.js';
+export { representationSize } from './routes/search.js';
+export { memoMetricsText } from './metrics.js';

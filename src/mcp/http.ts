@@ -2,6 +2,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { MemoBudget } from '../http/index.js';
 import { RateLimiter, type Store } from '../store/index.js';
 import type { Catalog } from '../catalog/index.js';
 import { jsonRpcError } from './errors.js';
@@ -37,6 +38,8 @@ export interface McpDeps {
   sessions?: SessionStore;
   /** Where session-creation token buckets live (the store's, so the limit is global across replicas). */
   rateLimits: Store;
+  /** The process's per-URL memo budget, which the tool results memo shares. */
+  memo: MemoBudget;
   /** Counters for /metrics; the composition root passes the ones it reports. */
   counters?: McpCounters;
   /** The server each request is served by; defaults to the catalog's tools. The benchmark swaps in a no-op server to measure the transport alone. */
@@ -50,7 +53,7 @@ export interface McpDeps {
  */
 export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<void> {
   const sessions = deps.sessions ?? new InMemorySessionStore({ ttlMs: deps.config.mcpSessionTtlMs, maxSessions: deps.config.mcpMaxSessions });
-  const createServer = deps.createServer ?? createMcpServerFactory(deps.catalog);
+  const createServer = deps.createServer ?? createMcpServerFactory(deps.catalog, deps.memo);
   // Rejected requests are the client's problem, not the server's: keep them out of the default log level.
   const onerror = (err: Error) => deps.log.debug({ err: err.message }, 'mcp request rejected');
   // The SDK has checked the Mcp-Method and Mcp-Name headers against the body before it calls the factory.
