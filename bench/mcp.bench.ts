@@ -14,7 +14,7 @@ import autocannon from 'autocannon';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { CatalogSource, seedDemo } from '../src/app/index.js';
-import { buildApp } from '../src/http/index.js';
+import { MemoBudget, buildApp } from '../src/http/index.js';
 import { registerMcp } from '../src/mcp/index.js';
 import { Store } from '../src/store/index.js';
 import { benchDir, fmt, table } from './lib.js';
@@ -40,16 +40,20 @@ async function serve(kind: Kind, reviews: number): Promise<void> {
     s.registerTool('search_reviews', { description: 'returns at once', inputSchema: z.object({}).passthrough() }, () => ({ content: [{ type: 'text', text: '{}' }] }));
     return s;
   };
+  const memo = new MemoBudget(64 << 20);
   const app = await buildApp({
     catalog: () => catalog.get(),
     logger: log,
     ready: () => store.ping(),
+    memo,
     plugins: [
       (a) =>
         registerMcp(a, {
           catalog: () => catalog.get(),
-          config: { mcpSessionTtlMs: 30 * 60_000, mcpMaxSessions: 10_000, mcpAllowedOrigins: null },
+          config: { mcpSessionTtlMs: 30 * 60_000, mcpMaxSessions: 10_000, mcpSessionsPerMinute: 60, mcpAllowedOrigins: null },
           log,
+          rateLimits: store,
+          memo,
           ...(kind === 'no-op' && { createServer: noop }),
         }),
     ],

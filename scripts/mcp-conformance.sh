@@ -38,9 +38,10 @@ cleanup() {
 trap cleanup EXIT
 
 if [ -z "${MCP_URL:-}" ]; then
-  # The real server on a fresh SQLite file with the demo business, on a free loopback port.
+  # The real server on a fresh SQLite file with the demo business, on a free loopback port. The runner
+  # starts a session per check from one address, so the per-address session limit is lifted here.
   node scripts/build.js
-  DATABASE_URL="$WORK/reviewcast.db" HOST=127.0.0.1 PORT=0 LOG_LEVEL=info \
+  DATABASE_URL="$WORK/reviewcast.db" HOST=127.0.0.1 PORT=0 LOG_LEVEL=info REVIEWCAST_MCP_SESSIONS_PER_MINUTE=100000 \
     node dist/cli/main.js serve >"$WORK/server.log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 600); do

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { type Config, type ConfigInput, loadConfig } from '../config.js';
-import { buildApp } from '../http/index.js';
-import { StoreSessionStore, mcpToolDefinitions, registerMcp } from '../mcp/index.js';
+import { MemoBudget, buildApp, memoMetricsText } from '../http/index.js';
+import { McpCounters, StoreSessionStore, mcpMetricsText, mcpToolDefinitions, registerMcp } from '../mcp/index.js';
 import { registerPages } from '../pages/index.js';
 import { Store } from '../store/index.js';
 import { HubConfigSchema, HubWorker, registerHub } from '../websub/index.js';
@@ -51,14 +51,19 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   const working = config.role !== 'api';
   // Registered before the first load, so start-up announces a revision a crash left unannounced.
   if (working) catalog.onRevision((c) => hub.onRevision(c));
+  const mcpCounters = new McpCounters();
+  const memo = new MemoBudget(config.memoBytes);
   const metrics = (a: FastifyInstance) => {
-    a.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4; charset=utf-8').send(await hub.metricsText()));
+    a.get('/metrics', async (_req, reply) =>
+      reply.type('text/plain; version=0.0.4; charset=utf-8').send((await hub.metricsText()) + mcpMetricsText(mcpCounters) + memoMetricsText(memo)),
+    );
   };
   const app = await buildApp({
     catalog: () => catalog.get(),
     logger: log,
     trustProxy: config.trustProxy,
     ready: () => store.ping(),
+    memo,
     // A worker-only process answers health, readiness and metrics; the public surfaces live on api processes.
     surfaces: serving,
     plugins: serving
@@ -70,10 +75,13 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
               log: log.child({ module: 'mcp' }),
               // On PostgreSQL (the several-replicas setup) sessions live in the database so every replica accepts them.
               sessions: store.dialect === 'postgres' ? new StoreSessionStore(store, { ttlMs: config.mcpSessionTtlMs, maxSessions: config.mcpMaxSessions }) : undefined,
+              rateLimits: store,
+              counters: mcpCounters,
+              memo,
             }),
           // An api-only process queues verifications; a worker process (polling the store) runs them.
           (a) => registerHub(a, { ...hubDeps, worker: working ? hub : undefined }),
-          (a) => registerPages(a, { catalog: () => catalog.get(), toolDefinitions: mcpToolDefinitions }),
+          (a) => registerPages(a, { catalog: () => catalog.get(), toolDefinitions: mcpToolDefinitions, memo }),
           metrics,
         ]
       : [metrics],

@@ -17,7 +17,7 @@ import { renderAtom } from './render/atom.js';
 import { renderJsonFeed } from './render/json-feed.js';
 import { SplicedJson } from './render/spliced-json.js';
 import { type Links, links } from './render/links.js';
-import { Representation, httpDate } from './representation.js';
+import { PER_URL, Representation, httpDate } from './representation.js';
 import { orderAll, orderUpdated } from './ordered-reviews.js';
 import type { Attribution } from './to-review.js';
 
@@ -278,5 +278,17 @@ export class Catalog {
   since(date: string): SinceResult {
     const reviews = this.index.since(date) as Review[];
     return { since: date, count: reviews.length, reviews };
+  }
+
+  /**
+   * `GET /api/reviews/since/{date}`: the bytes of JSON.stringify(this.since(date)), spliced from the
+   * rendered /reviews.json (the reviews since a day are its newest-first prefix), so even a body of
+   * every review costs no rendering and no copy. A property test holds it to JSON.stringify.
+   */
+  sinceRepresentation(date: string): Representation {
+    const count = this.index.since(date).length;
+    const doc: Omit<SinceResult, 'reviews'> & { reviews: [] } = { since: date, count, reviews: [] };
+    const { parts, digest, ownedBytes } = this.built.reviewsJson.prefixDocument(doc, 'reviews', count);
+    return new Representation(JSON_TYPE, parts, this.lastModified, { digest, ownedBytes, policy: PER_URL });
   }
 }

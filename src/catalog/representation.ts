@@ -11,50 +11,100 @@ export type Encoding = 'br' | 'gzip';
 const MIN_COMPRESS_BYTES = 1024;
 
 /**
- * One rendered body with its validators. Compressed variants are made on first demand, off the
- * event loop (zlib's thread pool), and then kept for the life of the revision.
+ * How a body is compressed. A revision's datasets are compressed once each, whatever their size. A
+ * body rendered for one URL's parameters (a search, a since date, a filtered page) could be asked for
+ * under any number of distinct URLs, so it is compressed only when small, at a fast setting, and a
+ * large one is served as it is (identity): a stream of distinct URLs then costs no compression beyond
+ * a small bounded amount each.
+ */
+export const PER_REVISION = { compressUpTo: Infinity, brotliQuality: (bytes: number) => (bytes > 4 << 20 ? 5 : 9) } as const;
+export const PER_URL = { compressUpTo: 256 << 10, brotliQuality: () => 4 } as const;
+export type CompressionPolicy = { compressUpTo: number; brotliQuality: (bytes: number) => number };
+
+/**
+ * One rendered body with its validators. The body is one buffer, or parts sent in order without
+ * being joined (views into bytes the catalog already holds). Compressed variants are made on first
+ * demand, off the event loop (zlib's thread pool), and then kept for the life of the revision.
  */
 export class Representation {
   readonly etag: string;
+  readonly length: number;
+  private readonly parts: readonly Buffer[];
   private readonly variants = new Map<Encoding, Promise<Buffer>>();
+  private readonly policy: CompressionPolicy;
+  /** Bytes of the body this object owns (views of catalog bytes excluded), and of resolved variants. */
+  private retainedBytes: number;
+  private onGrow: ((bytes: number) => void) | null = null;
 
   constructor(
     readonly contentType: string,
-    readonly body: Buffer,
+    body: Buffer | readonly Buffer[],
     readonly lastModified: string,
     known: {
       /** A SHA-256 that already covers every byte of `body` (a hash tree of a spliced document). */
       digest?: Buffer;
       /** The gzip coding of `body` (a stored snapshot keeps it). */
       gzipped?: Buffer;
+      /** How much of `body` is this object's own memory, when parts of it are views of catalog bytes. */
+      ownedBytes?: number;
+      policy?: CompressionPolicy;
     } = {},
   ) {
+    this.parts = Buffer.isBuffer(body) ? [body] : body;
+    this.length = this.parts.reduce((n, p) => n + p.length, 0);
+    this.policy = known.policy ?? PER_REVISION;
+    this.retainedBytes = known.ownedBytes ?? this.length;
     // Strong ETag from a SHA-256 of the exact bytes: equal on every replica that renders the same revision.
-    const digest = known.digest ?? createHash('sha256').update(body).digest();
+    const digest = known.digest ?? this.parts.reduce((h, p) => h.update(p), createHash('sha256')).digest();
     this.etag = `"${digest.toString('base64url').slice(0, 32)}"`;
-    if (known.gzipped) this.variants.set('gzip', Promise.resolve(known.gzipped));
+    if (known.gzipped) {
+      this.variants.set('gzip', Promise.resolve(known.gzipped));
+      this.retainedBytes += known.gzipped.length;
+    }
+  }
+
+  /** The body as one buffer (joined on each call when it is made of parts: for small bodies only). */
+  get body(): Buffer {
+    return this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts as Buffer[], this.length);
+  }
+
+  /** The body as it is held, for writing without joining. */
+  get chunks(): readonly Buffer[] {
+    return this.parts;
   }
 
   get compressible(): boolean {
-    return this.body.length >= MIN_COMPRESS_BYTES;
+    return this.length >= MIN_COMPRESS_BYTES && this.length <= this.policy.compressUpTo;
+  }
+
+  /**
+   * The bytes this representation holds beyond the catalog's own, for a memo's budget; `grew` hears
+   * of each compressed variant made later.
+   */
+  track(grew: (bytes: number) => void): number {
+    this.onGrow = grew;
+    return this.retainedBytes;
   }
 
   encoded(encoding: Encoding): Promise<Buffer> {
     let v = this.variants.get(encoding);
     if (!v) {
+      const body = this.body;
       // Quality is tuned for large bodies: brotli 11 on tens of MB takes minutes; 5 is near gzip speed and smaller.
-      const quality = this.body.length > 4 << 20 ? 5 : 9;
       v =
         encoding === 'br'
-          ? brotliAsync(this.body, {
-              params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: this.body.length },
+          ? brotliAsync(body, {
+              params: { [constants.BROTLI_PARAM_QUALITY]: this.policy.brotliQuality(body.length), [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
             })
-          : gzipAsync(this.body, { level: 6 });
+          : gzipAsync(body, { level: 6 });
+      v.then((b) => {
+        this.retainedBytes += b.length;
+        this.onGrow?.(b.length);
+      }, () => undefined);
       this.variants.set(encoding, v);
     }
     return v;
   }
-
 }
 
 export const httpDate = (iso: string) => new Date(iso).toUTCString();

@@ -21,13 +21,26 @@ export const SearchQuerySchema = z
     mentions_service: z.string().min(1).max(120).optional().describe('service id, name or alias'),
     limit: z.int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_DEFAULT).describe('maximum reviews returned (1–100, default 20)'),
   })
-  .superRefine((q, ctx) => {
-    if (q.since && q.until && q.since > q.until) {
-      ctx.addIssue({ code: 'custom', path: ['since'], message: `since (${q.since}) is after until (${q.until})` });
-    }
-  })
+  .superRefine(
+    (q, ctx) => {
+      const issue = sinceAfterUntil(q.since, q.until);
+      if (issue) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    },
+    // Also when another field is invalid, so one answer lists every problem; only the two dates must be valid.
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null && !payload.issues.some((i) => i.path?.[0] === 'since' || i.path?.[0] === 'until') },
+  )
   .meta({ id: 'SearchQuery' });
 export type SearchQuery = z.output<typeof SearchQuerySchema>;
+
+/**
+ * The one rule across two filters: a range that ends before it starts. Zod skips refinements after a
+ * field fails outright (`rating=2.5`), so a surface that reports every problem at once (REST) also
+ * asks this directly; it holds only when both values are real dates.
+ */
+export function sinceAfterUntil(since: unknown, until: unknown): { path: ['since']; message: string; code: 'custom' } | null {
+  if (!IsoDate.safeParse(since).success || !IsoDate.safeParse(until).success || (since as string) <= (until as string)) return null;
+  return { path: ['since'], message: `since (${since}) is after until (${until})`, code: 'custom' };
+}
 export type SearchQueryInput = z.input<typeof SearchQuerySchema>;
 
 /** Names of the search filters, for surfaces that translate raw input (REST query strings). */

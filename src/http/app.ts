@@ -2,10 +2,11 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/index.js';
-import { registerErrorHandling, sendError } from './errors.js';
+import { frameworkError, registerErrorHandling, sendError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { discoveryRoutes } from './routes/discovery.js';
+import type { MemoBudget } from './revision-cache.js';
 import { searchRoutes } from './routes/search.js';
 
 export interface AppDeps {
@@ -17,6 +18,8 @@ export interface AppDeps {
   ready: () => Promise<void>;
   /** Mount the public REST surface (false for a worker-only process, which keeps health and readiness). */
   surfaces?: boolean;
+  /** The byte budget every per-URL memo of the process shares (REVIEWCAST_MEMO_BYTES). */
+  memo: MemoBudget;
   /** Further surfaces (MCP, WebSub hub, pages) mounted by the composition root. */
   plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
 }
@@ -27,8 +30,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1 << 20,
     // Fastify accepts a hop count too, though its overloads do not list it.
     trustProxy: (deps.trustProxy ?? false) as boolean | string,
-    return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The 503 while closing is answered by registerErrorHandling in the contract's shape, as are router errors.
+    return503OnClosing: false,
+    frameworkErrors: frameworkError,
+    // Long enough that each route judges its own parameter (an invalid date, an unknown id); beyond it, 414.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     // One log line per request costs more than serving a cached body; they appear at LOG_LEVEL=debug,
     // and so does the per-request child logger (request id bindings) that only those lines need.
     logController: new LogController({ disableRequestLogging: () => !deps.logger.isLevelEnabled('debug') }),
@@ -46,7 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   if (deps.surfaces !== false) {
     datasetRoutes(app, deps.catalog);
-    searchRoutes(app, deps.catalog);
+    searchRoutes(app, deps.catalog, deps.memo);
     discoveryRoutes(app, deps.catalog);
     openapiRoute(app, deps.catalog);
   }

@@ -1,5 +1,7 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Encoding, Representation } from '../catalog/index.js';
+import { parseHttpDate } from './http-date.js';
 
 export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=60';
 
@@ -42,15 +44,17 @@ function notModified(req: FastifyRequest, rep: Representation): boolean {
   if (inm !== undefined) return etagMatches(inm, rep.etag);
   const ims = req.headers['if-modified-since'];
   if (ims) {
-    const since = Date.parse(ims);
-    return !Number.isNaN(since) && Date.parse(rep.lastModified) <= since;
+    // RFC 9110 §13.1.3: a value that is not an HTTP-date is ignored (a bare `9999` is not a far future).
+    const since = parseHttpDate(ims);
+    return since !== null && Date.parse(rep.lastModified) <= since;
   }
   return false;
 }
 
 /**
  * Sends a pre-rendered body with validators: 304 when the client's copy is current, otherwise the
- * best pre-compressed variant. A hot request does no serialisation and (after the first) no compression.
+ * best compressed variant the representation offers (identity when it offers none). A hot request does
+ * no serialisation and (after the first) no compression.
  */
 export async function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation) {
   const encoding = rep.compressible ? negotiateEncoding(req.headers['accept-encoding']) : null;
@@ -59,7 +63,12 @@ export async function sendRepresentation(req: FastifyRequest, reply: FastifyRepl
   reply.headers(rep.compressible ? { 'cache-control': CACHE_CONTROL, 'last-modified': rep.lastModified, vary: 'Accept-Encoding', etag } : { 'cache-control': CACHE_CONTROL, 'last-modified': rep.lastModified, etag });
   if (notModified(req, rep)) return reply.code(304).send();
   reply.type(rep.contentType);
-  if (!encoding) return reply.send(rep.body);
+  if (!encoding) {
+    const chunks = rep.chunks;
+    if (chunks.length === 1) return reply.send(chunks[0]);
+    // Parts are views of catalog bytes (a since body is a prefix of /reviews.json): written in turn, never joined.
+    return reply.header('Content-Length', String(rep.length)).send(Readable.from(chunks, { objectMode: false }));
+  }
   reply.header('Content-Encoding', encoding);
   return reply.send(await rep.encoded(encoding));
 }

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody, ErrorIssue } from '../domain/index.js';
 
 export function sendError(reply: FastifyReply, status: number, error: string, message: string, issues?: ErrorIssue[]) {
@@ -25,10 +25,31 @@ export function registerErrorHandling(app: FastifyInstance) {
     else routes.push({ re, methods: new Set(methods) });
   });
 
-  app.setNotFoundHandler((req, reply) => {
-    const path = req.url.split('?')[0];
+  const allowedOn = (path: string) => {
     const allowed = new Set<string>();
     for (const r of routes) if (r.re.test(path)) for (const m of r.methods) allowed.add(m);
+    return allowed;
+  };
+
+  // Answered before CORS, whose strict preflight check would answer these with a plain-text 400: an
+  // OPTIONS that is not a preflight asks what the path supports (RFC 9110 §9.3.7), and while the server
+  // shuts down every request gets the contract's 503 rather than Fastify's own body.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    if (closing) return sendError(reply.header('Connection', 'close'), 503, 'shutting_down', 'This server is shutting down; retry in a moment.');
+    if (req.method !== 'OPTIONS' || (req.headers.origin && req.headers['access-control-request-method'])) return;
+    const path = req.url.split('?')[0];
+    const allowed = allowedOn(path);
+    if (allowed.size === 0) return sendError(reply, 404, 'not_found', `Nothing is published at ${path}.`);
+    return reply.code(204).header('Allow', [...allowed, 'OPTIONS'].sort().join(', ')).send();
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    const allowed = allowedOn(path);
     if (allowed.size > 0) {
       reply.header('Allow', [...allowed].sort().join(', '));
       return sendError(reply, 405, 'method_not_allowed', `${req.method} is not allowed on ${path}; allowed: ${[...allowed].sort().join(', ')}.`);
@@ -45,4 +66,15 @@ export function registerErrorHandling(app: FastifyInstance) {
     const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
     return sendError(reply, status, code, err.message.replace(/^FST_\w+: /, ''), status === 400 ? [] : undefined);
   });
+}
+
+/** Errors Fastify's router raises before any route runs: a path that is not valid percent-encoding, a parameter over the length limit. */
+export function frameworkError(err: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, 414, 'uri_too_long', 'A path segment of this URL is longer than any published resource allows.');
+  if (err.code === 'FST_ERR_BAD_URL') {
+    const issue = { path: ['path'], code: 'invalid_percent_encoding', message: 'The path contains a % that is not followed by two hexadecimal digits of valid UTF-8.' };
+    return sendError(reply, 400, 'bad_url', 'The URL path is not valid percent-encoding.', [issue]);
+  }
+  reply.log.error({ err }, 'request failed');
+  return sendError(reply, 500, 'internal_error', 'The server could not answer this request; it has been logged.');
 }

@@ -72,7 +72,7 @@ export function buildOpenApi(baseUrl: string): object {
       '/api/reviews/since/{date}': get(
         'Reviews dated on or after a day, newest first',
         'getReviewsSince',
-        { 200: { description: 'OK', headers: conditionalHeaders, ...json(ref('SinceResult')) }, 304: notModified, 400: badRequest },
+        { 200: { description: 'OK', headers: conditionalHeaders, ...json(ref('SinceResult')) }, 304: notModified, 400: badRequest, 414: { description: 'The date segment is over 1,000 characters', ...json(ref('Error')) } },
         { parameters: [{ name: 'date', in: 'path', required: true, schema: z.toJSONSchema(IsoDate) }, ...conditionalParams] },
       ),
       '/api/websub/hub': {

@@ -1,4 +1,4 @@
-import { type ErrorIssue, NUMERIC_SEARCH_PARAMS, SEARCH_PARAMS, type SearchQuery, SearchQuerySchema, toErrorIssues } from '../domain/index.js';
+import { type ErrorIssue, NUMERIC_SEARCH_PARAMS, SEARCH_PARAMS, type SearchQuery, SearchQuerySchema, sinceAfterUntil, toErrorIssues } from '../domain/index.js';
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
@@ -22,9 +22,17 @@ export function parseSearchParams(raw: Record<string, unknown>): { query: Search
     input[key] = NUMERIC_SEARCH_PARAMS.has(key) && NUMBER.test(text.trim()) ? Number(text) : text;
   }
   const parsed = SearchQuerySchema.safeParse(input);
-  if (!parsed.success) issues.push(...toErrorIssues(parsed.error.issues));
+  if (!parsed.success) {
+    issues.push(...toErrorIssues(parsed.error.issues));
+    const range = sinceAfterUntil(input.since, input.until);
+    if (range && !issues.some((i) => i.path[0] === 'since')) issues.push(range);
+  }
   return issues.length ? { issues } : { query: (parsed as { data: SearchQuery }).data };
 }
 
-/** A stable key for caching one query's response within a revision. */
-export const searchKey = (q: SearchQuery) => SEARCH_PARAMS.map((k) => (q[k] === undefined ? '' : String(q[k]))).join('\u0000');
+/**
+ * The key of one query's response within a revision: JSON of the values in a fixed order, so two
+ * different queries never share a key whatever characters their values contain (a value may hold any
+ * separator a plain join would use).
+ */
+export const searchKey = (q: SearchQuery) => JSON.stringify(SEARCH_PARAMS.map((k) => q[k] ?? null));

@@ -1,8 +1,12 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
-import type { FastifyInstance } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { MemoBudget } from '../http/index.js';
+import { RateLimiter, type Store } from '../store/index.js';
 import type { Catalog } from '../catalog/index.js';
 import { jsonRpcError } from './errors.js';
+import { McpCounters } from './metrics.js';
 import { originPolicy } from './origin.js';
 import { createMcpServerFactory, type McpServerFactory } from './server.js';
 import { createSessionEraHandler } from './session-era.js';
@@ -14,6 +18,8 @@ export const MAX_BODY_BYTES = 1 << 20;
 export interface McpConfig {
   mcpSessionTtlMs: number;
   mcpMaxSessions: number;
+  /** Session creations (initialize) per client address per minute; burst a third of it. */
+  mcpSessionsPerMinute: number;
   /** Null: the public base URL's host and loopback; a list: exactly these origins. */
   mcpAllowedOrigins: string[] | null;
 }
@@ -30,6 +36,12 @@ export interface McpDeps {
   log: McpLogger;
   /** Defaults to this process's memory; replicas pass a shared store. */
   sessions?: SessionStore;
+  /** Where session-creation token buckets live (the store's, so the limit is global across replicas). */
+  rateLimits: Store;
+  /** The process's per-URL memo budget, which the tool results memo shares. */
+  memo: MemoBudget;
+  /** Counters for /metrics; the composition root passes the ones it reports. */
+  counters?: McpCounters;
   /** The server each request is served by; defaults to the catalog's tools. The benchmark swaps in a no-op server to measure the transport alone. */
   createServer?: McpServerFactory;
 }
@@ -41,7 +53,7 @@ export interface McpDeps {
  */
 export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<void> {
   const sessions = deps.sessions ?? new InMemorySessionStore({ ttlMs: deps.config.mcpSessionTtlMs, maxSessions: deps.config.mcpMaxSessions });
-  const createServer = deps.createServer ?? createMcpServerFactory(deps.catalog);
+  const createServer = deps.createServer ?? createMcpServerFactory(deps.catalog, deps.memo);
   // Rejected requests are the client's problem, not the server's: keep them out of the default log level.
   const onerror = (err: Error) => deps.log.debug({ err: err.message }, 'mcp request rejected');
   // The SDK has checked the Mcp-Method and Mcp-Name headers against the body before it calls the factory.
@@ -53,7 +65,10 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
     },
     { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror },
   );
-  const sessionEra = createSessionEraHandler({ createServer, sessions, maxBodyBytes: MAX_BODY_BYTES });
+  const perMinute = deps.config.mcpSessionsPerMinute;
+  const initializeLimit = new RateLimiter(deps.rateLimits, 'mcp-session', perMinute, Math.max(1, Math.round(perMinute / 3)));
+  const counters = deps.counters ?? new McpCounters();
+  const sessionEra = createSessionEraHandler({ createServer, sessions, maxBodyBytes: MAX_BODY_BYTES, initializeLimit, counters });
   // The public base URL comes with the catalog; before the first one loads, only loopback origins pass.
   const publicBaseUrl = () => {
     try {
@@ -64,29 +79,27 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
   };
   const allowOrigin = originPolicy(deps.config.mcpAllowedOrigins, publicBaseUrl);
 
-  const handler = {
-    async fetch(request: Request): Promise<Response> {
-      const origin = request.headers.get('origin');
-      if (!allowOrigin(origin)) return jsonRpcError(403, -32000, `Forbidden: Origin ${origin} is not allowed to call this MCP server`);
-      // Parse once and hand the value to whichever leg serves it; only a body that is not JSON is passed on raw, for the SDK to reject.
-      let parsedBody: unknown;
-      let forward = request;
-      if (request.method === 'POST') {
-        const text = await request.text();
-        try {
-          parsedBody = JSON.parse(text);
-        } catch {
-          forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
-        }
+  const handle = async (request: Request, clientAddress: string): Promise<Response> => {
+    const origin = request.headers.get('origin');
+    if (!allowOrigin(origin)) return jsonRpcError(403, -32000, `Forbidden: Origin ${origin} is not allowed to call this MCP server`);
+    // Parse once and hand the value to whichever leg serves it; only a body that is not JSON is passed on raw, for the SDK to reject.
+    let parsedBody: unknown;
+    let forward = request;
+    if (request.method === 'POST') {
+      const text = await request.text();
+      try {
+        parsedBody = JSON.parse(text);
+      } catch {
+        forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
       }
-      if (await isLegacyRequest(forward, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES })) return sessionEra(forward, parsedBody);
-      return modern.fetch(forward, parsedBody === undefined ? undefined : { parsedBody });
-    },
+    }
+    if (await isLegacyRequest(forward, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES })) return sessionEra(forward, parsedBody, clientAddress);
+    return modern.fetch(forward, parsedBody === undefined ? undefined : { parsedBody });
   };
-  const serve = toNodeHandler(handler, {
-    maxRequestBodySize: MAX_BODY_BYTES,
-    onerror: (err) => deps.log.error({ err }, 'mcp request failed'),
-  });
+  const adapterOptions = { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err: Error) => deps.log.error({ err }, 'mcp request failed') };
+  // One adapter per request (a closure, cheap) so the handler knows the client address Fastify
+  // resolved (TRUST_PROXY applies), which the session-creation limit is keyed by.
+  const serve = (req: FastifyRequest, res: ServerResponse) => toNodeHandler({ fetch: (request: Request) => handle(request, req.ip) }, adapterOptions)(req.raw, res);
 
   app.route({
     method: ['GET', 'POST', 'DELETE'],
@@ -99,7 +112,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
       reply.hijack();
       // Headers other hooks set (CORS, security headers) still apply to the raw response.
       for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
-      await serve(req.raw, reply.raw);
+      await serve(req, reply.raw);
     },
     // Never reached: onRequest has taken the request over.
     handler: async () => undefined,

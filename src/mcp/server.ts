@@ -1,6 +1,6 @@
 import { type CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { Catalog } from '../catalog/index.js';
-import { RevisionCache } from '../http/index.js';
+import { type MemoBudget, RevisionCache } from '../http/index.js';
 import { UnknownName } from './lookup.js';
 import { preparePrompts } from './prompts.js';
 import { prepareResources } from './resources.js';
@@ -66,8 +66,9 @@ export type McpServerFactory = (exchange?: Exchange) => McpServer;
  * either way, and declaring them installs the SDK's list/call/read handlers, so an unknown tool
  * still gets the SDK's own "not found" error.
  */
-export function createMcpServerFactory(catalog: () => Catalog): McpServerFactory {
-  const results: ResultCache = new RevisionCache(1000);
+export function createMcpServerFactory(catalog: () => Catalog, memo: MemoBudget): McpServerFactory {
+  // The text copy is the bulk (structuredContent mostly references catalog objects); counted at two bytes a character.
+  const results: ResultCache = new RevisionCache(memo, 'mcp_results', (r) => r.content.reduce((n, part) => n + ('text' in part ? 2 * part.text.length : 0), 0));
   const addResources = prepareResources(catalog);
   const addPrompts = preparePrompts(catalog);
   return (exchange) => {

@@ -1,12 +1,16 @@
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { jsonRpcError } from './errors.js';
 import type { Exchange, McpServerFactory } from './server.js';
-import type { SessionStore } from './sessions.js';
+import { EVICTABLE_AFTER_MS, type SessionStore } from './sessions.js';
+import type { McpCounters } from './metrics.js';
 
 export interface SessionEraOptions {
   createServer: McpServerFactory;
   sessions: SessionStore;
   maxBodyBytes: number;
+  /** Session creations per client address: 0 when allowed, else the seconds until a token is available (the store's RateLimiter). */
+  initializeLimit: { take(clientAddress: string): Promise<number> };
+  counters: McpCounters;
 }
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -31,7 +35,7 @@ export function createSessionEraHandler(opts: SessionEraOptions) {
     }
   }
 
-  return async function handle(request: Request, parsedBody: unknown): Promise<Response> {
+  return async function handle(request: Request, parsedBody: unknown, clientAddress: string): Promise<Response> {
     const method = request.method.toUpperCase();
     // GET must open an SSE stream or be 405. Nothing is ever pushed from here, so it is 405 with or
     // without a session: the answer clients treat as "carry on with POST".
@@ -39,9 +43,21 @@ export function createSessionEraHandler(opts: SessionEraOptions) {
       return jsonRpcError(405, -32000, 'Method not allowed: this server sends no server-initiated messages; use POST.', { Allow: 'POST, DELETE' });
     }
     if (method === 'POST' && isInitializeRequest(parsedBody)) {
+      // Checked before any work: one client cannot churn the session table (a token bucket per address, global across replicas).
+      const wait = await opts.initializeLimit.take(clientAddress);
+      if (wait > 0) {
+        opts.counters.sessionsRefusedRateLimited++;
+        return jsonRpcError(429, -32000, `Too many sessions started from this address; retry in ${wait} s.`, { 'Retry-After': String(wait) }, idOf(parsedBody));
+      }
       const response = await serve(request, parsedBody);
       if (response.status !== 200) return response;
       const session = await opts.sessions.create(parsedBody.params.protocolVersion);
+      if (!session) {
+        opts.counters.sessionsRefusedFull++;
+        const retry = String(Math.ceil(EVICTABLE_AFTER_MS / 1000));
+        return jsonRpcError(503, -32000, `Every session slot is held by a client active within the last minute; retry in ${retry} s.`, { 'Retry-After': retry }, idOf(parsedBody));
+      }
+      opts.counters.sessionsCreated++;
       const headers = new Headers(response.headers);
       headers.set(SESSION_HEADER, session.id);
       return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
@@ -65,6 +81,12 @@ function exchangeOf(body: unknown): Exchange | undefined {
   const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
   if (typeof method !== 'string') return undefined;
   return { method, ...(typeof params?.name === 'string' && { name: params.name }) };
+}
+
+/** The JSON-RPC id of a request body, echoed in an error answered for it. */
+function idOf(body: unknown): string | number | null {
+  const id = (body as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 const sessionNotFound = () => jsonRpcError(404, -32001, 'Session not found: it ended or expired; send initialize to start a new one');

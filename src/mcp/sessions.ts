@@ -14,7 +14,11 @@ export interface SessionRecord {
  * verify themselves with an HMAC) fits behind the same calls; nothing else holds per-session state.
  */
 export interface SessionStore {
-  create(protocolVersion: string): Promise<SessionRecord>;
+  /**
+   * A new session; null when the cap is reached and every session was active within the last
+   * `EVICTABLE_AFTER_MS` (a live client is never cut off to make room for a new one).
+   */
+  create(protocolVersion: string): Promise<SessionRecord | null>;
   /** The live session with this id, its idle clock restarted; null when unknown, ended or expired. */
   touch(id: string): Promise<SessionRecord | null>;
   /** False when there was no live session with this id. */
@@ -24,9 +28,12 @@ export interface SessionStore {
 export interface SessionLimits {
   /** Idle time after which a session is gone. */
   ttlMs: number;
-  /** Live sessions at most; creating one more evicts the longest idle. */
+  /** Live sessions at most; creating one more evicts the longest idle, if it has been idle a minute. */
   maxSessions: number;
 }
+
+/** Only a session idle at least this long may be evicted to make room for a new one. */
+export const EVICTABLE_AFTER_MS = 60_000;
 
 /** 32 random bytes as base64url: unguessable, and only visible ASCII as the transport spec requires. */
 export const newSessionId = () => randomBytes(32).toString('base64url');
@@ -35,6 +42,7 @@ export const newSessionId = () => randomBytes(32).toString('base64url');
  * Sessions of one process. The map is kept in order of last use (touch moves a session to the end),
  * so the expired and the longest-idle sessions are always at the front: expiry sweeps and eviction
  * cost O(1) per session removed, and memory stays bounded by `maxSessions` whatever clients do.
+ * When the front session was active within EVICTABLE_AFTER_MS, so was every other: creation is refused.
  */
 export class InMemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, SessionRecord>();
@@ -48,10 +56,14 @@ export class InMemorySessionStore implements SessionStore {
     return this.sessions.size;
   }
 
-  async create(protocolVersion: string): Promise<SessionRecord> {
+  async create(protocolVersion: string): Promise<SessionRecord | null> {
     const t = this.now();
     this.sweep(t);
-    while (this.sessions.size >= this.limits.maxSessions) this.sessions.delete(this.sessions.keys().next().value!);
+    while (this.sessions.size >= this.limits.maxSessions) {
+      const [id, longestIdle] = this.sessions.entries().next().value!;
+      if (t - longestIdle.lastSeenAt < EVICTABLE_AFTER_MS) return null;
+      this.sessions.delete(id);
+    }
     const record: SessionRecord = { id: newSessionId(), protocolVersion, createdAt: t, lastSeenAt: t };
     this.sessions.set(record.id, record);
     return record;

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { type Catalog, Representation } from '../catalog/index.js';
+import { type Catalog, PER_URL, Representation } from '../catalog/index.js';
 import { sendRepresentation } from '../http/conditional.js';
 import { sendError } from '../http/errors.js';
-import { RevisionCache } from '../http/revision-cache.js';
+import { type MemoBudget, RevisionCache } from '../http/revision-cache.js';
+import { representationSize } from '../http/routes/search.js';
 import { assetRoutes } from './assets.js';
 import { type ToolDefinition, renderDevelopers } from './developers.js';
 import { renderHome } from './home.js';
@@ -20,6 +21,8 @@ export interface PagesDeps {
   catalog: () => Catalog;
   /** The MCP tools as the MCP module lists them, read when /developers is rendered (once per revision). */
   toolDefinitions: () => readonly ToolDefinition[];
+  /** The process's per-URL memo budget, which filtered views and permalinks share. */
+  memo: MemoBudget;
 }
 
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -49,6 +52,8 @@ function perRevision<T>(make: (c: Catalog) => T): (c: Catalog) => T {
 }
 
 const rep = (c: Catalog, type: string, body: Html | string) => new Representation(type, Buffer.from(String(body)), c.lastModified);
+/** A page rendered for one URL's parameters (a filtered view, a permalink): compressed only when small. */
+const urlRep = (c: Catalog, type: string, body: Html | string) => new Representation(type, Buffer.from(String(body)), c.lastModified, { policy: PER_URL });
 
 /**
  * The pages for people: `/`, `/reviews/:id`, `/developers`, `/sitemap.xml` and the two static assets.
@@ -58,12 +63,11 @@ const rep = (c: Catalog, type: string, body: Html | string) => new Representatio
 export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
   assetRoutes(app);
   const names = perRevision<Names>(namesOf);
-  // A filtered view is ~75 KB plus its compressed variants: 200 of them stay under ~20 MB.
-  const homes = new RevisionCache<Representation>(200);
-  const permalinks = new RevisionCache<Representation>(2000);
+  const homes = new RevisionCache<Representation>(deps.memo, 'home', representationSize);
+  const permalinks = new RevisionCache<Representation>(deps.memo, 'permalink', representationSize);
   const developers = perRevision((c) => rep(c, HTML_TYPE, renderDevelopers(c, deps.toolDefinitions())));
   const sitemap = perRevision((c) => rep(c, XML_TYPE, renderSitemap(c)));
-  const sitemapParts = new RevisionCache<Representation | null>(100);
+  const sitemapParts = new RevisionCache<Representation | null>(deps.memo, 'sitemap_part', (r, grew) => (r ? representationSize(r, grew) : 0));
 
   app.get('/', async (req, reply) => {
     const c = deps.catalog();
@@ -74,7 +78,7 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
       return reply.code(400).type(HTML_TYPE).header('Cache-Control', 'no-cache').send(String(renderHome(c, names(c), q, '')));
     }
     const key = viewQueryString(q.values, q.page);
-    return sendRepresentation(req, reply, homes.get(c.revision, key, () => rep(c, HTML_TYPE, renderHome(c, names(c), q, key))));
+    return sendRepresentation(req, reply, homes.get(c.revision, key, () => urlRep(c, HTML_TYPE, renderHome(c, names(c), q, key))));
   });
 
   app.get<{ Params: { id: string } }>('/reviews/:id', async (req, reply) => {
@@ -86,7 +90,7 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
       return htmlHeaders(reply).code(404).type(HTML_TYPE).send(String(renderNotFound(c, req.url.split('?')[0])));
     }
     htmlHeaders(reply);
-    return sendRepresentation(req, reply, permalinks.get(c.revision, review.id, () => rep(c, HTML_TYPE, renderReviewPage(c, names(c), review))));
+    return sendRepresentation(req, reply, permalinks.get(c.revision, review.id, () => urlRep(c, HTML_TYPE, renderReviewPage(c, names(c), review))));
   });
 
   app.get('/developers', async (req, reply) => {

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { domainToASCII } from 'node:url';
 
 /**
  * Address ranges the hub never connects to (outside the test setting): anything that is not a plain,
@@ -61,4 +62,16 @@ export function forbiddenReason(address: string): string | null {
 }
 
 /** Host names that always mean this machine; refused at request time without asking DNS. */
-export const isLocalHostname = (hostname: string) => /(^|\.)localhost\.?$/i.test(hostname);
+export const isLocalHostname = (hostname: string) => /(^|\.)localhost$/.test(canonicalHost(hostname));
+
+/**
+ * The one spelling of a host for limits and address rules: lower case, IDNA (punycode) labels, no
+ * trailing dots (`Example.COM.`, `example.com..` and `example.com` are one host to DNS, so they are
+ * one here). IP literals are returned without brackets; a name DNS could not use is kept lower-cased.
+ */
+export function canonicalHost(hostname: string): string {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  if (isIP(bare)) return bare.toLowerCase();
+  const trimmed = bare.replace(/\.+$/, '');
+  return domainToASCII(trimmed) || trimmed.toLowerCase();
+}

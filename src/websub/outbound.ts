@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { isIP, type LookupFunction } from 'node:net';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent, buildConnector, request } from 'undici';
-import { forbiddenReason, isLocalHostname } from './address.js';
+import { canonicalHost, forbiddenReason, isLocalHostname } from './address.js';
 import type { HubConfig } from './config.js';
 
 export type OutboundResult =
@@ -104,8 +104,8 @@ export function refuseUrl(url: URL, allowPrivate: boolean): string | null {
   if (url.protocol !== 'https:') return 'only https callbacks are called';
   if (url.username || url.password) return 'callback URLs must not contain credentials';
   if (allowPrivate) return null;
-  if (isLocalHostname(url.hostname)) return 'refused to call localhost';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const host = canonicalHost(url.hostname);
+  if (isLocalHostname(host)) return 'refused to call localhost';
   if (isIP(host)) {
     const why = forbiddenReason(host);
     if (why) return `refused to call a ${why} address`;

@@ -77,8 +77,12 @@ export function parseHubRequest(
   };
 }
 
-/** Echoed user input is shortened so an error message cannot be used to reflect large payloads. */
-const clip = (s: string) => (s.length > 40 ? `${s.slice(0, 40)}…` : s);
+/**
+ * Echoed user input is shortened so an error message cannot be used to reflect large payloads, and
+ * control characters are escaped so the answer stays one line of text.
+ */
+const clip = (s: string) =>
+  (s.length > 40 ? `${s.slice(0, 40)}…` : s).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
  * The verification (or denial) URL: the callback exactly as given, our parameters appended. The

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { RateLimiter } from '../store/index.js';
+import { canonicalHost } from './address.js';
 import { refuseUrl } from './outbound.js';
-import { RateLimiter } from './rate-limit.js';
 import * as repo from './repo.js';
 import { parseHubRequest } from './request.js';
 import { redactUrl } from './redact.js';
@@ -49,8 +50,9 @@ export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: Hub
       if (!parsed.ok) return text(reply, parsed.status, parsed.reason);
       const r = parsed.request;
 
-      // By host name, not host:port, so cycling ports on one target does not escape the limit.
-      const hostWait = await perCallbackHost.take(new URL(r.callback).hostname);
+      // By canonical host name, not host:port, so neither cycling ports nor respelling the host
+      // (case, a trailing dot, Unicode for punycode) escapes the limit.
+      const hostWait = await perCallbackHost.take(canonicalHost(new URL(r.callback).hostname));
       if (hostWait > 0) return text(reply.header('retry-after', String(hostWait)), 429, 'too many hub requests for this callback host; retry later');
       const db = store.db;
       if ((await repo.countPendingVerifications(db)) >= config.maxPendingVerifications && !(await repo.hasPendingVerification(db, r.topic, r.callback))) {

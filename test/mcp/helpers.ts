@@ -3,7 +3,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { CatalogSource, seedDemo } from '../../src/app/index.js';
-import { buildApp } from '../../src/http/index.js';
+import { MemoBudget, buildApp } from '../../src/http/index.js';
 import { type McpConfig, registerMcp } from '../../src/mcp/index.js';
 import { Store } from '../../src/store/index.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -16,7 +16,8 @@ export interface McpTestServer {
   close(): Promise<void>;
 }
 
-export const DEFAULT_MCP_CONFIG: McpConfig = { mcpSessionTtlMs: 30 * 60_000, mcpMaxSessions: 10_000, mcpAllowedOrigins: null };
+// Tests open many sessions from 127.0.0.1 in a moment; the rate-limit tests set their own budget.
+export const DEFAULT_MCP_CONFIG: McpConfig = { mcpSessionTtlMs: 30 * 60_000, mcpMaxSessions: 10_000, mcpSessionsPerMinute: 6_000, mcpAllowedOrigins: null };
 
 /**
  * The real HTTP app (buildApp, the demo business in a fresh SQLite file, the real catalog) with the MCP
@@ -29,11 +30,13 @@ export async function startMcpServer(config: Partial<McpConfig> = {}, reviews = 
   await seedDemo(store, reviews);
   let base = 'http://127.0.0.1';
   const catalog = new CatalogSource(store, { publicBaseUrl: () => base, pollMs: 60_000, log });
+  const memo = new MemoBudget(64 << 20);
   const app = await buildApp({
     catalog: () => catalog.get(),
     logger: log,
     ready: () => store.ping(),
-    plugins: [(a) => registerMcp(a, { catalog: () => catalog.get(), config: { ...DEFAULT_MCP_CONFIG, ...config }, log })],
+    memo,
+    plugins: [(a) => registerMcp(a, { catalog: () => catalog.get(), config: { ...DEFAULT_MCP_CONFIG, ...config }, log, rateLimits: store, memo })],
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();

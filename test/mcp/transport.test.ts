@@ -249,19 +249,22 @@ describe('session expiry and cap', () => {
     }
   });
 
-  test('past the cap the longest-idle session is evicted, not the recently used ones', async () => {
+  test('past the cap a new session is refused (503, JSON-RPC) while every session was active within the minute; none is evicted', async () => {
     const server = await startMcpServer({ mcpMaxSessions: 3 }, 20);
     try {
       const [a, b, c] = [await initialize(server.mcpUrl), await initialize(server.mcpUrl), await initialize(server.mcpUrl)];
-      assert.equal((await rawPost(server.mcpUrl, LIST, { 'mcp-session-id': a })).status, 200); // a is now the most recent
-      const d = await initialize(server.mcpUrl); // evicts b, the longest idle
       const status = async (id: string) => (await rawPost(server.mcpUrl, LIST, { 'mcp-session-id': id })).status;
-      assert.equal(await status(b), 404);
-      assert.deepEqual([await status(a), await status(c), await status(d)], [200, 200, 200]);
-      // Many clients that never DELETE still leave at most three sessions.
-      const many = await Promise.all(Array.from({ length: 20 }, () => initialize(server.mcpUrl)));
-      const alive = (await Promise.all([a, c, d, ...many].map(status))).filter((s) => s === 200).length;
-      assert.equal(alive, 3);
+      // Many clients that never DELETE: every one is refused, and the three live sessions stay.
+      const refused = await Promise.all(Array.from({ length: 20 }, () => rawPost(server.mcpUrl, INIT)));
+      for (const res of refused) {
+        assert.equal(res.status, 503);
+        assert.equal(res.headers.get('retry-after'), '60');
+        const body = (await res.json()) as { jsonrpc: string; id: unknown; error: { code: number; message: string } };
+        assert.equal(body.jsonrpc, '2.0');
+        assert.equal(body.id, 1);
+        assert.match(body.error.message, /active within the last minute/);
+      }
+      assert.deepEqual([await status(a), await status(b), await status(c)], [200, 200, 200]);
     } finally {
       await server.close();
     }

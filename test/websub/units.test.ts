@@ -3,13 +3,12 @@ import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { describe, test } from 'node:test';
-import { forbiddenReason, isLocalHostname } from '../../src/websub/address.js';
+import { canonicalHost, forbiddenReason, isLocalHostname } from '../../src/websub/address.js';
 import { HubConfigSchema, clampLease, retryDelayMs } from '../../src/websub/config.js';
 import { buildConnector } from 'undici';
 import { OutboundClient, guardConnector, publicOnlyLookup, refuseUrl } from '../../src/websub/outbound.js';
 import { Subscriber, makePki } from './harness.js';
-import { RateLimiter } from '../../src/websub/rate-limit.js';
-import { Store } from '../../src/store/index.js';
+import { RateLimiter, Store } from '../../src/store/index.js';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/tmp.js';
 import { parseHubRequest, withQuery } from '../../src/websub/request.js';
@@ -58,6 +57,21 @@ describe('address classification', () => {
   test('localhost names', () => {
     for (const h of ['localhost', 'LOCALHOST', 'a.localhost', 'localhost.']) assert.ok(isLocalHostname(h), h);
     for (const h of ['localhost.example.com', 'notlocalhost']) assert.ok(!isLocalHostname(h), h);
+    for (const h of ['localhost..', 'LOCALHOST.', 'a.LocalHost..']) assert.ok(isLocalHostname(h), h);
+  });
+  test('host names have one canonical spelling: case, trailing dots and IDNA folded; IP literals unbracketed', () => {
+    const same: [string, string][] = [
+      ['Example.COM.', 'example.com'],
+      ['example.com..', 'example.com'],
+      ['bücher.example', 'xn--bcher-kva.example'],
+      ['XN--BCHER-KVA.example.', 'xn--bcher-kva.example'],
+      ['[::1]', '::1'],
+      ['[::FFFF:7F00:1]', '::ffff:7f00:1'],
+      ['127.0.0.1', '127.0.0.1'],
+    ];
+    for (const [h, want] of same) assert.equal(canonicalHost(h), want, h);
+    assert.match(refuseUrl(new URL('https://localhost../'), false) ?? '', /localhost/);
+    assert.match(refuseUrl(new URL('https://127.0.0.1./'), false) ?? '', /loopback/);
   });
 });
 

@@ -143,6 +143,23 @@ export class SplicedJson {
     return new SplicedJson(body, keys, values, starts, lengths, Buffer.from(layout.subarray(8 + n * 8)), openLength);
   }
 
+  /**
+   * Another document whose `member` is this render's first `count` items (an array member), as the
+   * parts to send in order: its own head and tail, and one view of the items' bytes here (no copy). The
+   * digest is the one render() would give that document, taken over the items' digests.
+   */
+  prefixDocument(doc: object, member: string, count: number): { parts: Buffer[]; digest: Buffer; ownedBytes: number } {
+    const { head, tail } = around(doc, member);
+    const open = Buffer.from(`${head}[`);
+    const close = Buffer.from(`]${tail}`);
+    const header = Buffer.alloc(8);
+    header.writeUInt32BE(open.length, 0);
+    header.writeUInt32BE(count, 4);
+    const digest = createHash('sha256').update(header).update(open).update(this.digests.subarray(0, count * DIGEST)).update(close).digest();
+    const items = count === 0 ? [] : [this.body.subarray(this.starts[0], this.starts[count - 1] + this.lengths[count - 1])];
+    return { parts: [open, ...items, close], digest, ownedBytes: open.length + close.length };
+  }
+
   /** The bytes of item i, as rendered (for an object member, `"key":value`). */
   itemText(i: number): string {
     return this.body.toString('utf8', this.starts[i], this.starts[i] + this.lengths[i]);

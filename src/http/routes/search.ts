@@ -1,29 +1,34 @@
 import type { FastifyInstance } from 'fastify';
-import { type Catalog, Representation } from '../../catalog/index.js';
+import { type Catalog, PER_URL, Representation } from '../../catalog/index.js';
 import { IsoDate, toErrorIssues } from '../../domain/index.js';
 import { sendRepresentation } from '../conditional.js';
 import { sendError } from '../errors.js';
-import { RevisionCache } from '../revision-cache.js';
+import { type MemoBudget, RevisionCache } from '../revision-cache.js';
 import { parseSearchParams, searchKey } from '../search-params.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function searchRoutes(app: FastifyInstance, catalog: () => Catalog) {
-  const searches = new RevisionCache<Representation>(2000);
-  const sinces = new RevisionCache<Representation>(500);
+/** A rendered body's own bytes and compressed variants, for the memo budget. */
+export const representationSize = (rep: Representation, grew: (bytes: number) => void) => rep.track(grew);
 
-  // Keyed by the raw query string first, so a repeated request skips validation as well as the search.
-  const byRawQuery = new RevisionCache<Representation>(2000);
+export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo: MemoBudget) {
+  const searches = new RevisionCache<Representation>(memo, 'search', representationSize);
+  // The raw query string → the parsed query's key, so a repeated request skips validation as well as the search.
+  const rawQueries = new RevisionCache<string>(memo, 'search_raw', (key) => 2 * key.length);
+  // Since bodies are views of /reviews.json: a memo entry holds only the small head, tail and any variants.
+  const sinces = new RevisionCache<Representation>(memo, 'since', representationSize);
 
   app.get('/api/reviews/search', async (req, reply) => {
     const c = catalog();
     const raw = req.url.slice(req.url.indexOf('?') + 1 || req.url.length);
-    const hit = byRawQuery.peek(c.revision, raw);
+    const knownKey = rawQueries.peek(c.revision, raw);
+    const hit = knownKey === undefined ? undefined : searches.peek(c.revision, knownKey);
     if (hit) return sendRepresentation(req, reply, hit);
     const parsed = parseSearchParams(req.query as Record<string, unknown>);
     if ('issues' in parsed) return sendError(reply, 400, 'invalid_query', 'The search parameters are not valid; see issues.', parsed.issues);
-    const rep = searches.get(c.revision, searchKey(parsed.query), () => new Representation(JSON_TYPE, Buffer.from(JSON.stringify(c.search(parsed.query))), c.lastModified));
-    byRawQuery.get(c.revision, raw, () => rep);
+    const key = searchKey(parsed.query);
+    const rep = searches.get(c.revision, key, () => new Representation(JSON_TYPE, Buffer.from(JSON.stringify(c.search(parsed.query))), c.lastModified, { policy: PER_URL }));
+    rawQueries.get(c.revision, raw, () => key);
     return sendRepresentation(req, reply, rep);
   });
 
@@ -34,7 +39,6 @@ export function searchRoutes(app: FastifyInstance, catalog: () => Catalog) {
       return sendError(reply, 400, 'invalid_date', 'The date must be a real calendar date written YYYY-MM-DD.', issues);
     }
     const c = catalog();
-    const rep = sinces.get(c.revision, parsed.data, () => new Representation(JSON_TYPE, Buffer.from(JSON.stringify(c.since(parsed.data))), c.lastModified));
-    return sendRepresentation(req, reply, rep);
+    return sendRepresentation(req, reply, sinces.get(c.revision, parsed.data, () => c.sinceRepresentation(parsed.data)));
   });
 }

@@ -1,17 +1,18 @@
 import { sql } from 'kysely';
-import type { Store } from '../store/index.js';
+import type { Store } from './store.js';
 
 /**
  * Token buckets kept in the store and updated by one atomic upsert, so a limit is global across the
  * replicas that share a PostgreSQL database (and survives restarts). A bucket holds `burst` tokens and
- * refills at `perMinute`; idle buckets are swept now and then.
+ * refills at `perMinute`; idle buckets are swept now and then. Each user is a scope (the hub's
+ * per-client and per-callback-host limits, MCP session creation), one table for all.
  */
 export class RateLimiter {
   private takes = 0;
 
   constructor(
     private readonly store: Store,
-    /** Namespace of the keys, e.g. `hub-client`. */
+    /** Namespace of the keys, e.g. `hub-client` or `mcp-session`. */
     private readonly scope: string,
     private readonly perMinute: number,
     private readonly burst: number,

@@ -1,0 +1,27 @@
+import type { MemoBudget } from './revision-cache.js';
+
+/** Prometheus text exposition (version 0.0.4) of the per-URL memos' byte budget. */
+export function memoMetricsText(m: MemoBudget): string {
+  const lines = [
+    '# HELP reviewcast_memo_bytes Bytes held by the per-URL memos (rendered bodies, compressed variants, keys), counted; views of catalog bytes excluded.',
+    '# TYPE reviewcast_memo_bytes gauge',
+    `reviewcast_memo_bytes ${m.bytes}`,
+  ];
+  for (const [name, bytes] of [...m.bytesByName()].sort()) lines.push(`reviewcast_memo_bytes{memo="${name}"} ${bytes}`);
+  lines.push(
+    '# HELP reviewcast_memo_budget_bytes The configured budget of the per-URL memos (REVIEWCAST_MEMO_BYTES).',
+    '# TYPE reviewcast_memo_budget_bytes gauge',
+    `reviewcast_memo_budget_bytes ${m.maxBytes}`,
+    '# HELP reviewcast_memo_entries Entries held by the per-URL memos.',
+    '# TYPE reviewcast_memo_entries gauge',
+    `reviewcast_memo_entries ${m.entries}`,
+    '# HELP reviewcast_memo_evictions_total Entries dropped to stay within the budget (this process).',
+    '# TYPE reviewcast_memo_evictions_total counter',
+    `reviewcast_memo_evictions_total ${m.evictions}`,
+    '# HELP reviewcast_memo_uncached_total Values not memoized because one alone would take over a sixteenth of the budget (this process).',
+    '# TYPE reviewcast_memo_uncached_total counter',
+    `reviewcast_memo_uncached_total ${m.uncached}`,
+    '',
+  );
+  return lines.join('\n');
+}

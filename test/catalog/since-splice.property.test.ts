@@ -1,0 +1,66 @@
+// `GET /api/reviews/since/{date}` is spliced from the rendered /reviews.json instead of rendered per
+// date: its bytes must equal JSON.stringify of the since result, and its ETag the hash-tree digest a
+// render of that document gives, on a catalog built from scratch, built on a previous one, or loaded.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { Catalog } from '../../src/catalog/index.js';
+import { SplicedJson } from '../../src/catalog/render/spliced-json.js';
+import { demoBusiness } from '../../src/demo/index.js';
+import type { ReviewTable } from '../../src/store/index.js';
+import { catalogRows } from '../helpers/rows.js';
+
+const business = demoBusiness();
+const common = (revision: number) => ({ revision: { id: revision, created_at: `2026-11-0${revision}T00:00:00.000Z` }, business, publicBaseUrl: 'https://reviews.example' });
+const rows = new Map(catalogRows(150, 21).map((r) => [r.id, r]));
+const scratch = new Catalog({ ...common(1), rows, analyses: new Map() });
+const added: ReviewTable = { ...catalogRows(1, 22, 'new')[0], changed_revision: 2 };
+const updated = new Catalog({ ...common(2), previous: scratch, changes: new Map([[added.id, added]]), analyses: new Map() });
+const updatedFromScratch = new Catalog({ ...common(2), rows: new Map([...rows, [added.id, added]]), analyses: new Map() });
+
+async function reloaded(c: Catalog): Promise<Catalog> {
+  const s = await c.snapshot();
+  return new Catalog({
+    revision: { id: c.revision, created_at: c.generatedAt },
+    reviews: gunzipSync(s.reviews),
+    insights: gunzipSync(s.insights),
+    reviewsGzip: s.reviews,
+    insightsGzip: s.insights,
+    insightsCore: s.insights_core,
+    layout: s.layout,
+    publicBaseUrl: 'https://reviews.example',
+  });
+}
+
+const dates = (c: Catalog) =>
+  fc.oneof(
+    fc.constantFrom(...c.reviews.map((r) => r.date)),
+    fc.date({ min: new Date('1900-01-01'), max: new Date('2100-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  );
+
+test('since bodies are JSON.stringify of the since result, byte for byte, with the hash-tree digest of that document', async () => {
+  const loaded = await reloaded(updated);
+  fc.assert(
+    fc.property(dates(updated), (date) => {
+      const expected = JSON.stringify(updated.since(date));
+      const reference = SplicedJson.render(updated.since(date), 'reviews', 'array', { keys: updated.since(date).reviews.map((r) => r.id), values: updated.since(date).reviews });
+      for (const c of [updated, updatedFromScratch, loaded]) {
+        const rep = c.sinceRepresentation(date);
+        assert.equal(Buffer.concat(rep.chunks as Buffer[]).toString(), expected, date);
+        assert.equal(rep.length, Buffer.byteLength(expected));
+        assert.equal(rep.etag, `"${reference.digest.toString('base64url').slice(0, 32)}"`, date);
+      }
+    }),
+    { seed: 13, numRuns: 300 },
+  );
+});
+
+test('a since body holds its head and tail only: the reviews are a view of /reviews.json, not a copy', () => {
+  const oldest = updated.reviews.at(-1)!.date;
+  const rep = updated.sinceRepresentation(oldest);
+  const [, items] = rep.chunks;
+  assert.equal(items.buffer, updated.representations.reviews.body.buffer, 'same memory');
+  assert.equal(rep.track(() => undefined), rep.length - items.length);
+  assert.equal(JSON.parse(Buffer.concat(rep.chunks as Buffer[]).toString()).count, updated.reviews.length, 'the body is every review');
+});
