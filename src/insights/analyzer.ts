@@ -7,7 +7,7 @@ import { detectLanguage } from './language.js';
 import { loadLexicon, type Lexicon } from './lexicon.js';
 import { createMentionMatcher, foldText, type Nameable } from '../domain/mentions.js';
 import { isInflectionOfKnown, parseText, type ParsedSentence } from './nlp.js';
-import { normalize, polarityOf, ratingScore, round } from './score.js';
+import { normalize, polarityOf, polarityOfScore, ratingScore, round } from './score.js';
 import { ENGINE_VERSION } from './version.js';
 
 export interface AnalysisInput {
@@ -27,6 +27,11 @@ export interface AnalyzerOptions {
 
 export interface Analyzer {
   analyze(input: AnalysisInput): ReviewAnalysis;
+  /**
+   * The polarity an English text expresses about one aspect of the vertical, whether or not `analyze` would
+   * report the aspect there (evaluation with gold aspects given asks for it).
+   */
+  aspectPolarity(text: string, aspect: string): Polarity;
 }
 
 /** Key phrases kept per review: enough for topics, small enough to store per review. */
@@ -63,6 +68,12 @@ export function createAnalyzer(opts: AnalyzerOptions): Analyzer {
       const e = analyzeEnglish(parsed, text, lex);
       const sentiment = e.textSentiment === null ? fromRating : round((e.textSentiment + ratingScore(input.rating)) / 2, 3);
       return assemble(mentions, language, sentiment, e.textSentiment, e.sentences, e.aspects, e.problems, e.phrases);
+    },
+    aspectPolarity(text, aspect) {
+      const e = analyzeEnglish(parseText(text), text, lex);
+      const found = e.aspects.find((a) => a.id === aspect);
+      if (found) return found.polarity;
+      return e.textSentiment === null ? 'neutral' : polarityOfScore(e.textSentiment);
     },
   };
 }
