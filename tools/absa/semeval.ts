@@ -38,10 +38,11 @@ export function parseSemEvalXml(xml: string): GoldSentence[] {
     isArray: (name) => name === 'sentence' || name === 'aspectCategory' || name === 'aspectTerm',
   });
   const doc = parser.parse(xml) as {
-    sentences?: { sentence?: { id: string | number; text: string | number; aspectCategories?: { aspectCategory?: { category: string; polarity: string }[] } | '' }[] };
+    sentences?: { sentence?: { id?: string | number; text: string | number; aspectCategories?: { aspectCategory?: { category: string; polarity: string }[] } | '' }[] };
   };
-  return (doc.sentences?.sentence ?? []).map((s) => ({
-    id: String(s.id),
+  // MAMS sentences carry no id: their position (from 1) stands in.
+  return (doc.sentences?.sentence ?? []).map((s, i) => ({
+    id: s.id === undefined ? String(i + 1) : String(s.id),
     text: String(s.text),
     categories: ((s.aspectCategories === '' ? undefined : s.aspectCategories)?.aspectCategory ?? []).map((c) => {
       if (!POLARITIES.has(c.polarity)) throw new Error(`sentence ${s.id}: unknown polarity ${c.polarity}`);
