@@ -1,5 +1,7 @@
 // Topics: key phrases grouped by their head noun ("water heater", "new water heater" → "heater"), the
-// biggest groups reported with the reviews that raise them and their mean review sentiment.
+// biggest groups reported with the reviews that raise them and their mean review sentiment. A topic's label
+// is the longest phrase that most of its reviews contain ("water heater" when most say so, else "heater"):
+// the most frequent phrase alone would name a topic after a minority of it ("toilet repair" for all repairs).
 import type { TopicInsight } from '../../domain/insights.js';
 import { mean, topKeys, type Accumulator, type Row } from './rows.js';
 import { round } from '../score.js';
@@ -16,25 +18,36 @@ interface Acc {
   sentimentSum: number;
   reviewIds: string[];
   phrases: Map<string, number>;
+  /** Reviews containing each word-suffix of the topic's phrases ("new water heater" → "water heater", "heater"). */
+  contained: Map<string, number>;
 }
 
 export class TopicAccumulator implements Accumulator<TopicInsight[]> {
   private readonly acc = new Map<string, Acc>();
   private readonly seen = new Set<string>();
+  private readonly suffixes = new Set<string>();
   private rows = 0;
 
   add(row: Row): void {
     this.rows++;
     const seen = this.seen;
     seen.clear();
+    const suffixes = this.suffixes;
+    suffixes.clear();
     for (const phrase of row.analysis.phrases) {
       const head = phrase.slice(phrase.lastIndexOf(' ') + 1);
       let a = this.acc.get(head);
       if (!a) {
-        a = { reviews: 0, sentimentSum: 0, reviewIds: [], phrases: new Map() };
+        a = { reviews: 0, sentimentSum: 0, reviewIds: [], phrases: new Map(), contained: new Map() };
         this.acc.set(head, a);
       }
       a.phrases.set(phrase, (a.phrases.get(phrase) ?? 0) + 1);
+      for (let at = 0; at >= 0; at = phrase.indexOf(' ', at) + 1 || -1) {
+        const suffix = phrase.slice(at);
+        if (suffixes.has(suffix)) continue;
+        suffixes.add(suffix);
+        a.contained.set(suffix, (a.contained.get(suffix) ?? 0) + 1);
+      }
       if (seen.has(head)) continue;
       seen.add(head);
       a.reviews++;
@@ -51,7 +64,7 @@ export class TopicAccumulator implements Accumulator<TopicInsight[]> {
       .slice(0, MAX_TOPICS)
       .map(([head, a]) => {
         const phrases = topKeys(a.phrases, PHRASES_PER_TOPIC);
-        const label = phrases[0] ?? head;
+        const label = labelOf(head, a);
         return {
           id: head,
           label: label.charAt(0).toUpperCase() + label.slice(1),
@@ -62,4 +75,19 @@ export class TopicAccumulator implements Accumulator<TopicInsight[]> {
         };
       });
   }
+}
+
+/** The longest phrase more than half of the topic's reviews contain (the head noun always qualifies). */
+function labelOf(head: string, a: Acc): string {
+  let best = head;
+  let bestCount = a.contained.get(head) ?? 0;
+  for (const [phrase, count] of a.contained) {
+    if (count * 2 <= a.reviews) continue;
+    const longer = phrase.length - best.length;
+    if (longer > 0 || (longer === 0 && (count > bestCount || (count === bestCount && phrase < best)))) {
+      best = phrase;
+      bestCount = count;
+    }
+  }
+  return best;
 }
