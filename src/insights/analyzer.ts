@@ -170,8 +170,15 @@ function decide(ev: SentenceEvidence, lex: Lexicon, model: Model | null): Decide
   let ids: string[];
   if (model?.category) {
     const c = model.category;
-    const z = linear(c.weights, c.aspects.length, categoryFeatures(ev));
+    const n = c.aspects.length;
+    const z = linear(c.weights, n + 1, categoryFeatures(ev));
     ids = c.aspects.filter((_, k) => sigmoid(z[k]) >= c.threshold);
+    // A sentence that evaluates something gets its likeliest aspect even when none is sure on its own.
+    if (ids.length === 0 && c.anyThreshold !== null && sigmoid(z[n]) >= c.anyThreshold) {
+      let best = 0;
+      for (let k = 1; k < n; k++) if (z[k] > z[best]) best = k;
+      ids = [c.aspects[best]];
+    }
   } else {
     ids = lexical.map((a) => a.aspect);
   }

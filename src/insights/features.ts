@@ -2,6 +2,7 @@
 // uses: words, lexicon mentions and opinions, general-lexicon valences, clause segments and implicit patterns.
 // Training (tools/absa/train.ts) and inference call these same functions, so what was learnt is what is read.
 import type { SentenceResult } from './absa.js';
+import { wordClusters } from './clusters.js';
 import type { PatternHit } from './implicit.js';
 import type { Token } from './nlp.js';
 
@@ -50,8 +51,11 @@ class Builder {
   }
 }
 
-/** Words and bigrams of the tokens in [from, to) that pass `keep`, with negated words marked ("!fix"). */
+/**
+ * Words, their clusters and bigrams of the tokens that pass `keep`, with negated words marked ("!fix").
+ */
 function addWords(b: Builder, tokens: Token[], keep: (i: number) => boolean, markNegation: boolean): void {
+  const clusters = wordClusters();
   let previous: string | null = null;
   for (let i = 0; i < tokens.length; i++) {
     if (!keep(i)) {
@@ -63,8 +67,11 @@ function addWords(b: Builder, tokens: Token[], keep: (i: number) => boolean, mar
       previous = null;
       continue;
     }
-    const word = markNegation && tokens[i].negated ? `!${w}` : w;
+    const negated = markNegation && tokens[i].negated;
+    const word = negated ? `!${w}` : w;
     b.flag(`w=${word}`);
+    const cluster = clusters.get(w) ?? clusters.get(tokens[i].normal);
+    if (cluster !== undefined) b.flag(negated ? `c=!${cluster}` : `c=${cluster}`);
     if (previous !== null) b.flag(`b=${previous} ${word}`);
     previous = word;
   }

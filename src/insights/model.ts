@@ -31,7 +31,13 @@ export const ModelFile = z.object({
   /** Null where the lexicon's own aspect detection is kept. */
   category: z.object({
     aspects: z.array(z.string()),
+    /** An aspect is reported when its probability reaches this. */
     threshold: z.number(),
+    /**
+     * Weight rows have one more entry than `aspects`: the probability that the sentence evaluates some aspect.
+     * When it reaches this and no aspect reached `threshold`, the likeliest aspect is reported (null: never).
+     */
+    any_threshold: z.number().nullable(),
     weights: Weights,
   }).nullable(),
   polarity: z.object({
@@ -48,7 +54,7 @@ export type ModelFile = z.infer<typeof ModelFile>;
 /** A loaded model: weights per feature name as typed arrays, one entry per aspect or class. */
 export interface Model {
   file: ModelFile;
-  category: { aspects: string[]; threshold: number; weights: Map<string, Float64Array> } | null;
+  category: { aspects: string[]; threshold: number; anyThreshold: number | null; weights: Map<string, Float64Array> } | null;
   polarity: { classes: ModelPolarity[]; words: boolean; lexiconFirst: boolean; weights: Map<string, Float64Array> } | null;
 }
 
@@ -60,7 +66,9 @@ export function compileModel(file: ModelFile): Model {
   const toMap = (w: Record<string, number[]>) => new Map(Object.entries(w).map(([k, v]) => [k, Float64Array.from(v)]));
   return {
     file,
-    category: file.category && { aspects: file.category.aspects, threshold: file.category.threshold, weights: toMap(file.category.weights) },
+    category: file.category && {
+      aspects: file.category.aspects, threshold: file.category.threshold, anyThreshold: file.category.any_threshold, weights: toMap(file.category.weights),
+    },
     polarity: file.polarity && { classes: file.polarity.classes, words: file.polarity.words, lexiconFirst: file.polarity.lexicon_first, weights: toMap(file.polarity.weights) },
   };
 }

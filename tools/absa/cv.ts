@@ -4,9 +4,9 @@
 // and/or a model trained on all of them scored on each --eval file. Prints the same figures as eval:absa.
 import { readFileSync } from 'node:fs';
 import { compileModel, createAnalyzer, type Analyzer } from '../../src/insights/index.js';
-import { DEFAULT_TRAIN, type TrainOptions } from './logistic.js';
+import type { TrainOptions } from './logistic.js';
 import { evaluate, mapCategories, parseSemEvalXml, predict, type EvalResult, type GoldSentence, type Prediction } from './semeval.js';
-import { CONFIGS, loadTraining, prepare, trainModel } from './trainer.js';
+import { CONFIGS, DEFAULT_CATEGORY, DEFAULT_POLARITY, loadTraining, prepare, trainModel } from './trainer.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,22 +23,26 @@ const priors = arg('priors');
 const config = {
   ...base,
   threshold: Number(arg('threshold') ?? base.threshold),
+  anyThreshold: arg('any') === undefined ? base.anyThreshold : arg('any') === 'none' ? null : Number(arg('any')),
   words: arg('words') === undefined ? base.words : arg('words') === 'true',
   lexiconFirst: arg('lexicon-first') === undefined ? base.lexiconFirst : arg('lexicon-first') === 'true',
+  polarityFiles: arg('pool') === undefined ? base.polarityFiles : arg('pool')!.split(',').filter((x) => x !== '').map((vp) => ({ vertical: vp.split(':')[0], path: vp.split(':')[1] })),
   priors: priors === undefined ? base.priors : priors === 'none' ? null : Object.fromEntries(priors.split(',').map((kv) => [kv.split('=')[0], Number(kv.split('=')[1])])),
 };
-const opts: TrainOptions = {
-  ...DEFAULT_TRAIN,
-  epochs: Number(arg('epochs') ?? DEFAULT_TRAIN.epochs),
-  rate: Number(arg('rate') ?? DEFAULT_TRAIN.rate),
-  l2: Number(arg('l2') ?? DEFAULT_TRAIN.l2),
-  minCount: Number(arg('min-count') ?? DEFAULT_TRAIN.minCount),
-};
+const options = (prefix: string, base: TrainOptions): TrainOptions => ({
+  ...base,
+  epochs: Number(arg(`${prefix}epochs`) ?? base.epochs),
+  rate: Number(arg(`${prefix}rate`) ?? base.rate),
+  l2: Number(arg(`${prefix}l2`) ?? base.l2),
+  minCount: Number(arg(`${prefix}min-count`) ?? base.minCount),
+});
+// --rate etc. set the polarity model's options, --cat-rate etc. the category model's.
+const opts = { category: options('cat-', DEFAULT_CATEGORY), polarity: options('', { ...DEFAULT_POLARITY, ...config.polarityTrain }) };
 const folds = Number(arg('folds') ?? 0);
 const lexiconOnly = process.argv.includes('--lexicon-only');
 
-const { sentences, files } = loadTraining(config);
-const prepared = prepare(config, sentences);
+const { sentences, extra, files } = loadTraining(config);
+const prepared = prepare(vertical, sentences);
 const pct = (x: number) => (x * 100).toFixed(2);
 const line = (name: string, r: EvalResult) =>
   `${name.padEnd(40)} P ${pct(r.precision)}  R ${pct(r.recall)}  F1 ${pct(r.f1)}  polarity ${pct(r.polarityAccuracy)} (${r.polarityTotal})  ` +
@@ -46,7 +50,7 @@ const line = (name: string, r: EvalResult) =>
 
 function analyzerFor(train: typeof prepared): Analyzer {
   if (lexiconOnly) return createAnalyzer({ vertical, technicians: [], services: [], serviceAreas: [], model: null });
-  const model = compileModel(trainModel(config, train, files, opts));
+  const model = compileModel(trainModel(config, train, extra, files, opts));
   return createAnalyzer({ vertical, technicians: [], services: [], serviceAreas: [], model });
 }
 
@@ -59,7 +63,24 @@ if (folds > 1) {
     });
   }
   const indexed = sentences.map((s, i) => ({ ...s, id: `${i}` }));
-  process.stdout.write(`${line(`${vertical} ${folds}-fold CV (${sentences.length})`, evaluate(indexed, (s) => predictions.get(s.id)!))}\n`);
+  const result = evaluate(indexed, (s) => predictions.get(s.id)!);
+  process.stdout.write(`${line(`${vertical} ${folds}-fold CV (${sentences.length})`, result)}\n`);
+  if (process.argv.includes('--per-category')) {
+    for (const [c, { tp, fp, fn }] of Object.entries(result.perCategory).sort()) {
+      process.stdout.write(`  ${c.padEnd(24)} tp ${tp} fp ${fp} fn ${fn}  F1 ${pct((2 * tp) / Math.max(1, 2 * tp + fp + fn))}\n`);
+    }
+  }
+  const showErrors = Number(arg('errors') ?? 0);
+  let shown = 0;
+  for (const s of indexed) {
+    if (shown >= showErrors) break;
+    const p = predictions.get(s.id)!;
+    const gold = s.categories.map((c) => `${c.category}:${c.polarity}`).sort().join(' ');
+    const pred = [...p.categories].map((c) => `${c}:${p.polarityOf(c)}`).sort().join(' ');
+    if (gold === pred) continue;
+    shown++;
+    process.stdout.write(`${s.text}\n   gold: ${gold}\n   pred: ${pred}\n   pol:  ${s.categories.map((c) => `${c.category}:${p.polarityOf(c.category)}`).join(' ')}\n`);
+  }
 }
 
 const evals = args('eval');

@@ -19,8 +19,8 @@ function main(argv: string[]): number {
   for (const vertical of named.length > 0 ? named : Object.keys(CONFIGS)) {
     const config = CONFIGS[vertical];
     const started = performance.now();
-    const { sentences, files } = loadTraining(config);
-    const text = serializeModel(trainModel(config, prepare(config, sentences), files));
+    const { sentences, extra, files } = loadTraining(config);
+    const text = serializeModel(trainModel(config, prepare(vertical, sentences), extra, files));
     const path = fileURLToPath(modelUrl(vertical));
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     if (check) {
