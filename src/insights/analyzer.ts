@@ -220,11 +220,10 @@ function analyzeEnglish(parsed: ParsedSentence[], text: string, lex: Lexicon, mo
   const sentences: SentenceAnalysis[] = parsed.map((s, i) => {
     const r = evidence[i].result;
     let raw = r.raw;
-    // A sentence whose verdict is implicit ("took four days to call back") still counts in the text's score.
-    if (!r.hasOpinion) {
-      const judged = decided[i].filter((d) => d.polarity === 'positive' || d.polarity === 'negative');
-      if (judged.length > 0) raw = (MODEL_TO_RAW * judged.reduce((sum, d) => sum + d.score, 0)) / judged.length;
-    }
+    // With a model, a sentence that judges aspects scores as its judgements do: an implicit complaint ("took
+    // four days to call back") counts, and a stray opinion word does not outvote the verdict on the aspects.
+    const judged = decided[i].filter((d) => d.polarity === 'positive' || d.polarity === 'negative');
+    if (model !== null && judged.length > 0) raw = (MODEL_TO_RAW * judged.reduce((sum, d) => sum + d.score, 0)) / judged.length;
     hasOpinion ||= r.hasOpinion || raw !== 0;
     totalRaw += raw;
     return {

@@ -77,7 +77,8 @@ if (folds > 1) {
     const p = predictions.get(s.id)!;
     const gold = s.categories.map((c) => `${c.category}:${c.polarity}`).sort().join(' ');
     const pred = [...p.categories].map((c) => `${c}:${p.polarityOf(c)}`).sort().join(' ');
-    if (gold === pred) continue;
+    const polarityOnly = process.argv.includes('--polarity-errors');
+    if (polarityOnly ? s.categories.every((c) => p.polarityOf(c.category) === c.polarity) : gold === pred) continue;
     shown++;
     process.stdout.write(`${s.text}\n   gold: ${gold}\n   pred: ${pred}\n   pol:  ${s.categories.map((c) => `${c.category}:${p.polarityOf(c.category)}`).join(' ')}\n`);
   }
