@@ -141,11 +141,13 @@ export function polarityFeatures(ev: SentenceEvidence, aspect: string, words = t
   let vader = 0;
   let afinn = 0;
   let outside = 0;
+  // Each clause counts with its contrast weight: in "good but awful" the stressed "awful" outweighs "good".
   for (let i = 0; i < tokens.length; i++) {
     if (inScope(i)) {
-      lexical += result.lexical[i];
-      vader += result.vader[i];
-      afinn += result.afinn[i];
+      const weight = result.weights[result.segmentOf[i]];
+      lexical += weight * result.lexical[i];
+      vader += weight * result.vader[i];
+      afinn += weight * result.afinn[i];
     } else {
       outside += result.lexical[i] + result.vader[i];
     }
