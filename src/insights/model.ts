@@ -38,6 +38,8 @@ export const ModelFile = z.object({
      * When it reaches this and no aspect reached `threshold`, the likeliest aspect is reported (null: never).
      */
     any_threshold: z.number().nullable(),
+    /** Also report every aspect the lexicon names with an opinion attached to the naming words. */
+    lexicon_attached: z.boolean(),
     weights: Weights,
   }).nullable(),
   polarity: z.object({
@@ -54,7 +56,7 @@ export type ModelFile = z.infer<typeof ModelFile>;
 /** A loaded model: weights per feature name as typed arrays, one entry per aspect or class. */
 export interface Model {
   file: ModelFile;
-  category: { aspects: string[]; threshold: number; anyThreshold: number | null; weights: Map<string, Float64Array> } | null;
+  category: { aspects: string[]; threshold: number; anyThreshold: number | null; lexiconAttached: boolean; weights: Map<string, Float64Array> } | null;
   polarity: { classes: ModelPolarity[]; words: boolean; lexiconFirst: boolean; weights: Map<string, Float64Array> } | null;
 }
 
@@ -67,7 +69,8 @@ export function compileModel(file: ModelFile): Model {
   return {
     file,
     category: file.category && {
-      aspects: file.category.aspects, threshold: file.category.threshold, anyThreshold: file.category.any_threshold, weights: toMap(file.category.weights),
+      aspects: file.category.aspects, threshold: file.category.threshold, anyThreshold: file.category.any_threshold,
+      lexiconAttached: file.category.lexicon_attached, weights: toMap(file.category.weights),
     },
     polarity: file.polarity && { classes: file.polarity.classes, words: file.polarity.words, lexiconFirst: file.polarity.lexicon_first, weights: toMap(file.polarity.weights) },
   };

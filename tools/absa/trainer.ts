@@ -27,6 +27,8 @@ export interface VerticalConfig {
   threshold: number;
   /** "Evaluates some aspect" probability at or above which the likeliest aspect is reported anyway (null: never). */
   anyThreshold: number | null;
+  /** Also report the aspects the lexicon names with an opinion attached. */
+  lexiconAttached: boolean;
   /** Other verticals' training files whose labels also train the polarity model (polarity is mostly general English). */
   polarityFiles: { vertical: string; path: string }[];
   /** Gold categories left out of polarity training (MAMS's miscellaneous is neutral by convention). */
@@ -47,14 +49,14 @@ export interface VerticalConfig {
 export const CONFIGS: Record<string, VerticalConfig> = {
   home_services: {
     vertical: 'home_services', files: ['data/absa/home_services/train.xml'], polarityFiles: [{ vertical: 'senior_living', path: 'data/absa/senior_living/train.xml' }],
-    category: true, threshold: 0.35, anyThreshold: 0.5, polarityExclude: [], priors: null, words: true, lexiconFirst: false, polarityTrain: {} },
+    category: true, threshold: 0.35, anyThreshold: 0.5, lexiconAttached: true, polarityExclude: [], priors: null, words: true, lexiconFirst: false, polarityTrain: {} },
   senior_living: {
     vertical: 'senior_living', files: ['data/absa/senior_living/train.xml'], polarityFiles: [{ vertical: 'home_services', path: 'data/absa/home_services/train.xml' }],
-    category: true, threshold: 0.35, anyThreshold: 0.5, polarityExclude: [], priors: null, words: true, lexiconFirst: false, polarityTrain: {} },
+    category: true, threshold: 0.35, anyThreshold: 0.5, lexiconAttached: true, polarityExclude: [], priors: null, words: true, lexiconFirst: false, polarityTrain: {} },
   // MAMS's labels say which clause carries which aspect's opinion; its neutral convention (an aspect named
   // without an opinion of its own) is SemEval's only in part, so the lexicon's polarity stands where it has one.
   restaurant: {
-    vertical: 'restaurant', files: ['data/absa/mams-acsa/train.xml'], polarityFiles: [], category: false, threshold: 0.5, anyThreshold: null,
+    vertical: 'restaurant', files: ['data/absa/mams-acsa/train.xml'], polarityFiles: [], category: false, threshold: 0.5, anyThreshold: null, lexiconAttached: false,
     polarityExclude: ['anecdotes/miscellaneous'], priors: null, words: true, lexiconFirst: true, polarityTrain: { rate: 0.02, minCount: 2 } },
 };
 
@@ -139,7 +141,7 @@ export function trainModel(
       return { f: p.category, labels };
     });
     category = {
-      aspects, threshold: config.threshold, any_threshold: config.anyThreshold,
+      aspects, threshold: config.threshold, any_threshold: config.anyThreshold, lexicon_attached: config.lexiconAttached,
       weights: toRecord(trainOneVsRest(examples, aspects.length + 1, opts.category)),
     };
   }
@@ -208,7 +210,7 @@ export function serializeModel(m: ModelFile): string {
   const rows = (w: Record<string, number[]>) => Object.keys(w).map((k) => `      ${JSON.stringify(k)}: ${JSON.stringify(w[k])}`).join(',\n');
   const head = JSON.stringify({ format: m.format, engine: m.engine, vertical: m.vertical, seed: m.seed, training: m.training }, null, 2).slice(0, -2);
   const category = m.category === null ? 'null'
-    : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "weights": {\n${rows(m.category.weights)}\n    }\n  }`;
+    : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon_attached": ${m.category.lexicon_attached},\n    "weights": {\n${rows(m.category.weights)}\n    }\n  }`;
   const polarity = m.polarity === null ? 'null'
     : `{\n    "classes": ${JSON.stringify(m.polarity.classes)},\n    "words": ${m.polarity.words},\n    "lexicon_first": ${m.polarity.lexicon_first},\n    "weights": {\n${rows(m.polarity.weights)}\n    }\n  }`;
   return `${head},\n  "category": ${category},\n  "polarity": ${polarity}\n}\n`;
