@@ -173,9 +173,11 @@ function decide(ev: SentenceEvidence, lex: Lexicon, model: Model | null): Decide
     const n = c.aspects.length;
     const z = linear(c.weights, n + 1, categoryFeatures(ev));
     ids = c.aspects.filter((_, k) => sigmoid(z[k]) >= c.threshold);
-    // An aspect the lexicon names with an opinion of its own attached ("the price was fair") is reported too.
-    if (c.lexiconAttached) {
-      for (const a of lexical) if (a.attached && polarityOf(a.raw) !== 'neutral' && !ids.includes(a.aspect)) ids.push(a.aspect);
+    // The lexicon's aspects join the model's: those it names with an opinion of their own ("the price was
+    // fair"), or all of them.
+    for (const a of lexical) {
+      const joins = c.lexicon === 'all' ? a.aspect !== lex.defaultAspect : c.lexicon === 'attached' && a.attached && polarityOf(a.raw) !== 'neutral';
+      if (joins && !ids.includes(a.aspect)) ids.push(a.aspect);
     }
     // A sentence that evaluates something gets its likeliest aspect even when none is sure on its own.
     if (ids.length === 0 && c.anyThreshold !== null && sigmoid(z[n]) >= c.anyThreshold) {

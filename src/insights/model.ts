@@ -38,8 +38,11 @@ export const ModelFile = z.object({
      * When it reaches this and no aspect reached `threshold`, the likeliest aspect is reported (null: never).
      */
     any_threshold: z.number().nullable(),
-    /** Also report every aspect the lexicon names with an opinion attached to the naming words. */
-    lexicon_attached: z.boolean(),
+    /**
+     * Which of the lexicon's aspects are reported beside the model's: `attached`, those named with an opinion
+     * attached to the naming words; `all`, every aspect it reports; `none`.
+     */
+    lexicon: z.enum(['attached', 'all', 'none']),
     weights: Weights,
   }).nullable(),
   polarity: z.object({
@@ -56,7 +59,7 @@ export type ModelFile = z.infer<typeof ModelFile>;
 /** A loaded model: weights per feature name as typed arrays, one entry per aspect or class. */
 export interface Model {
   file: ModelFile;
-  category: { aspects: string[]; threshold: number; anyThreshold: number | null; lexiconAttached: boolean; weights: Map<string, Float64Array> } | null;
+  category: { aspects: string[]; threshold: number; anyThreshold: number | null; lexicon: 'attached' | 'all' | 'none'; weights: Map<string, Float64Array> } | null;
   polarity: { classes: ModelPolarity[]; words: boolean; lexiconFirst: boolean; weights: Map<string, Float64Array> } | null;
 }
 
@@ -70,7 +73,7 @@ export function compileModel(file: ModelFile): Model {
     file,
     category: file.category && {
       aspects: file.category.aspects, threshold: file.category.threshold, anyThreshold: file.category.any_threshold,
-      lexiconAttached: file.category.lexicon_attached, weights: toMap(file.category.weights),
+      lexicon: file.category.lexicon, weights: toMap(file.category.weights),
     },
     polarity: file.polarity && { classes: file.polarity.classes, words: file.polarity.words, lexiconFirst: file.polarity.lexicon_first, weights: toMap(file.polarity.weights) },
   };

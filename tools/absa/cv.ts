@@ -23,7 +23,8 @@ const priors = arg('priors');
 const config = {
   ...base,
   threshold: Number(arg('threshold') ?? base.threshold),
-  lexiconAttached: arg('lexicon-attached') === undefined ? base.lexiconAttached : arg('lexicon-attached') === 'true',
+  lexicon: (arg('lexicon') ?? base.lexicon) as 'attached' | 'all' | 'none',
+  category: arg('category') === undefined ? base.category : arg('category') === 'true',
   anyThreshold: arg('any') === undefined ? base.anyThreshold : arg('any') === 'none' ? null : Number(arg('any')),
   words: arg('words') === undefined ? base.words : arg('words') === 'true',
   lexiconFirst: arg('lexicon-first') === undefined ? base.lexiconFirst : arg('lexicon-first') === 'true',

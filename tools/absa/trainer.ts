@@ -27,8 +27,8 @@ export interface VerticalConfig {
   threshold: number;
   /** "Evaluates some aspect" probability at or above which the likeliest aspect is reported anyway (null: never). */
   anyThreshold: number | null;
-  /** Also report the aspects the lexicon names with an opinion attached. */
-  lexiconAttached: boolean;
+  /** Which of the lexicon's aspects are reported beside the model's (see ModelFile). */
+  lexicon: 'attached' | 'all' | 'none';
   /** Other verticals' training files whose labels also train the polarity model (polarity is mostly general English). */
   polarityFiles: { vertical: string; path: string }[];
   /** Gold categories left out of polarity training (MAMS's miscellaneous is neutral by convention). */
@@ -49,14 +49,14 @@ export interface VerticalConfig {
 export const CONFIGS: Record<string, VerticalConfig> = {
   home_services: {
     vertical: 'home_services', files: ['data/absa/home_services/train.xml'], polarityFiles: [{ vertical: 'senior_living', path: 'data/absa/senior_living/train.xml' }],
-    category: true, threshold: 0.35, anyThreshold: 0.5, lexiconAttached: true, polarityExclude: [], priors: null, words: true, lexiconFirst: false, polarityTrain: {} },
+    category: true, threshold: 0.35, anyThreshold: 0.5, lexicon: 'attached', polarityExclude: [], priors: null, words: true, lexiconFirst: false, polarityTrain: {} },
   senior_living: {
     vertical: 'senior_living', files: ['data/absa/senior_living/train.xml'], polarityFiles: [{ vertical: 'home_services', path: 'data/absa/home_services/train.xml' }],
-    category: true, threshold: 0.35, anyThreshold: 0.5, lexiconAttached: true, polarityExclude: [], priors: null, words: true, lexiconFirst: false, polarityTrain: {} },
+    category: true, threshold: 0.35, anyThreshold: 0.5, lexicon: 'attached', polarityExclude: [], priors: null, words: true, lexiconFirst: false, polarityTrain: {} },
   // MAMS's labels say which clause carries which aspect's opinion; its neutral convention (an aspect named
   // without an opinion of its own) is SemEval's only in part, so the lexicon's polarity stands where it has one.
   restaurant: {
-    vertical: 'restaurant', files: ['data/absa/mams-acsa/train.xml'], polarityFiles: [], category: false, threshold: 0.5, anyThreshold: null, lexiconAttached: false,
+    vertical: 'restaurant', files: ['data/absa/mams-acsa/train.xml'], polarityFiles: [], category: false, threshold: 0.5, anyThreshold: null, lexicon: 'all',
     polarityExclude: ['anecdotes/miscellaneous'], priors: null, words: true, lexiconFirst: true, polarityTrain: { rate: 0.02, minCount: 2 } },
 };
 
@@ -112,9 +112,10 @@ export function prepare(vertical: string, sentences: GoldSentence[]): Prepared[]
   });
 }
 
-export function taxonomyAspects(vertical: string): string[] {
+/** The taxonomy's aspects a category model decides on: all but the default one, which takes what is left. */
+export function taxonomyAspects(vertical: string): { aspects: string[]; defaultAspect: string | null } {
   const taxonomy = JSON.parse(readFileSync(`${ROOT}src/insights/taxonomies/${vertical}.json`, 'utf8')) as { aspects: { id: string }[]; default_aspect: string | null };
-  return taxonomy.aspects.map((a) => a.id).filter((id) => id !== taxonomy.default_aspect);
+  return { aspects: taxonomy.aspects.map((a) => a.id).filter((id) => id !== taxonomy.default_aspect), defaultAspect: taxonomy.default_aspect };
 }
 
 /** Trains the model of a vertical on prepared sentences. */
@@ -125,14 +126,14 @@ export function trainModel(
   files: { path: string; sha256: string }[],
   opts: { category: TrainOptions; polarity: TrainOptions } = { category: DEFAULT_CATEGORY, polarity: { ...DEFAULT_POLARITY, ...config.polarityTrain } },
 ): ModelFile {
-  const aspects = taxonomyAspects(config.vertical);
+  const { aspects, defaultAspect } = taxonomyAspects(config.vertical);
   const index = new Map(aspects.map((a, i) => [a, i]));
 
   let category: ModelFile['category'] = null;
   if (config.category) {
     // One output per aspect, and a last one for "evaluates some aspect" (see ModelFile's any_threshold).
     const examples = prepared.map((p) => {
-      const labels = new Set(p.sentence.categories.map((c) => {
+      const labels = new Set(p.sentence.categories.filter((c) => c.category !== defaultAspect).map((c) => {
         const k = index.get(c.category);
         if (k === undefined) throw new Error(`sentence ${p.sentence.id}: ${c.category} is not an aspect of ${config.vertical}`);
         return k;
@@ -141,7 +142,7 @@ export function trainModel(
       return { f: p.category, labels };
     });
     category = {
-      aspects, threshold: config.threshold, any_threshold: config.anyThreshold, lexicon_attached: config.lexiconAttached,
+      aspects, threshold: config.threshold, any_threshold: config.anyThreshold, lexicon: config.lexicon,
       weights: toRecord(trainOneVsRest(examples, aspects.length + 1, opts.category)),
     };
   }
@@ -210,7 +211,7 @@ export function serializeModel(m: ModelFile): string {
   const rows = (w: Record<string, number[]>) => Object.keys(w).map((k) => `      ${JSON.stringify(k)}: ${JSON.stringify(w[k])}`).join(',\n');
   const head = JSON.stringify({ format: m.format, engine: m.engine, vertical: m.vertical, seed: m.seed, training: m.training }, null, 2).slice(0, -2);
   const category = m.category === null ? 'null'
-    : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon_attached": ${m.category.lexicon_attached},\n    "weights": {\n${rows(m.category.weights)}\n    }\n  }`;
+    : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon": ${JSON.stringify(m.category.lexicon)},\n    "weights": {\n${rows(m.category.weights)}\n    }\n  }`;
   const polarity = m.polarity === null ? 'null'
     : `{\n    "classes": ${JSON.stringify(m.polarity.classes)},\n    "words": ${m.polarity.words},\n    "lexicon_first": ${m.polarity.lexicon_first},\n    "weights": {\n${rows(m.polarity.weights)}\n    }\n  }`;
   return `${head},\n  "category": ${category},\n  "polarity": ${polarity}\n}\n`;
