@@ -6,6 +6,7 @@
 import type { Token } from './nlp.js';
 import type { Lexicon, LexValue } from './lexicon.js';
 import type { Match } from './phrase-matcher.js';
+import { generalLexicon } from './general-lexicon.js';
 import { POLARITY_THRESHOLD } from './score.js';
 
 /** VADER's empirically chosen damping: "not good" is less negative than "bad" is. */
@@ -35,13 +36,38 @@ interface SentenceAspect {
   conflict: boolean;
   /** Lowercased words that carried the mention, "" when the aspect is the taxonomy's default. */
   phrase: string;
+  /** Some opinion attached to a mention of the aspect itself (not only its clause's or sentence's). */
+  attached: boolean;
 }
 
-interface SentenceResult {
+/** Where the lexicon named an aspect in a sentence (weak terms included), for the trained models' features. */
+export interface Named {
+  aspect: string;
+  segment: number;
+  /** Token range of the words that named it. */
+  start: number;
+  end: number;
+  /** Named by an opinion cue ("punctual") rather than a term ("arrival"). */
+  cue: boolean;
+  /** Opinion attached to this mention (lexicon units, modifiers applied). */
+  opinion: number;
+}
+
+export interface SentenceResult {
   /** Weighted opinion sum of the whole sentence. */
   raw: number;
   hasOpinion: boolean;
   aspects: SentenceAspect[];
+  /** Clause segment of each token (cut at contrast words and semicolons) and each segment's weight. */
+  segmentOf: Int32Array;
+  weights: number[];
+  /** Every aspect mention, including weak ones that `aspects` leaves out. */
+  named: Named[];
+  /** Lexicon opinion of each token (on its first token, modifiers applied), 0 elsewhere. */
+  lexical: Float64Array;
+  /** General-lexicon valences (VADER, AFINN, each -1..1) of each token after modifiers, 0 elsewhere. */
+  vader: Float64Array;
+  afinn: Float64Array;
 }
 
 interface Opinion {
@@ -131,9 +157,38 @@ export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): Se
   const kept = mentions.filter((m) => m.opinions.length > 0 || !(m.weak || m.aspect === lex.defaultAspect));
   const aspects = aggregate(kept, segmentTotals, raw, tokens, text);
   if (aspects.length === 0 && lex.defaultAspect !== null) {
-    aspects.push({ aspect: lex.defaultAspect, raw, conflict: false, phrase: '' });
+    aspects.push({ aspect: lex.defaultAspect, raw, conflict: false, phrase: '', attached: false });
   }
-  return { raw, hasOpinion: opinions.length > 0, aspects };
+  const named = mentions.map((m): Named => ({
+    aspect: m.aspect, segment: m.segment, start: m.start, end: m.end, cue: m.cue, opinion: m.opinions.reduce((sum, o) => sum + o.value, 0),
+  }));
+  const lexical = new Float64Array(tokens.length);
+  for (const o of opinions) lexical[o.start] += o.value;
+  const { vader, afinn } = generalValences(tokens, hits, lex, segmentOf, scored);
+  return { raw, hasOpinion: opinions.length > 0, aspects, segmentOf, weights, named, lexical, vader, afinn };
+}
+
+/**
+ * VADER and AFINN valences of the words the project's lexicon does not cover, with the same modifiers. Words
+ * the taxonomy lists as aspect terms carry none ("care" names an aspect in senior living).
+ */
+function generalValences(tokens: Token[], hits: Match<LexValue>[], lex: Lexicon, segmentOf: Int32Array, scored: Uint8Array) {
+  const vader = new Float64Array(tokens.length);
+  const afinn = new Float64Array(tokens.length);
+  const covered = new Uint8Array(tokens.length);
+  for (const h of hits) covered.fill(1, h.start, h.end);
+  for (const g of generalLexicon().matchAll(tokens)) {
+    let free = true;
+    for (let i = g.start; i < g.end; i++) if (covered[i]) free = false;
+    if (!free) continue;
+    const first = tokens[g.start];
+    if (first.pos === 'PROPN' || REPORTED.has(tokens[g.end]?.lemma ?? '')) continue;
+    // The modifiers scale both lists alike: one unit through `modified` gives the factor.
+    const factor = modified(1, tokens, g.start, g.end, lex, segmentOf, scored);
+    vader[g.start] = g.value.vader * factor;
+    afinn[g.start] = g.value.afinn * factor;
+  }
+  return { vader, afinn };
 }
 
 /** How close (tokens, commas counted as in attachment) another aspect's term must be for a cue to describe it. */
@@ -218,14 +273,18 @@ function opinionValue(tokens: Token[], hit: Match<LexValue>, lex: Lexicon, segme
   }
   // "after reading the good reviews": an opinion about other people's reviews, not about the business.
   if (REPORTED.has(tokens[hit.end]?.lemma ?? '')) return 0;
+  return modified(base, tokens, hit.start, hit.end, lex, segmentOf, scored);
+}
 
+/** A base opinion value after the modifiers before it: negation, intensifiers, "too", counterfactuals, "if". */
+function modified(base: number, tokens: Token[], start: number, end: number, lex: Lexicon, segmentOf: Int32Array, scored: Uint8Array): number {
   let multiplier = 1;
   let negated = false;
   let excess = false;
   let counterfactual = false;
-  for (let j = hit.start - 1; j >= 0 && j >= hit.start - MODIFIER_WINDOW; j--) {
+  for (let j = start - 1; j >= 0 && j >= start - MODIFIER_WINDOW; j--) {
     const t = tokens[j];
-    if (segmentOf[j] !== segmentOf[hit.start] || PUNCT_STOPS.has(t.normal) || scored[j]) break;
+    if (segmentOf[j] !== segmentOf[start] || PUNCT_STOPS.has(t.normal) || scored[j]) break;
     // Two-word modifiers ("a bit", "kind of") first; a one-word one counts only when tagged as a modifier
     // (adverb, adjective, determiner, particle), so the noun "way" in "on the way" does not intensify.
     const pairM = j > 0 ? lex.intensifiers.get(`${tokens[j - 1].normal} ${t.normal}`) : undefined;
@@ -235,25 +294,25 @@ function opinionValue(tokens: Token[], hit: Match<LexValue>, lex: Lexicon, segme
     if (lex.negators.has(t.normal) && !isNegationIdiom(tokens, j)) negated = !negated;
     if (lex.excess.has(t.normal)) excess = true;
   }
-  for (let j = hit.start - 1; j >= 0 && j >= hit.start - COUNTERFACTUAL_WINDOW && segmentOf[j] === segmentOf[hit.start]; j--) {
+  for (let j = start - 1; j >= 0 && j >= start - COUNTERFACTUAL_WINDOW && segmentOf[j] === segmentOf[start]; j--) {
     const next = tokens[j + 1]?.normal;
     if ((lex.counterfactual.has(tokens[j].normal) && next === 'have') || (tokens[j].normal === 'used' && next === 'to')) counterfactual = true;
   }
 
-  if (inHypothetical(tokens, hit.start, segmentOf)) multiplier *= HYPOTHETICAL_WEIGHT;
+  if (inHypothetical(tokens, start, segmentOf)) multiplier *= HYPOTHETICAL_WEIGHT;
   let value = base * multiplier;
   if (excess) value = -Math.abs(value);
   // A negated comparative of praise is still praise: "couldn't be happier", "can't imagine better".
-  if (negated && !(value > 0 && isComparative(tokens, hit))) value *= NEGATION_SCALAR;
+  if (negated && !(value > 0 && isComparative(tokens, start, end))) value *= NEGATION_SCALAR;
   // "could have been better", "used to be good": praise under a counterfactual reads as a mild complaint.
   if (counterfactual && value > 0) value *= -0.5;
   return value;
 }
 
-function isComparative(tokens: Token[], hit: Match<LexValue>): boolean {
-  if (hit.end - hit.start !== 1) return false;
-  const w = tokens[hit.start].normal;
-  return w === 'better' || (w.endsWith('er') && tokens[hit.start].lemma !== w);
+function isComparative(tokens: Token[], start: number, end: number): boolean {
+  if (end - start !== 1) return false;
+  const w = tokens[start].normal;
+  return w === 'better' || (w.endsWith('er') && tokens[start].lemma !== w);
 }
 
 /** Inside "if …" up to the next comma: "if you want good Thai food, go elsewhere" praises nothing. */
@@ -335,7 +394,7 @@ function nearestMention(o: Opinion, mentions: Mention[], commasBefore: Int32Arra
 
 /** One entry per aspect: opinions attached to its mentions, else its segment's, else the sentence's. */
 function aggregate(mentions: Mention[], segmentTotals: number[], sentenceRaw: number, tokens: Token[], text: string): SentenceAspect[] {
-  const byAspect = new Map<string, { values: number[]; phrase: string; strength: number }>();
+  const byAspect = new Map<string, { values: number[]; phrase: string; strength: number; attached: boolean }>();
   for (const m of mentions) {
     let value = 0;
     let strongest: Opinion | null = null;
@@ -345,8 +404,9 @@ function aggregate(mentions: Mention[], segmentTotals: number[], sentenceRaw: nu
     }
     if (m.opinions.length === 0) value = segmentTotals[m.segment] !== 0 ? segmentTotals[m.segment] : sentenceRaw;
     const phrase = phraseOf(m, strongest, tokens, text);
-    const entry = byAspect.get(m.aspect) ?? { values: [], phrase, strength: -1 };
+    const entry = byAspect.get(m.aspect) ?? { values: [], phrase, strength: -1, attached: false };
     entry.values.push(value);
+    entry.attached ||= m.opinions.length > 0;
     if (Math.abs(value) > entry.strength) {
       entry.strength = Math.abs(value);
       entry.phrase = phrase;
@@ -354,10 +414,10 @@ function aggregate(mentions: Mention[], segmentTotals: number[], sentenceRaw: nu
     byAspect.set(m.aspect, entry);
   }
   const out: SentenceAspect[] = [];
-  for (const [aspect, { values, phrase }] of byAspect) {
+  for (const [aspect, { values, phrase, attached }] of byAspect) {
     const raw = values.reduce((s, v) => s + v, 0);
     const conflict = values.some((v) => v > POLARITY_THRESHOLD) && values.some((v) => v < -POLARITY_THRESHOLD);
-    out.push({ aspect, raw, conflict, phrase });
+    out.push({ aspect, raw, conflict, phrase, attached });
   }
   return out;
 }

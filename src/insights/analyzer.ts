@@ -2,11 +2,14 @@
 // problems and key phrases. Everything here is derived from one review; corpus-level work is in corpus/.
 import type { AspectMention, Polarity, ReviewAnalysis, ReviewAspect, SentenceAnalysis } from '../domain/insights.js';
 import { analyzeSentence } from './absa.js';
+import { categoryFeatures, polarityFeatures, type SentenceEvidence } from './features.js';
+import { implicitPatterns } from './implicit.js';
+import { linear, loadModel, sigmoid, softmax, type Model } from './model.js';
 import { keyPhrases } from './keyphrases.js';
 import { detectLanguage } from './language.js';
 import { loadLexicon, type Lexicon } from './lexicon.js';
 import { createMentionMatcher, foldText, type Nameable } from '../domain/mentions.js';
-import { isInflectionOfKnown, parseText, type ParsedSentence } from './nlp.js';
+import { isInflectionOfKnown, parseText, type ParsedSentence, type Token } from './nlp.js';
 import { normalize, polarityOf, ratingScore, round } from './score.js';
 import { ENGINE_VERSION } from './version.js';
 
@@ -20,6 +23,8 @@ export interface AnalysisInput {
 
 export interface AnalyzerOptions {
   vertical: string;
+  /** The trained model to use instead of the vertical's shipped one (null: the lexicon engine alone). */
+  model?: Model | null;
   technicians: readonly Nameable[];
   services: readonly Nameable[];
   serviceAreas: readonly Nameable[];
@@ -27,6 +32,11 @@ export interface AnalyzerOptions {
 
 export interface Analyzer {
   analyze(input: AnalysisInput): ReviewAnalysis;
+  /**
+   * The polarity an English text expresses about one aspect of the vertical, whether or not `analyze` would
+   * report the aspect there (evaluation with gold aspects given asks for it).
+   */
+  aspectPolarity(text: string, aspect: string): Polarity;
 }
 
 /** Key phrases kept per review: enough for topics, small enough to store per review. */
@@ -34,6 +44,7 @@ const MAX_PHRASES = 8;
 
 export function createAnalyzer(opts: AnalyzerOptions): Analyzer {
   const lex = loadLexicon(opts.vertical);
+  const model = opts.model === undefined ? loadModel(lex.vertical) : opts.model;
   const technicians = createMentionMatcher(opts.technicians);
   const services = createMentionMatcher(opts.services);
   const areas = createMentionMatcher(opts.serviceAreas);
@@ -60,9 +71,12 @@ export function createAnalyzer(opts: AnalyzerOptions): Analyzer {
         return assemble(mentions, language, fromRating, null, sentences, [], [], []);
       }
 
-      const e = analyzeEnglish(parsed, text, lex);
+      const e = analyzeEnglish(parsed, text, lex, model);
       const sentiment = e.textSentiment === null ? fromRating : round((e.textSentiment + ratingScore(input.rating)) / 2, 3);
       return assemble(mentions, language, sentiment, e.textSentiment, e.sentences, e.aspects, e.problems, e.phrases);
+    },
+    aspectPolarity(text, aspect) {
+      return verdict(textEvidence(text, lex), aspect, model).polarity;
     },
   };
 }
@@ -98,7 +112,7 @@ function assemble(
 }
 
 interface EnglishResult {
-  /** Text-only sentiment, null when no sentence carries an opinion word. */
+  /** Text-only sentiment, null when no sentence carries an opinion. */
   textSentiment: number | null;
   sentences: SentenceAnalysis[];
   aspects: ReviewAspect[];
@@ -106,9 +120,8 @@ interface EnglishResult {
   phrases: string[];
 }
 
-/** Runs sentence ABSA, problem and phrase extraction over English text. */
-function analyzeEnglish(parsed: ParsedSentence[], text: string, lex: Lexicon): EnglishResult {
-  // A typo of a lexicon word is matched as that word ("magnificant" → "magnificent").
+/** A typo of a lexicon word is matched as that word ("magnificant" → "magnificent"). */
+function fixTypos(parsed: ParsedSentence[], lex: Lexicon): void {
   for (const s of parsed) {
     for (const t of s.tokens) {
       if (!t.oov || isInflectionOfKnown(t.normal)) continue;
@@ -116,20 +129,116 @@ function analyzeEnglish(parsed: ParsedSentence[], text: string, lex: Lexicon): E
       if (fixed !== null) t.lemma = fixed;
     }
   }
-  const results = parsed.map((s) => analyzeSentence(s.tokens, text, lex));
-  const sentences: SentenceAnalysis[] = parsed.map((s, i) => ({
-    start: s.start,
-    end: s.end,
-    score: round(normalize(results[i].raw), 2),
-    aspects: results[i].aspects.map((a): AspectMention => ({
-      id: a.aspect,
-      polarity: a.conflict ? 'conflict' : polarityOf(a.raw),
-      score: round(normalize(a.raw), 2),
-    })),
-  }));
+}
 
-  const hasOpinion = results.some((r) => r.hasOpinion);
-  const totalRaw = results.reduce((sum, r) => sum + r.raw, 0);
+/** The evidence the lexicon engine and the implicit-pattern detectors find in one sentence's tokens. */
+export function evidenceOf(tokens: Token[], text: string, lex: Lexicon): SentenceEvidence {
+  return { tokens, result: analyzeSentence(tokens, text, lex), patterns: implicitPatterns(tokens) };
+}
+
+/**
+ * A whole text read as one sentence, as the labelled sets label it (typos fixed): what the models are trained
+ * on, and what `aspectPolarity` reads.
+ */
+export function sentenceEvidence(vertical: string, text: string): SentenceEvidence {
+  return textEvidence(text, loadLexicon(vertical));
+}
+
+function textEvidence(text: string, lex: Lexicon): SentenceEvidence {
+  const parsed = parseText(text);
+  fixTypos(parsed, lex);
+  return evidenceOf(parsed.flatMap((s) => s.tokens), text, lex);
+}
+
+interface Decided {
+  aspect: string;
+  polarity: Polarity;
+  score: number;
+  phrase: string;
+}
+
+/** Rough lexicon units of a model score, so implicit verdicts weigh like an opinion word in the text score. */
+const MODEL_TO_RAW = 3;
+
+/**
+ * The aspects a sentence evaluates and how. With a trained model, its category part decides which aspects
+ * (the lexicon's mentions are among its features) and its polarity part how each is judged; without one,
+ * the lexicon's own mentions and sums decide.
+ */
+function decide(ev: SentenceEvidence, lex: Lexicon, model: Model | null): Decided[] {
+  const lexical = ev.result.aspects;
+  let ids: string[];
+  if (model?.category) {
+    const c = model.category;
+    const n = c.aspects.length;
+    const z = linear(c.weights, n + 1, categoryFeatures(ev));
+    ids = c.aspects.filter((_, k) => sigmoid(z[k]) >= c.threshold);
+    // The lexicon's aspects join the model's: those it names with an opinion of their own ("the price was
+    // fair"), or all of them.
+    for (const a of lexical) {
+      const joins = c.lexicon === 'all' ? a.aspect !== lex.defaultAspect : c.lexicon === 'attached' && a.attached && polarityOf(a.raw) !== 'neutral';
+      if (joins && !ids.includes(a.aspect)) ids.push(a.aspect);
+    }
+    // A sentence that evaluates something gets its likeliest aspect even when none is sure on its own.
+    if (ids.length === 0 && c.anyThreshold !== null && sigmoid(z[n]) >= c.anyThreshold) {
+      let best = 0;
+      for (let k = 1; k < n; k++) if (z[k] > z[best]) best = k;
+      ids = [c.aspects[best]];
+    }
+  } else {
+    ids = lexical.map((a) => a.aspect);
+  }
+  // The taxonomy's default aspect (restaurant: anecdotes/miscellaneous) takes a sentence no other aspect does.
+  if (ids.length === 0 && lex.defaultAspect !== null) ids = [lex.defaultAspect];
+  return ids.map((aspect) => ({ aspect, ...verdict(ev, aspect, model), phrase: lexical.find((a) => a.aspect === aspect)?.phrase ?? '' }));
+}
+
+/**
+ * How a sentence judges one aspect. Praise and complaint attached to the same aspect is conflict; otherwise the
+ * polarity model decides (where the lexicon's sum is neutral only, for a `lexicon_first` model), or the
+ * lexicon's sum where there is no model.
+ */
+function verdict(ev: SentenceEvidence, aspect: string, model: Model | null): { polarity: Polarity; score: number } {
+  const found = ev.result.aspects.find((a) => a.aspect === aspect);
+  const raw = found?.raw ?? ev.result.raw;
+  if (found?.conflict) return { polarity: 'conflict', score: round(normalize(raw), 2) };
+  if (model?.polarity && !(model.polarity.lexiconFirst && polarityOf(raw) !== 'neutral')) return modelPolarity(ev, aspect, model);
+  return { polarity: polarityOf(raw), score: round(normalize(raw), 2) };
+}
+
+function modelPolarity(ev: SentenceEvidence, aspect: string, model: Model): { polarity: Polarity; score: number } {
+  const p = model.polarity!;
+  const probs = softmax(linear(p.weights, p.classes.length, polarityFeatures(ev, aspect, p.words)));
+  let best = 0;
+  for (let k = 1; k < probs.length; k++) if (probs[k] > probs[best]) best = k;
+  const pos = probs[p.classes.indexOf('positive')] ?? 0;
+  const neg = probs[p.classes.indexOf('negative')] ?? 0;
+  return { polarity: p.classes[best], score: round(pos - neg, 2) };
+}
+
+/** Runs sentence ABSA, problem and phrase extraction over English text. */
+function analyzeEnglish(parsed: ParsedSentence[], text: string, lex: Lexicon, model: Model | null): EnglishResult {
+  fixTypos(parsed, lex);
+  const evidence = parsed.map((s) => evidenceOf(s.tokens, text, lex));
+  const decided = evidence.map((ev) => decide(ev, lex, model));
+  let hasOpinion = false;
+  let totalRaw = 0;
+  const sentences: SentenceAnalysis[] = parsed.map((s, i) => {
+    const r = evidence[i].result;
+    let raw = r.raw;
+    // With a model, a sentence that judges aspects scores as its judgements do: an implicit complaint ("took
+    // four days to call back") counts, and a stray opinion word does not outvote the verdict on the aspects.
+    const judged = decided[i].filter((d) => d.polarity === 'positive' || d.polarity === 'negative');
+    if (model !== null && judged.length > 0) raw = (MODEL_TO_RAW * judged.reduce((sum, d) => sum + d.score, 0)) / judged.length;
+    hasOpinion ||= r.hasOpinion || raw !== 0;
+    totalRaw += raw;
+    return {
+      start: s.start,
+      end: s.end,
+      score: round(normalize(raw), 2),
+      aspects: decided[i].map((d): AspectMention => ({ id: d.aspect, polarity: d.polarity, score: d.score })),
+    };
+  });
 
   const problems = new Set<string>();
   const phrases = new Set<string>();
@@ -141,7 +250,7 @@ function analyzeEnglish(parsed: ParsedSentence[], text: string, lex: Lexicon): E
   return {
     textSentiment: hasOpinion ? round(normalize(totalRaw), 3) : null,
     sentences,
-    aspects: reviewAspects(sentences, results.map((r) => r.aspects.map((a) => a.phrase))),
+    aspects: reviewAspects(sentences, decided.map((d) => d.map((x) => x.phrase))),
     problems: [...problems],
     phrases: [...phrases].slice(0, MAX_PHRASES),
   };

@@ -33,6 +33,8 @@ const FRAGMENTS = [
   'Scheduling an appointment was easy and the office was responsive.',
   'Honestly not impressed with the workmanship; the toilet is leaking again.',
   'Excellent service in Northside!',
+  'The toilet repair was quick.',
+  'Another drain repair is booked for the new water heater.',
   'Nothing special.',
   'El técnico fue muy amable y el precio fue justo.',
   'Ok.',
@@ -114,6 +116,10 @@ function checkCorpus(reviews: CorpusReview[]): void {
     const mine = reviews.filter((r) => per[r.id].phrases.some((ph) => ph.split(' ').at(-1) === t.id));
     assert.equal(t.review_count, mine.length, t.id);
     for (const id of t.review_ids) assert.ok(mine.some((r) => r.id === id));
+    // The label is a phrase most of the topic's reviews contain.
+    const label = t.label.toLowerCase();
+    const containing = mine.filter((r) => per[r.id].phrases.some((ph) => ph === label || ph.endsWith(` ${label}`)));
+    assert.ok(containing.length * 2 > mine.length, `topic ${t.id}: "${t.label}" is in ${containing.length} of ${mine.length} reviews`);
   }
 
   // Temporal: months partition the corpus; the label follows the stated rule.

@@ -126,3 +126,24 @@ describe('incremental rebuild', () => {
     assert.throws(() => buildInsights({ business, reviews: corpus(1, () => 5, () => '2025-01-01'), analyses: new Map(), generatedAt: 'x' }), /no analysis/);
   });
 });
+
+describe('topic labels', () => {
+  it('name a topic by a phrase most of its reviews contain, not by its most frequent phrase', () => {
+    const texts = [
+      ...Array.from({ length: 3 }, () => 'The toilet repair was quick.'),
+      'The faucet repair was quick.', 'The sink repair was quick.', 'The shower repair was quick.', 'The drain repair was quick.',
+      ...Array.from({ length: 4 }, () => 'The new water heater works.'),
+      'The water heater works.',
+      'The tank heater works.',
+    ];
+    const reviews = texts.map((text, i): CorpusReview => ({ id: `t${i}`, rating: 5, date: '2025-05-01', text, technicians: [], services: [], service_area: null }));
+    const ins = buildInsights({ business, reviews, analyses: analyses(reviews), generatedAt: '2026-01-01T00:00:00Z' });
+    const repair = ins.topics.find((t) => t.id === 'repair');
+    const heater = ins.topics.find((t) => t.id === 'heater');
+    // "toilet repair" is the commonest repair phrase, but only 3 of 7 repair reviews say it.
+    assert.equal(repair?.phrases[0], 'toilet repair');
+    assert.equal(repair?.label, 'Repair');
+    // 5 of 6 heater reviews contain "water heater"; only 4 "new water heater".
+    assert.equal(heater?.label, 'Water heater');
+  });
+});

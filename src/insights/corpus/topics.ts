@@ -1,5 +1,7 @@
 // Topics: key phrases grouped by their head noun ("water heater", "new water heater" → "heater"), the
-// biggest groups reported with the reviews that raise them and their mean review sentiment.
+// biggest groups reported with the reviews that raise them and their mean review sentiment. A topic's label
+// is the longest phrase that most of its reviews contain ("water heater" when most say so, else "heater"):
+// the most frequent phrase alone would name a topic after a minority of it ("toilet repair" for all repairs).
 import type { TopicInsight } from '../../domain/insights.js';
 import { mean, topKeys, type Accumulator, type Row } from './rows.js';
 import { round } from '../score.js';
@@ -15,28 +17,43 @@ interface Acc {
   reviews: number;
   sentimentSum: number;
   reviewIds: string[];
+  /** Reviews per phrase (a review's phrases are distinct). */
   phrases: Map<string, number>;
+  /**
+   * Reviews counted twice for a word suffix because two of their phrases end in it ("new water heater" and
+   * "water heater" in one review): subtracted when counting the reviews that contain a suffix.
+   */
+  overcount: Map<string, number>;
 }
 
 export class TopicAccumulator implements Accumulator<TopicInsight[]> {
   private readonly acc = new Map<string, Acc>();
-  private readonly seen = new Set<string>();
+  /** This review's first phrase of each head, to spot a head it names twice. */
+  private readonly firstOf = new Map<string, string>();
   private rows = 0;
 
   add(row: Row): void {
     this.rows++;
-    const seen = this.seen;
-    seen.clear();
+    const firstOf = this.firstOf;
+    firstOf.clear();
     for (const phrase of row.analysis.phrases) {
       const head = phrase.slice(phrase.lastIndexOf(' ') + 1);
       let a = this.acc.get(head);
       if (!a) {
-        a = { reviews: 0, sentimentSum: 0, reviewIds: [], phrases: new Map() };
+        a = { reviews: 0, sentimentSum: 0, reviewIds: [], phrases: new Map(), overcount: new Map() };
         this.acc.set(head, a);
       }
       a.phrases.set(phrase, (a.phrases.get(phrase) ?? 0) + 1);
-      if (seen.has(head)) continue;
-      seen.add(head);
+      const first = firstOf.get(head);
+      if (first !== undefined) {
+        // Rare: count once the suffixes this phrase shares with the review's earlier phrases of the head.
+        const earlier = row.analysis.phrases.slice(0, row.analysis.phrases.indexOf(phrase));
+        for (const suffix of suffixesOf(phrase)) {
+          if (earlier.some((e) => e === suffix || e.endsWith(` ${suffix}`))) a.overcount.set(suffix, (a.overcount.get(suffix) ?? 0) + 1);
+        }
+        continue;
+      }
+      firstOf.set(head, phrase);
       a.reviews++;
       a.sentimentSum += row.analysis.sentiment;
       if (a.reviewIds.length < MAX_REVIEW_IDS) a.reviewIds.push(row.review.id);
@@ -51,7 +68,7 @@ export class TopicAccumulator implements Accumulator<TopicInsight[]> {
       .slice(0, MAX_TOPICS)
       .map(([head, a]) => {
         const phrases = topKeys(a.phrases, PHRASES_PER_TOPIC);
-        const label = phrases[0] ?? head;
+        const label = labelOf(head, a);
         return {
           id: head,
           label: label.charAt(0).toUpperCase() + label.slice(1),
@@ -62,4 +79,31 @@ export class TopicAccumulator implements Accumulator<TopicInsight[]> {
         };
       });
   }
+}
+
+/** "new water heater" → "new water heater", "water heater", "heater". */
+function suffixesOf(phrase: string): string[] {
+  const out = [phrase];
+  for (let at = phrase.indexOf(' '); at >= 0; at = phrase.indexOf(' ', at + 1)) out.push(phrase.slice(at + 1));
+  return out;
+}
+
+/** The longest phrase more than half of the topic's reviews contain (the head noun always qualifies). */
+function labelOf(head: string, a: Acc): string {
+  const contained = new Map<string, number>();
+  for (const [phrase, reviews] of a.phrases) {
+    for (const suffix of suffixesOf(phrase)) contained.set(suffix, (contained.get(suffix) ?? 0) + reviews);
+  }
+  for (const [suffix, extra] of a.overcount) contained.set(suffix, (contained.get(suffix) ?? 0) - extra);
+  let best = head;
+  let bestCount = contained.get(head) ?? 0;
+  for (const [phrase, count] of contained) {
+    if (count * 2 <= a.reviews) continue;
+    const longer = phrase.length - best.length;
+    if (longer > 0 || (longer === 0 && (count > bestCount || (count === bestCount && phrase < best)))) {
+      best = phrase;
+      bestCount = count;
+    }
+  }
+  return best;
 }

@@ -1,10 +1,10 @@
-// SemEval-2014 Task 4 (restaurants), subtasks 3 and 4: aspect-category detection scored per sentence as
-// predicted set vs gold set (micro precision/recall/F1, as the official scorer does), and category
-// polarity accuracy with the gold categories given (4 classes: positive/negative/neutral/conflict).
+// SemEval-2014 Task 4 scoring (subtasks 3 and 4) for any vertical: aspect-category detection scored per
+// sentence as predicted set vs gold set (micro precision/recall/F1, as the official scorer does), and
+// category polarity accuracy with the gold categories given (4 classes: positive/negative/neutral/conflict).
+// Reads any file in the SemEval XML shape: the task's own, MAMS-ACSA, and the project's sets in data/absa/.
 import { XMLParser } from 'fast-xml-parser';
-import type { Polarity } from '../../domain/insights.js';
-import type { Analyzer } from '../analyzer.js';
-import { polarityOfScore } from '../score.js';
+import type { Polarity } from '../../src/domain/insights.js';
+import type { Analyzer } from '../../src/insights/index.js';
 
 export interface GoldSentence {
   id: string;
@@ -38,28 +38,61 @@ export function parseSemEvalXml(xml: string): GoldSentence[] {
     isArray: (name) => name === 'sentence' || name === 'aspectCategory' || name === 'aspectTerm',
   });
   const doc = parser.parse(xml) as {
-    sentences?: { sentence?: { id: string | number; text: string | number; aspectCategories?: { aspectCategory?: { category: string; polarity: string }[] } }[] };
+    sentences?: { sentence?: { id?: string | number; text: string | number; aspectCategories?: { aspectCategory?: { category: string; polarity: string }[] } | '' }[] };
   };
-  return (doc.sentences?.sentence ?? []).map((s) => ({
-    id: String(s.id),
+  // MAMS sentences carry no id: their position (from 1) stands in.
+  return (doc.sentences?.sentence ?? []).map((s, i) => ({
+    id: s.id === undefined ? String(i + 1) : String(s.id),
     text: String(s.text),
-    categories: (s.aspectCategories?.aspectCategory ?? []).map((c) => {
+    categories: ((s.aspectCategories === '' ? undefined : s.aspectCategories)?.aspectCategory ?? []).map((c) => {
       if (!POLARITIES.has(c.polarity)) throw new Error(`sentence ${s.id}: unknown polarity ${c.polarity}`);
       return { category: c.category, polarity: c.polarity as Polarity };
     }),
   }));
 }
 
-/** The shipped analyzer's answer for one sentence, treated as a one-sentence review. */
+/**
+ * MAMS-ACSA's eight restaurant categories in SemEval's five (the mapping its README gives). Two MAMS
+ * categories that merge into one keep their polarity when they agree; praise and complaint become conflict;
+ * otherwise the non-neutral one wins.
+ */
+const MAMS_TO_SEMEVAL: Record<string, string> = {
+  food: 'food', menu: 'food', service: 'service', staff: 'service', price: 'price',
+  ambience: 'ambience', place: 'ambience', miscellaneous: 'anecdotes/miscellaneous',
+};
+const MAMS_ONLY = new Set(['menu', 'staff', 'place', 'miscellaneous']);
+
+/** For the restaurant vertical, a file that uses MAMS's categories is mapped onto SemEval's. */
+export function mapCategories(gold: GoldSentence[], vertical: string): { sentences: GoldSentence[]; mapped: boolean } {
+  if (vertical !== 'restaurant' || !gold.some((s) => s.categories.some((c) => MAMS_ONLY.has(c.category)))) return { sentences: gold, mapped: false };
+  const sentences = gold.map((s) => {
+    const merged = new Map<string, Polarity>();
+    for (const c of s.categories) {
+      const to = MAMS_TO_SEMEVAL[c.category] ?? c.category;
+      const before = merged.get(to);
+      merged.set(to, before === undefined ? c.polarity : mergePolarity(before, c.polarity));
+    }
+    return { ...s, categories: [...merged].map(([category, polarity]) => ({ category, polarity })) };
+  });
+  return { sentences, mapped: true };
+}
+
+function mergePolarity(a: Polarity, b: Polarity): Polarity {
+  if (a === b) return a;
+  if (a === 'neutral') return b;
+  if (b === 'neutral') return a;
+  return 'conflict';
+}
+
+/** The analyzer's answer for one sentence, treated as a one-sentence review. */
 export function predict(analyzer: Analyzer, sentence: GoldSentence): Prediction {
   // Rating 3 is neutral, so the text alone decides; the star rating is not part of the task.
   const a = analyzer.analyze({ id: sentence.id, rating: 3, text: sentence.text, title: null, language: 'en' });
   const byAspect = new Map(a.aspects.map((x) => [x.id, x.polarity]));
-  // A gold category we did not detect still needs a polarity: the sentence's overall one.
-  const fallback = a.text_sentiment === null ? 'neutral' : polarityOfScore(a.text_sentiment);
   return {
     categories: new Set(byAspect.keys()),
-    polarityOf: (category) => byAspect.get(category) ?? fallback,
+    // A gold category the engine did not detect still needs a polarity: the engine's reading of it there.
+    polarityOf: (category) => byAspect.get(category) ?? analyzer.aspectPolarity(sentence.text, category),
   };
 }
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createAnalyzer } from '../../src/insights/index.js';
-import { evaluate, parseSemEvalXml, predict, type Prediction } from '../../src/insights/eval/semeval.js';
+import { evaluate, mapCategories, parseSemEvalXml, predict, type Prediction } from '../../tools/absa/semeval.js';
 
 const XML = `<?xml version="1.0" encoding="UTF-8"?>
 <sentences>
@@ -29,6 +29,18 @@ const XML = `<?xml version="1.0" encoding="UTF-8"?>
   </sentence>
 </sentences>`;
 
+const HOME_XML = `<?xml version="1.0" encoding="UTF-8"?>
+<sentences vertical="home_services">
+  <sentence id="t-1">
+    <text>The plumber showed up two hours late.</text>
+    <aspectCategories><aspectCategory category="punctuality" polarity="negative"/></aspectCategories>
+  </sentence>
+  <sentence id="t-2">
+    <text>We booked them for a drain on Monday.</text>
+    <aspectCategories/>
+  </sentence>
+</sentences>`;
+
 describe('SemEval parsing', () => {
   it('reads ids, unescaped text and categories, single or many', () => {
     const gold = parseSemEvalXml(XML);
@@ -36,6 +48,30 @@ describe('SemEval parsing', () => {
     assert.equal(gold[0].text, 'The noodles were delicious & cheap.');
     assert.deepEqual(gold[0].categories.map((c) => c.category), ['food', 'price']);
     assert.deepEqual(gold[1].categories, [{ category: 'service', polarity: 'negative' }]);
+  });
+});
+
+describe('MAMS category mapping', () => {
+  const mams = parseSemEvalXml(`<sentences>
+    <sentence id="9"><text>x</text><aspectCategories>
+      <aspectCategory category="staff" polarity="negative"/>
+      <aspectCategory category="service" polarity="positive"/>
+      <aspectCategory category="menu" polarity="neutral"/>
+      <aspectCategory category="food" polarity="positive"/>
+      <aspectCategory category="place" polarity="negative"/>
+    </aspectCategories></sentence></sentences>`);
+  it('maps MAMS categories onto SemEval\'s for the restaurant vertical, merging polarities', () => {
+    const { sentences, mapped } = mapCategories(mams, 'restaurant');
+    assert.equal(mapped, true);
+    assert.deepEqual(sentences[0].categories, [
+      { category: 'service', polarity: 'conflict' },
+      { category: 'food', polarity: 'positive' },
+      { category: 'ambience', polarity: 'negative' },
+    ]);
+  });
+  it('leaves other verticals and SemEval files alone', () => {
+    assert.equal(mapCategories(mams, 'home_services').mapped, false);
+    assert.equal(mapCategories(parseSemEvalXml(XML), 'restaurant').mapped, false);
   });
 });
 
@@ -64,18 +100,32 @@ describe('SemEval scoring', () => {
   });
 });
 
-describe('eval:semeval command', () => {
+describe('eval:absa command', () => {
   it('prints precision, recall, F1 and polarity accuracy for a file', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'semeval-')), 'tiny.xml');
     writeFileSync(file, XML);
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/insights/eval/semeval-cli.ts', file], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'tools/absa/eval.ts', file], { encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /F1\s+100\.00/);
     assert.match(run.stdout, /accuracy\s+100\.00/);
     assert.match(run.stdout, /sentences\s+3 /);
   });
+  it('scores another vertical with --vertical and reads an empty category list', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'absa-')), 'home.xml');
+    writeFileSync(file, HOME_XML);
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'tools/absa/eval.ts', '--vertical', 'home_services', file], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /vertical: home_services/);
+    assert.match(run.stdout, /sentences\s+2 /);
+    assert.match(run.stdout, /polarity confusion/);
+  });
+  it('fails with usage on an unknown vertical', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'tools/absa/eval.ts', '--vertical', 'bakery', 'x.xml'], { encoding: 'utf8' });
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /usage/);
+  });
   it('fails with usage when no file is given', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/insights/eval/semeval-cli.ts'], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'tools/absa/eval.ts'], { encoding: 'utf8' });
     assert.equal(run.status, 2);
     assert.match(run.stderr, /usage/);
   });

@@ -1,0 +1,120 @@
+// The trained part of the engine: per vertical, a one-vs-rest logistic regression that says which aspects a
+// sentence evaluates (category) and a multinomial one that says how it evaluates one of them (polarity).
+// Weights are JSON files in ./model, written by `npm run train:absa` (tools/absa/train.ts) from the labelled
+// sets in data/absa/; each records the sha256 of its training data and the engine version it was built for.
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { Features } from './features.js';
+
+export const MODEL_FORMAT = 1;
+export const POLARITY_CLASSES = ['positive', 'negative', 'neutral'] as const;
+export type ModelPolarity = (typeof POLARITY_CLASSES)[number];
+
+const Weights = z.record(z.string(), z.array(z.number()));
+
+export const ModelFile = z.object({
+  format: z.literal(MODEL_FORMAT),
+  engine: z.string(),
+  vertical: z.string(),
+  seed: z.number().int(),
+  training: z.object({
+    /** Every file read, with its sha256, in the order read. */
+    files: z.array(z.object({ path: z.string(), sha256: z.string() })),
+    /** sha256 over the files' hashes in that order: one value that names the training data. */
+    sha256: z.string(),
+    /** sha256 of the lexicons the features were computed with (taxonomies, general word lists). */
+    lexicon_sha256: z.string(),
+    sentences: z.number().int(),
+    pairs: z.number().int(),
+    options: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
+  }),
+  /** Null where the lexicon's own aspect detection is kept. */
+  category: z.object({
+    aspects: z.array(z.string()),
+    /** An aspect is reported when its probability reaches this. */
+    threshold: z.number(),
+    /**
+     * Weight rows have one more entry than `aspects`: the probability that the sentence evaluates some aspect.
+     * When it reaches this and no aspect reached `threshold`, the likeliest aspect is reported (null: never).
+     */
+    any_threshold: z.number().nullable(),
+    /**
+     * Which of the lexicon's aspects are reported beside the model's: `attached`, those named with an opinion
+     * attached to the naming words; `all`, every aspect it reports; `none`.
+     */
+    lexicon: z.enum(['attached', 'all', 'none']),
+    weights: Weights,
+  }).nullable(),
+  polarity: z.object({
+    classes: z.array(z.enum(POLARITY_CLASSES)),
+    /** The scope's words are features (else only lexicon, general-lexicon and pattern evidence). */
+    words: z.boolean(),
+    /** The lexicon's own polarity stands wherever it is not neutral; the model judges the rest. */
+    lexicon_first: z.boolean(),
+    weights: Weights,
+  }).nullable(),
+});
+export type ModelFile = z.infer<typeof ModelFile>;
+
+/** A loaded model: weights per feature name as typed arrays, one entry per aspect or class. */
+export interface Model {
+  file: ModelFile;
+  category: { aspects: string[]; threshold: number; anyThreshold: number | null; lexicon: 'attached' | 'all' | 'none'; weights: Map<string, Float64Array> } | null;
+  polarity: { classes: ModelPolarity[]; words: boolean; lexiconFirst: boolean; weights: Map<string, Float64Array> } | null;
+}
+
+export function modelUrl(vertical: string): URL {
+  return new URL(`./model/${vertical}.json`, import.meta.url);
+}
+
+export function compileModel(file: ModelFile): Model {
+  const toMap = (w: Record<string, number[]>) => new Map(Object.entries(w).map(([k, v]) => [k, Float64Array.from(v)]));
+  return {
+    file,
+    category: file.category && {
+      aspects: file.category.aspects, threshold: file.category.threshold, anyThreshold: file.category.any_threshold,
+      lexicon: file.category.lexicon, weights: toMap(file.category.weights),
+    },
+    polarity: file.polarity && { classes: file.polarity.classes, words: file.polarity.words, lexiconFirst: file.polarity.lexicon_first, weights: toMap(file.polarity.weights) },
+  };
+}
+
+const cache = new Map<string, Model | null>();
+
+/** The shipped model of a vertical, or null when it has none (the lexicon engine alone then decides). */
+export function loadModel(vertical: string): Model | null {
+  if (cache.has(vertical)) return cache.get(vertical) ?? null;
+  const url = modelUrl(vertical);
+  const model = existsSync(url) ? compileModel(ModelFile.parse(JSON.parse(readFileSync(url, 'utf8')))) : null;
+  cache.set(vertical, model);
+  return model;
+}
+
+/** Linear scores (one per output) of sparse features. */
+export function linear(weights: Map<string, Float64Array>, width: number, f: Features): Float64Array {
+  const z = new Float64Array(width);
+  for (let i = 0; i < f.names.length; i++) {
+    const w = weights.get(f.names[i]);
+    if (w === undefined) continue;
+    const v = f.values[i];
+    for (let k = 0; k < width; k++) z[k] += w[k] * v;
+  }
+  return z;
+}
+
+export function sigmoid(z: number): number {
+  return 1 / (1 + Math.exp(-z));
+}
+
+export function softmax(z: Float64Array): Float64Array {
+  let max = -Infinity;
+  for (const v of z) max = Math.max(max, v);
+  const out = new Float64Array(z.length);
+  let sum = 0;
+  for (let k = 0; k < z.length; k++) {
+    out[k] = Math.exp(z[k] - max);
+    sum += out[k];
+  }
+  for (let k = 0; k < z.length; k++) out[k] /= sum;
+  return out;
+}

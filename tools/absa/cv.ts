@@ -1,0 +1,97 @@
+// Measures a training configuration without touching the shipped weights:
+//   node --import tsx tools/absa/cv.ts --vertical NAME [--folds K] [--eval FILE]... [--epochs N --rate R --l2 L --min-count M --threshold T]
+// K-fold cross-validation over the vertical's training files (folds by position, so runs repeat exactly),
+// and/or a model trained on all of them scored on each --eval file. Prints the same figures as eval:absa.
+import { readFileSync } from 'node:fs';
+import { compileModel, createAnalyzer, type Analyzer } from '../../src/insights/index.js';
+import type { TrainOptions } from './logistic.js';
+import { evaluate, mapCategories, parseSemEvalXml, predict, type EvalResult, type GoldSentence, type Prediction } from './semeval.js';
+import { CONFIGS, DEFAULT_CATEGORY, DEFAULT_POLARITY, loadTraining, prepare, trainModel } from './trainer.js';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+function args(name: string): string[] {
+  return process.argv.flatMap((a, i) => (a === `--${name}` && process.argv[i + 1] ? [process.argv[i + 1]] : []));
+}
+
+const vertical = arg('vertical') ?? 'home_services';
+const base = CONFIGS[vertical];
+if (!base) throw new Error(`no training configuration for ${vertical}`);
+const priors = arg('priors');
+const config = {
+  ...base,
+  threshold: Number(arg('threshold') ?? base.threshold),
+  lexicon: (arg('lexicon') ?? base.lexicon) as 'attached' | 'all' | 'none',
+  category: arg('category') === undefined ? base.category : arg('category') === 'true',
+  anyThreshold: arg('any') === undefined ? base.anyThreshold : arg('any') === 'none' ? null : Number(arg('any')),
+  words: arg('words') === undefined ? base.words : arg('words') === 'true',
+  lexiconFirst: arg('lexicon-first') === undefined ? base.lexiconFirst : arg('lexicon-first') === 'true',
+  polarityFiles: arg('pool') === undefined ? base.polarityFiles : arg('pool')!.split(',').filter((x) => x !== '').map((vp) => ({ vertical: vp.split(':')[0], path: vp.split(':')[1] })),
+  priors: priors === undefined ? base.priors : priors === 'none' ? null : Object.fromEntries(priors.split(',').map((kv) => [kv.split('=')[0], Number(kv.split('=')[1])])),
+};
+const options = (prefix: string, base: TrainOptions): TrainOptions => ({
+  ...base,
+  epochs: Number(arg(`${prefix}epochs`) ?? base.epochs),
+  rate: Number(arg(`${prefix}rate`) ?? base.rate),
+  l2: Number(arg(`${prefix}l2`) ?? base.l2),
+  minCount: Number(arg(`${prefix}min-count`) ?? base.minCount),
+});
+// --rate etc. set the polarity model's options, --cat-rate etc. the category model's.
+const opts = { category: options('cat-', DEFAULT_CATEGORY), polarity: options('', { ...DEFAULT_POLARITY, ...config.polarityTrain }) };
+const folds = Number(arg('folds') ?? 0);
+const lexiconOnly = process.argv.includes('--lexicon-only');
+
+const { sentences, extra, files } = loadTraining(config);
+const prepared = prepare(vertical, sentences);
+const pct = (x: number) => (x * 100).toFixed(2);
+const line = (name: string, r: EvalResult) =>
+  `${name.padEnd(40)} P ${pct(r.precision)}  R ${pct(r.recall)}  F1 ${pct(r.f1)}  polarity ${pct(r.polarityAccuracy)} (${r.polarityTotal})  ` +
+  `confusion ${['positive', 'negative', 'neutral', 'conflict'].map((g) => `${g[0]}:${['positive', 'negative', 'neutral', 'conflict'].map((p) => r.confusion[g]?.[p] ?? 0).join('/')}`).join(' ')}`;
+
+function analyzerFor(train: typeof prepared): Analyzer {
+  if (lexiconOnly) return createAnalyzer({ vertical, technicians: [], services: [], serviceAreas: [], model: null });
+  const model = compileModel(trainModel(config, train, extra, files, opts));
+  return createAnalyzer({ vertical, technicians: [], services: [], serviceAreas: [], model });
+}
+
+if (folds > 1) {
+  const predictions = new Map<string, Prediction>();
+  for (let k = 0; k < folds; k++) {
+    const analyzer = analyzerFor(prepared.filter((_, i) => i % folds !== k));
+    prepared.forEach((p, i) => {
+      if (i % folds === k) predictions.set(`${i}`, predict(analyzer, p.sentence));
+    });
+  }
+  const indexed = sentences.map((s, i) => ({ ...s, id: `${i}` }));
+  const result = evaluate(indexed, (s) => predictions.get(s.id)!);
+  process.stdout.write(`${line(`${vertical} ${folds}-fold CV (${sentences.length})`, result)}\n`);
+  if (process.argv.includes('--per-category')) {
+    for (const [c, { tp, fp, fn }] of Object.entries(result.perCategory).sort()) {
+      process.stdout.write(`  ${c.padEnd(24)} tp ${tp} fp ${fp} fn ${fn}  F1 ${pct((2 * tp) / Math.max(1, 2 * tp + fp + fn))}\n`);
+    }
+  }
+  const showErrors = Number(arg('errors') ?? 0);
+  let shown = 0;
+  for (const s of indexed) {
+    if (shown >= showErrors) break;
+    const p = predictions.get(s.id)!;
+    const gold = s.categories.map((c) => `${c.category}:${c.polarity}`).sort().join(' ');
+    const pred = [...p.categories].map((c) => `${c}:${p.polarityOf(c)}`).sort().join(' ');
+    const polarityOnly = process.argv.includes('--polarity-errors');
+    if (polarityOnly ? s.categories.every((c) => p.polarityOf(c.category) === c.polarity) : gold === pred) continue;
+    shown++;
+    process.stdout.write(`${s.text}\n   gold: ${gold}\n   pred: ${pred}\n   pol:  ${s.categories.map((c) => `${c.category}:${p.polarityOf(c.category)}`).join(' ')}\n`);
+  }
+}
+
+const evals = args('eval');
+if (evals.length > 0) {
+  const analyzer = analyzerFor(prepared);
+  for (const file of evals) {
+    const gold: GoldSentence[] = mapCategories(parseSemEvalXml(readFileSync(file, 'utf8')), vertical).sentences;
+    const r = evaluate(gold, (s) => predict(analyzer, s));
+    process.stdout.write(`${line(file.split('/').slice(-2).join('/'), r)}\n`);
+  }
+}

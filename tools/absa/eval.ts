@@ -1,0 +1,108 @@
+// npm run eval:absa -- [--vertical NAME] PATH.xml [--errors N] [--split even|odd] [--json]
+// Scores the shipped engine of one vertical (default restaurant) on any file in the SemEval-2014 Task 4 XML
+// shape: category detection P/R/F1, polarity accuracy with the gold categories given, per-category figures
+// and the polarity confusion matrix. With --vertical restaurant, MAMS-ACSA's categories are mapped onto
+// SemEval's. --errors N lists N sentences the engine got wrong; --split even|odd keeps the sentences whose
+// numeric id is even (or odd); --json prints the figures as JSON instead of tables.
+import { readFileSync } from 'node:fs';
+import { createAnalyzer, ENGINE_VERSION, VERTICALS } from '../../src/insights/index.js';
+import { evaluate, mapCategories, parseSemEvalXml, predict, type EvalResult, type GoldSentence } from './semeval.js';
+
+const USAGE = 'usage: npm run eval:absa -- [--vertical NAME] PATH.xml [--errors N] [--split even|odd] [--json]\n';
+const CLASSES = ['positive', 'negative', 'neutral', 'conflict'];
+
+interface Args {
+  path: string;
+  vertical: string;
+  errors: number;
+  split: 'even' | 'odd' | undefined;
+  json: boolean;
+}
+
+function parseArgs(argv: string[]): Args | null {
+  const args = argv.filter((a) => a !== '--');
+  const out: Partial<Args> = { vertical: 'restaurant', errors: 0, json: false };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--vertical') out.vertical = args[++i];
+    else if (a === '--errors') out.errors = Number(args[++i]);
+    else if (a === '--split') {
+      const v = args[++i];
+      if (v !== 'even' && v !== 'odd') return null;
+      out.split = v;
+    } else if (a === '--json') out.json = true;
+    else if (a.startsWith('--') || out.path !== undefined) return null;
+    else out.path = a;
+  }
+  if (!out.path || !out.vertical || !(VERTICALS as readonly string[]).includes(out.vertical) || !Number.isInteger(out.errors)) return null;
+  return out as Args;
+}
+
+function idNumber(id: string): number {
+  const digits = id.match(/\d+/g);
+  return digits ? Number(digits[digits.length - 1]) : 0;
+}
+
+function main(argv: string[]): number {
+  const args = parseArgs(argv);
+  if (!args) {
+    process.stderr.write(`${USAGE}verticals: ${VERTICALS.join(', ')}\n`);
+    return 2;
+  }
+  const { sentences: all, mapped } = mapCategories(parseSemEvalXml(readFileSync(args.path, 'utf8')), args.vertical);
+  const gold = args.split === undefined ? all : all.filter((s) => idNumber(s.id) % 2 === (args.split === 'even' ? 0 : 1));
+  const analyzer = createAnalyzer({ vertical: args.vertical, technicians: [], services: [], serviceAreas: [] });
+  const errors: string[] = [];
+  const started = performance.now();
+  const result = evaluate(gold, (s: GoldSentence) => {
+    const p = predict(analyzer, s);
+    if (errors.length < args.errors) {
+      const goldText = s.categories.map((c) => `${c.category}:${c.polarity}`).sort().join(' ');
+      const predText = [...p.categories].map((c) => `${c}:${p.polarityOf(c)}`).sort().join(' ');
+      const polText = s.categories.map((c) => `${c.category}:${p.polarityOf(c.category)}`).sort().join(' ');
+      if (goldText !== predText) errors.push(`${s.id} ${s.text}\n   gold: ${goldText}\n   pred: ${predText}\n   pol:  ${polText}`);
+    }
+    return p;
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify({ engine: ENGINE_VERSION, vertical: args.vertical, file: args.path, split: args.split ?? null, mapped, ...result })}\n`);
+    return 0;
+  }
+  const head = [
+    `engine            ${ENGINE_VERSION} (vertical: ${args.vertical})`,
+    `file              ${args.path}${args.split ? ` (${args.split} ids)` : ''}${mapped ? ' (MAMS categories mapped to SemEval\'s)' : ''}`,
+    `sentences         ${result.sentences} (${Math.round(result.sentences / seconds)} sentences/s)`,
+    '',
+  ];
+  process.stdout.write(`${[...head, ...report(result)].join('\n')}\n`);
+  if (errors.length > 0) process.stdout.write(`\nerrors:\n${errors.join('\n')}\n`);
+  return 0;
+}
+
+function report(result: EvalResult): string[] {
+  const pct = (x: number) => (x * 100).toFixed(2);
+  return [
+    'aspect-category detection (micro, per-sentence sets)',
+    `  precision       ${pct(result.precision)}`,
+    `  recall          ${pct(result.recall)}`,
+    `  F1              ${pct(result.f1)}`,
+    '',
+    `category polarity accuracy (gold categories given, ${result.polarityTotal} categories)`,
+    `  accuracy        ${pct(result.polarityAccuracy)}`,
+    '',
+    'per category                 tp     fp     fn      P      R      F1',
+    ...Object.entries(result.perCategory).sort().map(([c, { tp, fp, fn }]) => {
+      const p = tp / Math.max(1, tp + fp);
+      const r = tp / Math.max(1, tp + fn);
+      const f = p + r === 0 ? 0 : (2 * p * r) / (p + r);
+      return `  ${c.padEnd(26)}${String(tp).padStart(5)}${String(fp).padStart(7)}${String(fn).padStart(7)}  ${pct(p).padStart(6)} ${pct(r).padStart(6)} ${pct(f).padStart(6)}`;
+    }),
+    '',
+    'polarity confusion (rows gold, columns predicted)',
+    `  ${''.padEnd(10)}${CLASSES.map((c) => c.padStart(10)).join('')}`,
+    ...CLASSES.map((g) => `  ${g.padEnd(10)}${CLASSES.map((p) => String(result.confusion[g]?.[p] ?? 0).padStart(10)).join('')}`),
+  ];
+}
+
+process.exitCode = main(process.argv.slice(2));

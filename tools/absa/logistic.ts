@@ -1,0 +1,150 @@
+// Logistic regression for the engine's models: one-vs-rest (multi-label) and multinomial (softmax), trained
+// by AdaGrad stochastic gradient descent with L2 on the weights an example touches. Deterministic: examples
+// are visited in an order shuffled by a seeded generator, features in their listed order, and the result is
+// rounded to fixed decimals, so the same data and seed give the same bytes.
+import type { Features } from '../../src/insights/index.js';
+
+export interface TrainOptions {
+  seed: number;
+  epochs: number;
+  /** AdaGrad base step. */
+  rate: number;
+  /** L2 strength per update. */
+  l2: number;
+  /** Features seen in fewer examples than this are dropped (names only the training data used once). */
+  minCount: number;
+  decimals: number;
+}
+
+export const DEFAULT_TRAIN: TrainOptions = { seed: 20260, epochs: 30, rate: 0.02, l2: 1e-4, minCount: 2, decimals: 4 };
+
+/** mulberry32: a small seeded generator, so shuffles repeat exactly. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffled(n: number, rnd: () => number): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+/** Names used by at least `minCount` examples; everything else is dropped before training. */
+function vocabulary(examples: { f: Features }[], minCount: number): Set<string> {
+  const counts = new Map<string, number>();
+  for (const e of examples) for (const n of e.f.names) counts.set(n, (counts.get(n) ?? 0) + 1);
+  const keep = new Set<string>();
+  for (const [n, c] of counts) if (c >= minCount || n === 'bias') keep.add(n);
+  return keep;
+}
+
+interface Params {
+  w: Map<string, Float64Array>;
+  g: Map<string, Float64Array>;
+}
+
+function paramsFor(p: Params, name: string, width: number): [Float64Array, Float64Array] {
+  let w = p.w.get(name);
+  let g = p.g.get(name);
+  if (!w || !g) {
+    w = new Float64Array(width);
+    g = new Float64Array(width);
+    p.w.set(name, w);
+    p.g.set(name, g);
+  }
+  return [w, g];
+}
+
+/**
+ * Trains `width` outputs. `gradient(z, out)` turns the example's linear scores into the loss gradient per
+ * output (prediction minus target); `weight` scales an example's update.
+ */
+function sgd(
+  examples: { f: Features; weight: number }[],
+  width: number,
+  opts: TrainOptions,
+  gradient: (index: number, z: Float64Array, out: Float64Array) => void,
+): Map<string, Float64Array> {
+  const vocab = vocabulary(examples, opts.minCount);
+  const kept = examples.map((e) => {
+    const names: string[] = [];
+    const values: number[] = [];
+    e.f.names.forEach((n, i) => {
+      if (vocab.has(n)) {
+        names.push(n);
+        values.push(e.f.values[i]);
+      }
+    });
+    return { names, values, weight: e.weight };
+  });
+  const p: Params = { w: new Map(), g: new Map() };
+  const rnd = prng(opts.seed);
+  const z = new Float64Array(width);
+  const grad = new Float64Array(width);
+  for (let epoch = 0; epoch < opts.epochs; epoch++) {
+    for (const idx of shuffled(kept.length, rnd)) {
+      const e = kept[idx];
+      z.fill(0);
+      const rows = e.names.map((n) => paramsFor(p, n, width));
+      for (let i = 0; i < rows.length; i++) {
+        const w = rows[i][0];
+        for (let k = 0; k < width; k++) z[k] += w[k] * e.values[i];
+      }
+      gradient(idx, z, grad);
+      for (let i = 0; i < rows.length; i++) {
+        const [w, g] = rows[i];
+        const v = e.values[i];
+        for (let k = 0; k < width; k++) {
+          const d = e.weight * grad[k] * v + opts.l2 * w[k];
+          if (d === 0) continue;
+          g[k] += d * d;
+          w[k] -= (opts.rate * d) / Math.sqrt(g[k]);
+        }
+      }
+    }
+  }
+  return rounded(p.w, opts.decimals);
+}
+
+/** Weights rounded to fixed decimals, names sorted, all-zero rows dropped. */
+function rounded(w: Map<string, Float64Array>, decimals: number): Map<string, Float64Array> {
+  const f = 10 ** decimals;
+  const out = new Map<string, Float64Array>();
+  for (const name of [...w.keys()].sort()) {
+    const row = w.get(name)!.map((x) => Math.round(x * f) / f + 0);
+    if (row.some((x) => x !== 0)) out.set(name, row);
+  }
+  return out;
+}
+
+/** One-vs-rest: an independent sigmoid per label. */
+export function trainOneVsRest(examples: { f: Features; labels: Set<number> }[], width: number, opts: TrainOptions): Map<string, Float64Array> {
+  return sgd(examples.map((e) => ({ f: e.f, weight: 1 })), width, opts, (idx, z, out) => {
+    const labels = examples[idx].labels;
+    for (let k = 0; k < width; k++) out[k] = 1 / (1 + Math.exp(-z[k])) - (labels.has(k) ? 1 : 0);
+  });
+}
+
+/** Multinomial: one softmax over the classes. */
+export function trainSoftmax(examples: { f: Features; y: number; weight: number }[], width: number, opts: TrainOptions): Map<string, Float64Array> {
+  return sgd(examples, width, opts, (idx, z, out) => {
+    let max = -Infinity;
+    for (let k = 0; k < width; k++) max = Math.max(max, z[k]);
+    let sum = 0;
+    for (let k = 0; k < width; k++) {
+      out[k] = Math.exp(z[k] - max);
+      sum += out[k];
+    }
+    for (let k = 0; k < width; k++) out[k] = out[k] / sum - (k === examples[idx].y ? 1 : 0);
+  });
+}

