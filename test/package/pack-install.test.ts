@@ -29,8 +29,8 @@ test('npm pack, then npm install -g of the tarball in an empty directory: serve,
   const [{ filename, files }] = JSON.parse(packed.stdout) as [{ filename: string; files: { path: string }[] }];
   const paths = files.map((f) => f.path);
   // Only what runs: the compiled code with its data files, the bin, and the legal texts.
-  for (const p of paths) assert.match(p, /^(dist\/.+\.(js|json|css)|bin\/reviewcast\.js|package\.json|README\.md|LICENSE|NOTICE)$/, `unexpected file in the package: ${p}`);
-  for (const p of ['dist/cli/main.js', 'dist/insights/taxonomies/english.json', 'dist/pages/assets/site.css', 'LICENSE', 'NOTICE']) assert.ok(paths.includes(p), `missing ${p}`);
+  for (const p of paths) assert.match(p, /^(dist\/.+\.(js|json|css|txt)|bin\/reviewcast\.js|package\.json|README\.md|LICENSE|NOTICE)$/, `unexpected file in the package: ${p}`);
+  for (const p of ['dist/cli/main.js', 'dist/insights/taxonomies/english.json', 'dist/insights/model/home_services.json', 'dist/pages/assets/site.css', 'LICENSE', 'NOTICE']) assert.ok(paths.includes(p), `missing ${p}`);
 
   // A global install into a prefix of its own (not the machine's), as a self-hoster would run it.
   const prefix = join(dir, 'prefix');
