@@ -228,8 +228,12 @@ function analyzeEnglish(parsed: ParsedSentence[], text: string, lex: Lexicon, mo
     let raw = r.raw;
     // With a model, a sentence that judges aspects scores as its judgements do: an implicit complaint ("took
     // four days to call back") counts, and a stray opinion word does not outvote the verdict on the aspects.
+    // Where the lexicon agrees on the direction, its strength stands, so "very good" still outscores "good".
     const judged = decided[i].filter((d) => d.polarity === 'positive' || d.polarity === 'negative');
-    if (model !== null && judged.length > 0) raw = (MODEL_TO_RAW * judged.reduce((sum, d) => sum + d.score, 0)) / judged.length;
+    if (model !== null && judged.length > 0) {
+      const fromModel = (MODEL_TO_RAW * judged.reduce((sum, d) => sum + d.score, 0)) / judged.length;
+      if (Math.sign(fromModel) !== Math.sign(r.raw)) raw = fromModel;
+    }
     hasOpinion ||= r.hasOpinion || raw !== 0;
     totalRaw += raw;
     return {

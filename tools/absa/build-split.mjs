@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Validates the hand-written ABSA batch files of one vertical and splits them into train/dev.
 //
-//   node tools/absa/build-split.mjs <vertical> --staging DIR [--out DIR]
+//   node tools/absa/build-split.mjs <vertical> --staging DIR [--extra DIR]... [--test FILE] [--out DIR]
 //
 // Reads   <staging>/<vertical>/batch-*.xml   (the writers' batch files; they are not part of the project)
-// Writes  <out>/<vertical>/train.xml and dev.xml (default out: the project's data/absa)
+//         --extra DIR: DIR/batch-*.xml, later batches that all go to train (so dev stays as it was)
+//         --test FILE: an independent held-out split from another writer, validated and written as
+//         test.xml; its sentences are never printed (only counts), so reading the report leaks nothing
+// Writes  <out>/<vertical>/train.xml and dev.xml (and test.xml) (default out: the project's data/absa)
 // Prints  sentences per split, labels per aspect x polarity per split, share of sentences with no aspect.
 //
 // The aspect ids of a vertical are read from the "## <vertical> aspect ids" table of GUIDELINES.md in
@@ -22,15 +25,17 @@ const DEV_BYTE_LIMIT = 77;
 
 function parseArgs(argv) {
   const here = dirname(fileURLToPath(import.meta.url));
-  const opts = { vertical: null, staging: null, out: resolve(here, '../../data/absa') };
+  const opts = { vertical: null, staging: null, extra: [], test: null, out: resolve(here, '../../data/absa') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--staging') opts.staging = resolve(argv[++i] ?? '');
+    else if (a === '--extra') opts.extra.push(resolve(argv[++i] ?? ''));
+    else if (a === '--test') opts.test = resolve(argv[++i] ?? '');
     else if (a === '--out') opts.out = resolve(argv[++i] ?? '');
     else if (!a.startsWith('--') && !opts.vertical) opts.vertical = a;
     else fail(`unknown argument: ${a}`);
   }
-  if (!opts.vertical || !/^[a-z_]+$/.test(opts.vertical) || !opts.staging) fail('usage: node tools/absa/build-split.mjs <vertical> --staging DIR [--out DIR]');
+  if (!opts.vertical || !/^[a-z_]+$/.test(opts.vertical) || !opts.staging) fail('usage: node tools/absa/build-split.mjs <vertical> --staging DIR [--extra DIR]... [--test FILE] [--out DIR]');
   return opts;
 }
 
@@ -97,7 +102,7 @@ function parseBatch(xml, file, vertical) {
   skipWs();
   expect(/<\?xml version="1\.0" encoding="UTF-8"\?>/gy, 'XML declaration');
   skipWs();
-  const root = expect(/<sentences vertical="([a-z_]+)">/gy, '<sentences vertical="...">');
+  const root = expect(/<sentences vertical="([a-z_]+)"(?: split="test")?>/gy, '<sentences vertical="...">');
   if (root[1] !== vertical) throw err(`root vertical "${root[1]}" is not "${vertical}"`);
 
   const out = [];
@@ -145,7 +150,7 @@ function validate(sentences, aspects) {
     if (ids.has(s.id)) errors.push(`${s.file}: duplicate id ${s.id} (also in ${ids.get(s.id)})`);
     else ids.set(s.id, s.file);
     const key = s.text.toLowerCase().replace(/\s+/g, ' ');
-    if (texts.has(key)) errors.push(`${s.file}: ${s.id} repeats the text of ${texts.get(key)}: ${s.text}`);
+    if (texts.has(key)) errors.push(`${s.file}: ${s.id} repeats the text of ${texts.get(key)}` + (s.heldOut ? '' : `: ${s.text}`));
     else texts.set(key, s.id);
     const seen = new Set();
     for (const l of s.labels) {
@@ -180,10 +185,11 @@ function render(vertical, split, sentences) {
 function report(vertical, aspects, splits) {
   const lines = [];
   const pct = (n, d) => (d ? ((100 * n) / d).toFixed(1) : '0.0') + '%';
-  const all = [...splits.train, ...splits.dev];
+  const all = [...splits.train, ...splits.dev, ...splits.test];
+  const named = [['train', splits.train], ['dev', splits.dev], ...(splits.test.length ? [['test', splits.test]] : []), ['total', all]];
   lines.push(`vertical: ${vertical}`);
-  lines.push(`sentences: train ${splits.train.length}, dev ${splits.dev.length}, total ${all.length}`);
-  for (const [name, list] of [['train', splits.train], ['dev', splits.dev], ['total', all]]) {
+  lines.push(`sentences: ${named.map(([n, l]) => `${n} ${l.length}`).join(', ')}`);
+  for (const [name, list] of named) {
     const empty = list.filter((s) => s.labels.length === 0).length;
     const multi = list.filter((s) => s.labels.length > 1).length;
     lines.push(`${name.padEnd(5)}: no aspect ${empty}/${list.length} = ${pct(empty, list.length)}; multi-aspect ${multi}/${list.length} = ${pct(multi, list.length)}`);
@@ -194,9 +200,9 @@ function report(vertical, aspects, splits) {
   };
   const cell = (nums) => nums.map((n) => String(n).padStart(4)).join('');
   const head = ' pos neg neu con  all';
-  lines.push('', 'labels per aspect x polarity', ''.padEnd(20) + ['train', 'dev', 'total'].map((s) => ' | ' + s.padEnd(head.length - 1)).join(''));
-  lines.push('aspect'.padEnd(20) + (' |' + head).repeat(3));
-  const row = (label, aspect) => label.padEnd(20) + [splits.train, splits.dev, all].map((list) => ' |' + cell(count(list, aspect)).slice(0, 16) + ' ' + String(count(list, aspect)[4]).padStart(4)).join('');
+  lines.push('', 'labels per aspect x polarity', ''.padEnd(20) + named.map(([n]) => ' | ' + n.padEnd(head.length - 1)).join(''));
+  lines.push('aspect'.padEnd(20) + (' |' + head).repeat(named.length));
+  const row = (label, aspect) => label.padEnd(20) + named.map(([, l]) => l).map((list) => ' |' + cell(count(list, aspect)).slice(0, 16) + ' ' + String(count(list, aspect)[4]).padStart(4)).join('');
   for (const a of aspects) lines.push(row(a, a));
   lines.push(row('ALL', null));
   const tot = count(all, null);
@@ -204,32 +210,50 @@ function report(vertical, aspects, splits) {
   return lines.join('\n');
 }
 
-function main() {
-  const opts = parseArgs(process.argv.slice(2));
-  const aspects = aspectIds(join(opts.out, 'GUIDELINES.md'), opts.vertical);
-  const dir = join(opts.staging, opts.vertical);
+function batchFiles(dir) {
   if (!existsSync(dir)) fail(`no staging folder ${dir}`);
   const files = readdirSync(dir).filter((f) => /^batch-\d+\.xml$/.test(f)).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   if (files.length === 0) fail(`no batch-NN.xml files in ${dir}`);
+  return files.map((f) => join(dir, f));
+}
+
+function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const aspects = aspectIds(join(opts.out, 'GUIDELINES.md'), opts.vertical);
+  // Where each sentence goes: the first staging folder splits by hash; --extra folders and --test do not.
+  const sources = [
+    ...batchFiles(join(opts.staging, opts.vertical)).map((path) => ({ path, split: null })),
+    ...opts.extra.flatMap((dir) => batchFiles(dir).map((path) => ({ path, split: 'train' }))),
+    ...(opts.test ? [{ path: opts.test, split: 'test' }] : []),
+  ];
 
   const sentences = [];
   const errors = [];
-  for (const f of files) {
+  for (const { path, split } of sources) {
     try {
-      sentences.push(...parseBatch(readFileSync(join(dir, f), 'utf8'), f, opts.vertical));
+      const parsed = parseBatch(readFileSync(path, 'utf8'), path, opts.vertical);
+      for (const s of parsed) sentences.push({ ...s, split: split ?? (isDev(s.id) ? 'dev' : 'train'), heldOut: split === 'test' });
     } catch (e) {
-      errors.push(e.message);
+      errors.push(split === 'test' ? e.message.replace(/found .*$/, '(held-out text not shown)') : e.message);
     }
   }
-  errors.push(...validate(sentences, aspects));
+  // A held-out sentence whose text is already in train or dev would score memory, not skill: it is left out
+  // of test.xml and named (by id only) rather than failing the build over another writer's file.
+  const textKey = (s) => s.text.toLowerCase().replace(/\s+/g, ' ');
+  const seen = new Map(sentences.filter((s) => !s.heldOut).map((s) => [textKey(s), s.id]));
+  const leaked = sentences.filter((s) => s.heldOut && seen.has(textKey(s)));
+  const kept = sentences.filter((s) => !leaked.includes(s));
+  errors.push(...validate(kept, aspects));
   if (errors.length) fail(`${errors.length} problem(s), nothing written:\n` + errors.join('\n'));
+  if (leaked.length) console.log(`left out of test.xml, text already in train/dev: ${leaked.map((s) => `${s.id} (= ${seen.get(textKey(s))})`).join(', ')}`);
 
-  const splits = { train: [], dev: [] };
-  for (const s of [...sentences].sort(byId)) splits[isDev(s.id) ? 'dev' : 'train'].push(s);
+  const splits = { train: [], dev: [], test: [] };
+  for (const s of [...kept].sort(byId)) splits[s.split].push(s);
   const outDir = join(opts.out, opts.vertical);
   mkdirSync(outDir, { recursive: true });
-  for (const split of ['train', 'dev']) writeFileSync(join(outDir, `${split}.xml`), render(opts.vertical, split, splits[split]));
-  console.log(`read ${files.length} batch files from ${dir}; wrote ${join(outDir, 'train.xml')} and ${join(outDir, 'dev.xml')}\n`);
+  const written = ['train', 'dev', ...(opts.test ? ['test'] : [])];
+  for (const split of written) writeFileSync(join(outDir, `${split}.xml`), render(opts.vertical, split, splits[split]));
+  console.log(`read ${sources.length} batch files; wrote ${written.map((s) => join(outDir, `${s}.xml`)).join(', ')}\n`);
   console.log(report(opts.vertical, aspects, splits));
 }
 
