@@ -7,6 +7,7 @@ import { registerPages } from '../pages/index.js';
 import { Store } from '../store/index.js';
 import { HubConfigSchema, HubWorker, registerHub } from '../websub/index.js';
 import { CatalogSource } from './catalog-source.js';
+import { EventLoopMonitor } from './event-loop.js';
 import { seedDemo } from './seed-demo.js';
 
 export interface RunningServer {
@@ -51,8 +52,9 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   const working = config.role !== 'api';
   // Registered before the first load, so start-up announces a revision a crash left unannounced.
   if (working) catalog.onRevision((c) => hub.onRevision(c));
+  const eventLoop = new EventLoopMonitor();
   const metrics = (a: FastifyInstance) => {
-    a.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4; charset=utf-8').send(await hub.metricsText()));
+    a.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4; charset=utf-8').send((await hub.metricsText()) + eventLoop.metricsText()));
   };
   const app = await buildApp({
     catalog: () => catalog.get(),
@@ -89,6 +91,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   await catalog.refresh();
   catalog.startWatching();
   if (working) await hub.start();
+  eventLoop.start();
   log.info({ url, publicBaseUrl, role: config.role, revision: catalog.get().revision }, 'reviewcast listening');
 
   let closing: Promise<void> | null = null;
@@ -103,6 +106,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
     close() {
       // In-flight requests finish (Fastify stops accepting, then waits), then background work, then the store.
       closing ??= (async () => {
+        eventLoop.stop();
         await catalog.stop();
         await app.close();
         await hub.stop();
