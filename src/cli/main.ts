@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { startServer } from '../app/index.js';
 import { loadConfig } from '../config.js';
 import { generateDemoReviews, demoBusiness } from '../demo/index.js';
-import { FORMATS, type Format, ImportFileError, analyzePending, formatRowError, importFile } from '../ingest/index.js';
+import { FORMATS, type Format, ImportFileError, analyzePending, describeCleaning, formatRowError, importFile } from '../ingest/index.js';
 import { Store } from '../store/index.js';
 import { formatSubscriptions, listSubscriptions, removeSubscription } from '../websub/index.js';
 import { readBusinessFile } from './business.js';
@@ -85,6 +85,7 @@ program
           `${report.format}: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.invalid.length} invalid${opts.sync ? `, ${report.unpublished} unpublished` : ''}` +
             ` — ${report.revision ? `revision ${report.revision.id}` : 'no change'} in ${secs.toFixed(1)} s`,
         );
+        for (const line of describeCleaning(report.cleaned)) console.log(`cleaned: ${line}`);
         if (report.syncSkipped) console.error('--sync was not applied: some rows are invalid, and an invalid row may still be a live review.');
         if (report.invalid.length) process.exitCode = 1;
       } catch (err) {

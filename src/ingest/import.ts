@@ -1,4 +1,5 @@
 import type { Store, Revision, ReviewTable } from '../store/index.js';
+import { TEXT_FIXES, type TextFix } from './clean-text.js';
 import { type RowError, formatRef } from './errors.js';
 import { hashOf, reviewId } from './identity.js';
 import { type NormalizedReview, normalizeRow, resolversFor } from './normalize.js';
@@ -24,6 +25,8 @@ export interface ImportReport {
   written: boolean;
   /** --sync was asked for but not applied, because some rows were invalid. */
   syncSkipped: boolean;
+  /** Valid rows whose texts cleaning changed, by kind of change (a row may count under several). */
+  cleaned: Record<TextFix, number>;
 }
 
 type Existing = Pick<ReviewTable, 'id' | 'source' | 'source_review_id' | 'fingerprint' | 'row_hash' | 'content_hash' | 'published' | 'updated_at' | 'first_seen_at'>;
@@ -79,7 +82,7 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
   const valid: NormalizedReview[] = [];
   const seen = new Map<string, RawRow>();
   for (const row of rows) {
-    const n = normalizeRow(row, resolvers);
+    const n = normalizeRow(row, resolvers, now);
     if (Array.isArray(n)) {
       invalid.push(...n);
       continue;
@@ -93,7 +96,9 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     valid.push(n);
   }
   invalid.sort((a, b) => (a.line ?? a.index ?? 0) - (b.line ?? b.index ?? 0));
-  const report: ImportReport = { added: 0, updated: 0, unchanged: 0, unpublished: 0, invalid, revision: null, written: false, syncSkipped: Boolean(opts.sync) && invalid.length > 0 };
+  const cleaned = Object.fromEntries(TEXT_FIXES.map((f) => [f, 0])) as Record<TextFix, number>;
+  for (const n of valid) for (const f of n.fixed) cleaned[f]++;
+  const report: ImportReport = { added: 0, updated: 0, unchanged: 0, unpublished: 0, invalid, revision: null, written: false, syncSkipped: Boolean(opts.sync) && invalid.length > 0, cleaned };
   if (invalid.length > 0 && !opts.skipInvalid) return report;
 
   await store.transaction(async (trx) => {
