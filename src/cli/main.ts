@@ -59,26 +59,34 @@ program
   .addOption(new Option('--format <format>', 'input format (detected when omitted)').choices(FORMATS as string[]))
   .option('--sync', 'unpublish reviews of the imported sources that are absent from the file')
   .option('--skip-invalid', 'write the valid rows and report the invalid ones (default: write nothing if any row is invalid)')
-  .option('--no-analyze', 'skip the sentiment analysis of new and changed reviews (the server does it on load)')
+  .option('--no-analyze', 'skip the sentiment analysis of new and changed reviews (the server does it when it loads them)')
   .addOption(dbOption())
   .action(async (file: string, opts) => {
     await withStore(opts, async (store) => {
       try {
         const bar = progress('importing');
+        const abar = progress('analysing');
         const started = performance.now();
-        const report = await importFile(store, file, { format: opts.format as Format | undefined, sync: opts.sync, skipInvalid: opts.skipInvalid, onProgress: bar.update });
+        // The analyses of what the import writes are stored in the same transaction (--no-analyze: the server makes them).
+        const report = await importFile(store, file, {
+          format: opts.format as Format | undefined,
+          sync: opts.sync,
+          skipInvalid: opts.skipInvalid,
+          analyze: opts.analyze,
+          onAnalysisProgress: abar.update,
+          // Analysis comes first; its bar ends when the writing starts.
+          onProgress: (done, total) => {
+            abar.stop();
+            bar.update(done, total);
+          },
+        });
+        abar.stop();
         bar.stop();
         for (const e of report.invalid) console.error(`invalid: ${formatRowError(e)}`);
         if (!report.written) {
           console.error(`${report.invalid.length} invalid row(s) in ${file}; nothing was imported (use --skip-invalid to import the valid rows).`);
           process.exitCode = 1;
           return;
-        }
-        if (opts.analyze && report.revision) {
-          // Only what this import wrote; `reviewcast analyze` catches up on everything else.
-          const abar = progress('analysing');
-          await analyzePending(store, { onProgress: abar.update, revision: report.revision.id });
-          abar.stop();
         }
         const secs = (performance.now() - started) / 1000;
         console.log(

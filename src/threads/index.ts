@@ -1,0 +1,2 @@
+export { startWorker } from './start-worker.js';
+export { yieldToLoop, SliceClock } from './yield.js';
