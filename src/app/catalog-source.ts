@@ -1,13 +1,13 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Logger } from 'pino';
-import { CATALOG_FORMAT, Catalog } from '../catalog/index.js';
+import { CATALOG_FORMAT, Catalog, CorpusWorker, StaleCorpusError, buildCatalog, unpackLayouts } from '../catalog/index.js';
 import { demoBusiness } from '../demo/index.js';
 import type { Business } from '../domain/index.js';
-import { ReviewAnalysis } from '../domain/insights.js';
 import { analysisContext } from '../ingest/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
 import type { Revision, ReviewAnalysisTable, ReviewTable, RevisionListener as PgRevisionListener, Store } from '../store/index.js';
+import { SliceClock, yieldToLoop } from '../threads/index.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -44,6 +44,7 @@ export class CatalogSource {
   private readonly persisting = new Set<Promise<void>>();
   private nextSnapshot: { catalog: Catalog; base: string; format: string } | null = null;
   private snapshotting: Promise<void> | null = null;
+  private engine: CorpusWorker | null = null;
 
   constructor(
     private readonly store: Store,
@@ -88,11 +89,16 @@ export class CatalogSource {
     let from = 'snapshot';
     if (snap) {
       const [reviews, insights] = await Promise.all([gunzipAsync(snap.reviews), gunzipAsync(snap.insights)]);
-      catalog = new Catalog({ revision: latest!, reviews, insights, reviewsGzip: snap.reviews, insightsGzip: snap.insights, insightsCore: snap.insights_core, layout: snap.layout, publicBaseUrl: base });
-      // The next revision is built on this one; its analyses are parsed meanwhile, a slice per turn.
+      catalog = Catalog.fromSnapshot({ revision: latest!, reviews, insights, reviewsGzip: snap.reviews, insightsGzip: snap.insights, insightsCore: snap.insights_core, layout: snap.layout, publicBaseUrl: base });
+      // The corpus thread takes this revision over (parsing its analyses there), so the next one is built on it.
       this.state = { revision: catalog.revision, context: buildContext(catalog.business, base), ids: new Set(catalog.reviews.map((r) => r.id)), catalog };
       const loaded = catalog;
-      void catalog.prepareUpdate(() => this.state?.catalog === loaded).catch((err) => this.opts.log.warn({ err, revision: loaded.revision }, 'preparing the loaded catalog for updates failed'));
+      void this.corpus()
+        .seed(catalog.revision, reviews, insights, unpackLayouts(snap.layout)[1], new SliceClock())
+        .catch((err) => {
+          this.opts.log.warn({ err, revision: loaded.revision }, 'the corpus thread could not take over the loaded catalog; the next revision reads everything');
+          if (this.state?.catalog === loaded) this.state = null;
+        });
     } else ({ catalog, analysed, from } = await this.build());
     this.current = catalog;
     this.opts.log.info(
@@ -118,12 +124,33 @@ export class CatalogSource {
    */
   private persist(catalog: Catalog, analysed: ReviewAnalysisTable[], base: string, format: string): void {
     if (analysed.length > 0) {
-      const task = this.store.saveAnalyses(analysed).catch((err) => this.opts.log.warn({ err }, 'storing analyses failed (the next build recomputes them)'));
+      const task = this.saveAnalyses(analysed).catch((err) => this.opts.log.warn({ err }, 'storing analyses failed (the next build recomputes them)'));
       this.persisting.add(task);
       void task.finally(() => this.persisting.delete(task));
     }
     this.nextSnapshot = { catalog, base, format };
     this.snapshotting ??= this.storeSnapshots();
+  }
+
+  /** A batch per event-loop turn: SQLite writes block the thread that runs them. */
+  private async saveAnalyses(rows: ReviewAnalysisTable[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 250) {
+      await this.store.saveAnalyses(rows.slice(i, i + 250));
+      await yieldToLoop();
+    }
+  }
+
+  /** The corpus thread, started again (fresh, holding nothing) after a failure. */
+  private corpus(): CorpusWorker {
+    if (!this.engine || this.engine.failed) {
+      if (this.engine) {
+        this.opts.log.warn('the corpus thread failed; starting a new one (the next revision reads everything)');
+        void this.engine.close();
+        this.state = null;
+      }
+      this.engine = new CorpusWorker();
+    }
+    return this.engine;
   }
 
   private async storeSnapshots(): Promise<void> {
@@ -150,19 +177,36 @@ export class CatalogSource {
    * (the published count disagrees) fall back to a full read.
    */
   private async build(): Promise<{ catalog: Catalog; analysed: ReviewAnalysisTable[]; from: 'full read' | 'update' }> {
+    const engine = this.corpus();
     const held = this.state;
     const base = this.opts.publicBaseUrl();
+    // Every long step runs in slices with the event loop turning in between (reads a page at a time,
+    // the catalog a slice at a time); analyses and insights are made on the corpus thread.
+    const clock = new SliceClock();
     const read = await this.store.snapshot(async (trx) => {
       const revision = (await this.store.latestRevision(trx)) ?? EMPTY_REVISION;
       const business = (await this.store.getBusiness(trx)) ?? demoBusiness();
       const context = buildContext(business, base);
-      if (held && held.context === context) {
-        const changed = await this.store.reviewsChangedAfter(held.revision, trx);
-        const ids = changed.filter((r) => r.published === 1).map((r) => r.id);
-        return { revision, business, context, rows: changed, full: false, published: await this.store.publishedCount(trx), stored: await this.store.analysesOf(ids, trx) };
+      const suffix = `|${analysisContext(business)}`;
+      const full = !(held && held.context === context);
+      const rows: ReviewTable[] = [];
+      for await (const page of full ? this.store.publishedReviewPages(trx) : this.store.reviewsChangedAfterPages(held!.revision, trx)) {
+        for (const r of page) rows.push(r);
+        await clock.maybePause();
       }
-      const rows = await this.store.publishedReviews(trx);
-      return { revision, business, context, rows, full: true, published: rows.length, stored: await this.store.analyses(trx) };
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      // A stored analysis counts only if it is of this text under this profile and engine; the others
+      // (and the missing ones) are made on the corpus thread.
+      const stored = new Map<string, string>();
+      const wanted = full ? null : rows.filter((r) => r.published === 1).map((r) => r.id);
+      for await (const page of this.store.analysisPages(wanted, trx)) {
+        for (const a of page) {
+          const row = byId.get(a.review_id);
+          if (row && row.published === 1 && a.content_hash === row.row_hash + suffix) stored.set(a.review_id, a.analysis);
+        }
+        await clock.maybePause();
+      }
+      return { revision, business, context, suffix, rows, byId, full, published: full ? rows.length : await this.store.publishedCount(trx), stored };
     });
     // The held id set is updated in place; until this build completes nothing is held, so a failure starts over.
     this.state = null;
@@ -177,20 +221,21 @@ export class CatalogSource {
       this.opts.log.warn({ held: ids.size, published: read.published }, 'catalog drifted from the store; reading everything');
       return this.build();
     }
-    // A stored analysis counts only if it is of this text under this profile and engine; the catalog
-    // computes the others (and the missing ones).
-    const suffix = `|${analysisContext(read.business)}`;
-    const analyses = new Map<string, ReviewAnalysis>();
-    for (const a of read.stored) {
-      const row = changes.get(a.review_id);
-      if (row && a.content_hash === row.row_hash + suffix) analyses.set(a.review_id, JSON.parse(a.analysis) as ReviewAnalysis);
+    const common = { revision: read.revision, business: read.business, analyses: read.stored, publicBaseUrl: base };
+    let catalog: Catalog;
+    try {
+      catalog = read.full
+        ? await buildCatalog({ ...common, rows: new Map(read.rows.filter((r) => r.published === 1).map((r) => [r.id, r])) }, engine, clock)
+        : await buildCatalog({ ...common, previous: held!.catalog, changes }, engine, clock);
+    } catch (err) {
+      // The corpus thread holds another revision than the one this build is based on (it was replaced,
+      // or its take-over of a loaded snapshot failed): read everything.
+      if (!(err instanceof StaleCorpusError) || read.full) throw err;
+      this.opts.log.warn({ err: err.message }, 'the corpus thread is not at the held revision; reading everything');
+      return this.build();
     }
-    const common = { revision: read.revision, business: read.business, analyses, publicBaseUrl: base };
-    const catalog = read.full
-      ? new Catalog({ ...common, rows: new Map(read.rows.map((r) => [r.id, r])) })
-      : new Catalog({ ...common, previous: held!.catalog, changes });
-    // The catalog analysed what had no current analysis; those are stored after the swap.
-    const analysed = [...catalog.analysed].map(([id, a]) => ({ review_id: id, engine: ENGINE_VERSION, content_hash: changes.get(id)!.row_hash + suffix, analysis: JSON.stringify(a) }));
+    // The corpus thread analysed what had no current analysis; those are stored after the swap.
+    const analysed = [...catalog.analysed].map(([id, analysis]) => ({ review_id: id, engine: ENGINE_VERSION, content_hash: read.byId.get(id)!.row_hash + read.suffix, analysis }));
     this.state = { revision: read.revision.id, context: read.context, ids, catalog };
     return { catalog, analysed, from: read.full ? 'full read' : 'update' };
   }
@@ -221,5 +266,6 @@ export class CatalogSource {
     await this.listener?.stop();
     while (this.building) await this.building.catch(() => {});
     await Promise.all([...this.persisting, this.snapshotting]);
+    await this.engine?.close();
   }
 }

@@ -1,2 +1,2 @@
 export { startWorker } from './start-worker.js';
-export { yieldToLoop, SliceClock } from './yield.js';
+export { SliceClock, type Steps, runAtOnce, runInSlices, yieldToLoop } from './yield.js';
