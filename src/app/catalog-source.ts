@@ -7,7 +7,8 @@ import type { Business } from '../domain/index.js';
 import { analysisContext } from '../ingest/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
 import type { Revision, ReviewAnalysisTable, ReviewTable, RevisionListener as PgRevisionListener, Store } from '../store/index.js';
-import { SliceClock, yieldToLoop } from '../threads/index.js';
+import { SliceClock } from '../threads/index.js';
+import { StoreWriter } from './store-writer.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -45,6 +46,7 @@ export class CatalogSource {
   private nextSnapshot: { catalog: Catalog; base: string; format: string } | null = null;
   private snapshotting: Promise<void> | null = null;
   private engine: CorpusWorker | null = null;
+  private writer: StoreWriter | null = null;
 
   constructor(
     private readonly store: Store,
@@ -117,14 +119,17 @@ export class CatalogSource {
 
   /**
    * Stores what a build made, after the swap and off the request path: clients get the new revision
-   * first; restarts and other replicas load it from here. Analyses are written at once. A snapshot
+   * first; restarts and other replicas load it from here. Everything is written by the store writer
+   * thread, so no write holds up requests. Analyses are written at once. A snapshot
    * waits for the gzip codings (made on zlib's threads), and only the newest waiting one is stored:
    * under a burst of imports an older revision's snapshot is useless, and holding each one's bodies
    * until its turn would pile up memory.
    */
   private persist(catalog: Catalog, analysed: ReviewAnalysisTable[], base: string, format: string): void {
     if (analysed.length > 0) {
-      const task = this.saveAnalyses(analysed).catch((err) => this.opts.log.warn({ err }, 'storing analyses failed (the next build recomputes them)'));
+      const task = this.storeWriter()
+        .saveAnalyses(analysed, new SliceClock())
+        .catch((err) => this.opts.log.warn({ err }, 'storing analyses failed (the next build recomputes them)'));
       this.persisting.add(task);
       void task.finally(() => this.persisting.delete(task));
     }
@@ -132,12 +137,8 @@ export class CatalogSource {
     this.snapshotting ??= this.storeSnapshots();
   }
 
-  /** A batch per event-loop turn: SQLite writes block the thread that runs them. */
-  private async saveAnalyses(rows: ReviewAnalysisTable[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += 250) {
-      await this.store.saveAnalyses(rows.slice(i, i + 250));
-      await yieldToLoop();
-    }
+  private storeWriter(): StoreWriter {
+    return (this.writer ??= new StoreWriter(this.store.conn.url));
   }
 
   /** The corpus thread, started again (fresh, holding nothing) after a failure. */
@@ -159,7 +160,7 @@ export class CatalogSource {
         this.nextSnapshot = null;
         try {
           const stored = await job.catalog.snapshot();
-          await this.store.saveSnapshot({ revision: job.catalog.revision, base_url: job.base, engine: job.format, ...stored, created_at: new Date().toISOString() });
+          await this.storeWriter().saveSnapshot({ revision: job.catalog.revision, base_url: job.base, engine: job.format, ...stored, created_at: new Date().toISOString() }, new SliceClock());
         } catch (err) {
           this.opts.log.warn({ err, revision: job.catalog.revision }, 'storing the catalog snapshot failed');
         }
@@ -189,33 +190,37 @@ export class CatalogSource {
       const context = buildContext(business, base);
       const suffix = `|${analysisContext(business)}`;
       const full = !(held && held.context === context);
-      const rows: ReviewTable[] = [];
+      // Each row read by id (a full read: the published ones; an update: every changed one).
+      const byId = new Map<string, ReviewTable>();
+      const published: string[] = [];
       for await (const page of full ? this.store.publishedReviewPages(trx) : this.store.reviewsChangedAfterPages(held!.revision, trx)) {
-        for (const r of page) rows.push(r);
+        for (const r of page) {
+          byId.set(r.id, r);
+          if (r.published === 1) published.push(r.id);
+        }
         await clock.maybePause();
       }
-      const byId = new Map(rows.map((r) => [r.id, r]));
       // A stored analysis counts only if it is of this text under this profile and engine; the others
       // (and the missing ones) are made on the corpus thread.
       const stored = new Map<string, string>();
-      const wanted = full ? null : rows.filter((r) => r.published === 1).map((r) => r.id);
-      for await (const page of this.store.analysisPages(wanted, trx)) {
+      for await (const page of this.store.analysisPages(full ? null : published, trx)) {
         for (const a of page) {
           const row = byId.get(a.review_id);
           if (row && row.published === 1 && a.content_hash === row.row_hash + suffix) stored.set(a.review_id, a.analysis);
         }
         await clock.maybePause();
       }
-      return { revision, business, context, suffix, rows, byId, full, published: full ? rows.length : await this.store.publishedCount(trx), stored };
+      return { revision, business, context, suffix, byId, full, published: full ? byId.size : await this.store.publishedCount(trx), stored };
     });
     // The held id set is updated in place; until this build completes nothing is held, so a failure starts over.
     this.state = null;
     const ids = read.full ? new Set<string>() : held!.ids;
     const changes = new Map<string, ReviewTable | null>();
-    for (const r of read.rows) {
+    for (const r of read.byId.values()) {
       changes.set(r.id, r.published === 1 ? r : null);
       if (r.published === 1) ids.add(r.id);
       else ids.delete(r.id);
+      if (clock.due()) await clock.pause();
     }
     if (ids.size !== read.published) {
       this.opts.log.warn({ held: ids.size, published: read.published }, 'catalog drifted from the store; reading everything');
@@ -225,7 +230,7 @@ export class CatalogSource {
     let catalog: Catalog;
     try {
       catalog = read.full
-        ? await buildCatalog({ ...common, rows: new Map(read.rows.filter((r) => r.published === 1).map((r) => [r.id, r])) }, engine, clock)
+        ? await buildCatalog({ ...common, rows: read.byId }, engine, clock)
         : await buildCatalog({ ...common, previous: held!.catalog, changes }, engine, clock);
     } catch (err) {
       // The corpus thread holds another revision than the one this build is based on (it was replaced,
@@ -235,7 +240,11 @@ export class CatalogSource {
       return this.build();
     }
     // The corpus thread analysed what had no current analysis; those are stored after the swap.
-    const analysed = [...catalog.analysed].map(([id, analysis]) => ({ review_id: id, engine: ENGINE_VERSION, content_hash: read.byId.get(id)!.row_hash + read.suffix, analysis }));
+    const analysed: ReviewAnalysisTable[] = [];
+    for (const [id, analysis] of catalog.analysed) {
+      analysed.push({ review_id: id, engine: ENGINE_VERSION, content_hash: read.byId.get(id)!.row_hash + read.suffix, analysis });
+      if (clock.due()) await clock.pause();
+    }
     this.state = { revision: read.revision.id, context: read.context, ids, catalog };
     return { catalog, analysed, from: read.full ? 'full read' : 'update' };
   }
@@ -267,5 +276,6 @@ export class CatalogSource {
     while (this.building) await this.building.catch(() => {});
     await Promise.all([...this.persisting, this.snapshotting]);
     await this.engine?.close();
+    await this.writer?.close();
   }
 }

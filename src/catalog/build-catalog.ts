@@ -1,7 +1,8 @@
 import { type Business, RatingTally, type ReviewsDocument } from '../domain/index.js';
 import type { Revision, ReviewTable } from '../store/index.js';
 import { SliceClock, type Steps, runInSlices } from '../threads/index.js';
-import { Catalog, attributionFor, positionsOf, renderFeeds } from './catalog.js';
+import { Catalog, attributionFor, positionsOf } from './catalog.js';
+import { FEED_SIZE } from './render/feeds.js';
 import type { CorpusRow } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
 import { orderAll, orderUpdated } from './ordered-reviews.js';
@@ -56,6 +57,15 @@ function* corpusRows(rows: Iterable<ReviewTable>, analyses: ReadonlyMap<string, 
   return out;
 }
 
+function* idsOf(reviews: readonly { id: string }[]): Steps<string[]> {
+  const ids: string[] = new Array(reviews.length);
+  for (let i = 0; i < reviews.length; i++) {
+    ids[i] = reviews[i].id;
+    if (i % 8192 === 0) yield;
+  }
+  return ids;
+}
+
 function* tally(reviews: ReviewsDocument['reviews'], asOf: string): Steps<ReturnType<RatingTally['result']>> {
   const t = new RatingTally(asOf);
   for (let i = 0; i < reviews.length; i++) {
@@ -84,15 +94,19 @@ export async function buildCatalog(input: CatalogInput | CatalogUpdate, engine: 
     clock,
   );
   const { reviews, freshPositions } = ordered;
-  const freshIds = Array.from(freshPositions, (p) => reviews[p].id);
-  // The engine renders the insights while this thread builds the rest.
-  const committed = engine.commit({ revision: input.revision, freshIds, freshPositions });
+  const freshIds: string[] = new Array(freshPositions.length);
+  for (let k = 0; k < freshIds.length; k++) {
+    freshIds[k] = reviews[freshPositions[k]].id;
+    if (k % 4096 === 0) await clock.maybePause();
+  }
+  // The engine renders the insights and feeds while this thread builds the rest.
+  const committed = engine.commit({ revision: input.revision, freshIds, freshPositions, newest: reviews.slice(0, FEED_SIZE), publicBaseUrl: input.publicBaseUrl });
   committed.catch(() => {});
 
   const generatedAt = input.revision.created_at;
   const aggregateRating = await runInSlices(tally(reviews, generatedAt), clock);
   const doc: ReviewsDocument = { business: input.business, aggregate_rating: aggregateRating, reviews, generated_at: generatedAt, revision: input.revision.id };
-  const ids = reviews.map((r) => r.id);
+  const ids = await runInSlices(idsOf(reviews), clock);
   const reviewsJson = await runInSlices(SplicedJson.renderSteps(doc, 'reviews', 'array', { keys: ids, values: reviews }, update?.previous.reviewsJson, update ? ordered.fresh : undefined), clock);
   const attribution = attributionFor(input.business);
   const index = await runInSlices(
@@ -100,12 +114,10 @@ export async function buildCatalog(input: CatalogInput | CatalogUpdate, engine: 
     clock,
   );
   const positions = await runInSlices(positionsOf(reviews), clock);
-  const feeds = renderFeeds(input.business, reviews, l, generatedAt);
-  await clock.maybePause();
 
   const insights = await committed;
   // Main never re-renders the insights body (the engine does): its items are only read back by position.
-  const insightsJson = SplicedJson.fromLayout(insights.body, insights.layout, ids, []);
+  const insightsJson = SplicedJson.fromLayout(insights.body, insights.layout, ids, [], insights.digest);
   return new Catalog({
     revision: input.revision,
     business: input.business,
@@ -119,6 +131,6 @@ export async function buildCatalog(input: CatalogInput | CatalogUpdate, engine: 
     index,
     positions,
     analysed: staged.analysed,
-    feeds,
+    feeds: insights.feeds,
   });
 }

@@ -3,14 +3,11 @@ import type { Insights, ReviewAnalysis } from '../domain/insights.js';
 import type { Revision } from '../store/index.js';
 import { type Steps, runAtOnce } from '../threads/index.js';
 import { ReviewIndex } from './review-index.js';
-import { renderAtom } from './render/atom.js';
-import { renderJsonFeed } from './render/json-feed.js';
+import { FEED_SIZE, renderFeeds } from './render/feeds.js';
 import { SplicedJson } from './render/spliced-json.js';
 import { type Links, links } from './render/links.js';
 import { Representation, httpDate } from './representation.js';
 import type { Attribution } from './to-review.js';
-
-export const FEED_SIZE = 50;
 
 /** Bump when the rendered shape of /reviews.json or /insights.json changes, so stored snapshots are rebuilt. */
 export const CATALOG_FORMAT = 'catalog/2';
@@ -71,12 +68,6 @@ export const unpackLayouts = (packed: Buffer): [Buffer, Buffer] => {
   const n = packed.readUInt32LE(0);
   return [packed.subarray(4, 4 + n), packed.subarray(4 + n)];
 };
-
-/** The feeds of the newest reviews, rendered once per revision. */
-export function renderFeeds(business: Business, reviews: readonly Review[], l: Links, generatedAt: string): { json: Buffer; atom: Buffer } {
-  const newest = reviews.slice(0, FEED_SIZE);
-  return { json: Buffer.from(JSON.stringify(renderJsonFeed(business, newest, l))), atom: Buffer.from(renderAtom(business, newest, l, generatedAt)) };
-}
 
 export const attributionFor = (business: Business): Attribution => ({
   technicians: createMentionMatcher(business.technicians),
@@ -178,7 +169,7 @@ export class Catalog {
       index: ReviewIndex.create(doc.reviews, attribution.technicians, attribution.services),
       positions: null,
       analysed: new Map(),
-      feeds: renderFeeds(doc.business, doc.reviews, l, input.revision.created_at),
+      feeds: renderFeeds(doc.business, doc.reviews.slice(0, FEED_SIZE), l, input.revision.created_at),
       gzipped: { reviews: input.reviewsGzip, insights: input.insightsGzip },
     });
   }

@@ -1,7 +1,9 @@
-import type { Business } from '../domain/index.js';
+import type { Business, Review } from '../domain/index.js';
 import type { Insights, ReviewAnalysis } from '../domain/insights.js';
 import type { Revision } from '../store/index.js';
 import { type Analyzer, type CorpusReview, buildInsights, createAnalyzer } from '../insights/index.js';
+import { renderFeeds } from './render/feeds.js';
+import { links } from './render/links.js';
 import { type Allocate, SplicedJson } from './render/spliced-json.js';
 import { type FoundMentions, union } from './to-review.js';
 
@@ -42,14 +44,19 @@ export interface CommitInput {
   /** The staged rows' ids and their places in the new order (ascending places). */
   freshIds: string[];
   freshPositions: Int32Array;
+  /** The newest reviews, for the feeds (xmlbuilder2 takes tens of milliseconds for an Atom feed). */
+  newest: Review[];
+  publicBaseUrl: string;
 }
 
 /** The insights of a revision: the document without per_review, and the whole body with its layout. */
 export interface Committed {
   core: string;
   body: Buffer;
-  /** SplicedJson layout of the per_review items in `body`. */
+  /** SplicedJson layout of the per_review items in `body`, and the body's digest. */
   layout: Buffer;
+  digest: Buffer;
+  feeds: { json: Buffer; atom: Buffer };
 }
 
 export class StaleCorpusError extends Error {}
@@ -67,10 +74,10 @@ const analyzerKey = (b: Business) => JSON.stringify([b.vertical, b.technicians, 
 
 /**
  * Everything about a corpus that is computed from analyses: the per-review analyses themselves (stored
- * ones parsed, missing ones made), the corpus insights and the per_review body. It keeps the previous
- * revision's corpus, so a revision costs its changes plus one insights pass. It runs on a worker
- * thread (CorpusWorker), keeping that work off the event loop; the catalog on the main thread gets
- * the mentions it needs for reviews and the rendered insights.
+ * ones parsed, missing ones made), the corpus insights and the per_review body; and the feeds, whose
+ * rendering is slow too. It keeps the previous revision's corpus, so a revision costs its changes plus
+ * one insights pass. It runs on a worker thread (CorpusWorker), keeping that work off the event loop;
+ * the catalog on the main thread gets the mentions it needs for reviews and the rendered bodies.
  */
 export class CorpusModel {
   private held: Held | null = null;
@@ -152,7 +159,8 @@ export class CorpusModel {
     // per_review in corpus order, which is the catalog's (newest first): a property test holds the bytes to JSON.stringify.
     const perReview = SplicedJson.render(insights, 'per_review', 'object', { keys: ids, values: analyses }, held?.perReview, freshValues, this.allocate);
     this.held = { revision: input.revision.id, ids, reviews, analyses, perReview };
-    return { core: coreOf(insights), body: perReview.body, layout: perReview.layout() };
+    const feeds = renderFeeds(staged.business, input.newest, links(input.publicBaseUrl), input.revision.created_at);
+    return { core: coreOf(insights), body: perReview.body, layout: perReview.layout(), digest: perReview.digest, feeds };
   }
 
   /**

@@ -1,12 +1,15 @@
 // Worker thread: the corpus model (analyses, insights, per_review body) of CorpusWorker.
 import { parentPort } from 'node:worker_threads';
+import { lowerThreadPriority } from '../threads/index.js';
 import { CorpusModel, type CorpusRow, StaleCorpusError } from './corpus-model.js';
 import { type FoundEntry, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 
+lowerThreadPriority();
 const port = parentPort!;
 const send = (m: FromCorpus) => port.postMessage(m);
 // Bodies in shared memory, so the main thread serves them as they are.
 const model = new CorpusModel((n) => Buffer.from(new SharedArrayBuffer(n)));
+let outbox: { found: FoundEntry[]; analysed: [string, string][] }[] = [];
 let staging: { business: Extract<ToCorpus, { t: 'stage-begin' }>['business']; basedOn: number | null; changed: string[]; rows: CorpusRow[] } | null = null;
 
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
@@ -27,13 +30,17 @@ port.on('message', (m: ToCorpus) => {
         const { found, analysed } = model.stage(input);
         const entries: FoundEntry[] = [...found].map(([id, f]) => [id, [...f.technicians], [...f.services], [...f.service_areas]]);
         const made = [...analysed];
-        for (let i = 0; i < Math.max(entries.length, made.length); i += PART) send({ t: 'staged-part', id: m.id, found: entries.slice(i, i + PART), analysed: made.slice(i, i + PART) });
-        send({ t: 'staged', id: m.id });
+        outbox = [];
+        for (let i = 0; i < Math.max(entries.length, made.length); i += PART) outbox.push({ found: entries.slice(i, i + PART), analysed: made.slice(i, i + PART) });
+        send({ t: 'staged', id: m.id, parts: outbox.length });
         return;
       }
+      case 'stage-take':
+        send({ t: 'staged-part', id: m.id, ...outbox.shift()! });
+        return;
       case 'commit': {
-        const done = model.commit({ revision: m.revision, freshIds: m.freshIds === '' ? [] : m.freshIds.split('\n'), freshPositions: m.freshPositions });
-        send({ t: 'committed', id: m.id, core: done.core, body: done.body, layout: done.layout });
+        const done = model.commit({ revision: m.revision, freshIds: m.freshIds === '' ? [] : m.freshIds.split('\n'), freshPositions: m.freshPositions, newest: m.newest, publicBaseUrl: m.publicBaseUrl });
+        send({ t: 'committed', id: m.id, core: done.core, body: done.body, layout: done.layout, digest: done.digest, feedJson: done.feeds.json, feedAtom: done.feeds.atom });
         return;
       }
       case 'seed':

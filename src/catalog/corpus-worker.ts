@@ -35,8 +35,6 @@ export class LocalCorpus implements CorpusEngine {
 interface Call {
   resolve(m: FromCorpus): void;
   reject(err: Error): void;
-  /** Parts of a staged answer, gathered until it ends. */
-  staged?: Staged;
 }
 
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
@@ -82,18 +80,13 @@ export class CorpusWorker implements CorpusEngine {
   private receive(m: FromCorpus): void {
     const call = this.calls.get(m.id);
     if (!call) return;
-    if (m.t === 'staged-part') {
-      for (const [id, technicians, services, service_areas] of m.found) call.staged!.found.set(id, { technicians, services, service_areas } satisfies FoundMentions);
-      for (const [id, json] of m.analysed) call.staged!.analysed.set(id, json);
-      return;
-    }
     this.calls.delete(m.id);
     if (m.t === 'failed') call.reject(m.stale ? new StaleCorpusError(m.message) : new Error(`corpus thread: ${m.message}`));
     else call.resolve(m);
   }
 
-  private call(id: number, staged?: Staged): Promise<FromCorpus> {
-    const answer: Promise<FromCorpus> = this.dead ? Promise.reject(this.dead) : new Promise((resolve, reject) => this.calls.set(id, { resolve, reject, staged }));
+  private call(id: number): Promise<FromCorpus> {
+    const answer: Promise<FromCorpus> = this.dead ? Promise.reject(this.dead) : new Promise((resolve, reject) => this.calls.set(id, { resolve, reject }));
     // Awaited once the request is sent; a failure meanwhile is not an unhandled rejection.
     answer.catch(() => {});
     return answer;
@@ -105,15 +98,24 @@ export class CorpusWorker implements CorpusEngine {
 
   async stage(input: StageInput, clock?: SliceClock): Promise<Staged> {
     const id = this.nextId++;
-    const staged: Staged = { found: new Map(), analysed: new Map() };
-    const answer = this.call(id, staged);
+    const answer = this.call(id);
     this.post({ t: 'stage-begin', id, business: input.business, basedOn: input.basedOn });
     for (let i = 0; i < Math.max(input.changed.length, input.rows.length); i += PART) {
       this.post({ t: 'stage-part', id, changed: input.changed.slice(i, i + PART), rows: input.rows.slice(i, i + PART) });
       if (clock?.due()) await clock.pause();
     }
     this.post({ t: 'stage-end', id });
-    await answer;
+    const { parts } = (await answer) as Extract<FromCorpus, { t: 'staged' }>;
+    const staged: Staged = { found: new Map(), analysed: new Map() };
+    for (let k = 0; k < parts; k++) {
+      const take = this.nextId++;
+      const part = this.call(take);
+      this.post({ t: 'stage-take', id: take });
+      const m = (await part) as Extract<FromCorpus, { t: 'staged-part' }>;
+      for (const [rid, technicians, services, service_areas] of m.found) staged.found.set(rid, { technicians, services, service_areas } satisfies FoundMentions);
+      for (const [rid, json] of m.analysed) staged.analysed.set(rid, json);
+      if (clock?.due()) await clock.pause();
+    }
     return staged;
   }
 
@@ -121,9 +123,9 @@ export class CorpusWorker implements CorpusEngine {
     const id = this.nextId++;
     const answer = this.call(id);
     const positions = new Int32Array(input.freshPositions);
-    this.post({ t: 'commit', id, revision: input.revision, freshIds: input.freshIds.join('\n'), freshPositions: positions }, [positions.buffer]);
+    this.post({ t: 'commit', id, revision: input.revision, freshIds: input.freshIds.join('\n'), freshPositions: positions, newest: input.newest, publicBaseUrl: input.publicBaseUrl }, [positions.buffer]);
     const m = (await answer) as Extract<FromCorpus, { t: 'committed' }>;
-    return { core: m.core, body: asBuffer(m.body), layout: asBuffer(m.layout) };
+    return { core: m.core, body: asBuffer(m.body), layout: asBuffer(m.layout), digest: asBuffer(m.digest), feeds: { json: asBuffer(m.feedJson), atom: asBuffer(m.feedAtom) } };
   }
 
   async seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer, clock?: SliceClock): Promise<void> {

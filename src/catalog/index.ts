@@ -1,4 +1,5 @@
-export { Catalog, CATALOG_FORMAT, FEED_SIZE, type CatalogSnapshot, type Representations, unpackLayouts } from './catalog.js';
+export { FEED_SIZE } from './render/feeds.js';
+export { Catalog, CATALOG_FORMAT, type CatalogSnapshot, type Representations, unpackLayouts } from './catalog.js';
 export { buildCatalog, type CatalogInput, type CatalogUpdate } from './build-catalog.js';
 export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
 export { StaleCorpusError } from './corpus-model.js';

@@ -31,7 +31,7 @@ export function* orderAll(rows: Iterable<ReviewTable>, found: ReadonlyMap<string
   const reviews = yield* sortSteps(yield* reviewsOf(rows, found, permalink), newestFirst);
   const freshPositions = new Int32Array(reviews.length);
   for (let i = 0; i < reviews.length; i++) freshPositions[i] = i;
-  return { reviews, fresh: new Set(reviews), freshPositions };
+  return { reviews, fresh: yield* setOf(reviews), freshPositions };
 }
 
 /**
@@ -72,7 +72,16 @@ export function* orderUpdated(
     }
     if (k % 4096 === 0) yield;
   }
-  return { reviews, fresh: new Set(added), freshPositions };
+  return { reviews, fresh: yield* setOf(added), freshPositions };
+}
+
+function* setOf<T>(items: readonly T[]): Steps<Set<T>> {
+  const out = new Set<T>();
+  for (let i = 0; i < items.length; i++) {
+    out.add(items[i]);
+    if (i % 4096 === 0) yield;
+  }
+  return out;
 }
 
 const RUN = 1024;

@@ -156,15 +156,17 @@ export class Store {
   async *publishedReviewPages(trx: Tx = this.db, size = PAGE): AsyncGenerator<ReviewTable[]> {
     let after: string | null = null;
     for (;;) {
+      // Paged by the primary key alone, filtered here: with `published` in the query SQLite picks that
+      // index and sorts every published row for each page.
       const page: ReviewTable[] = await trx
         .selectFrom('reviews')
         .selectAll()
-        .where('published', '=', 1)
         .$if(after !== null, (q) => q.where('id', '>', after!))
         .orderBy('id')
         .limit(size)
         .execute();
-      if (page.length > 0) yield page;
+      const published = page.filter((r) => r.published === 1);
+      if (published.length > 0) yield published;
       if (page.length < size) return;
       after = page[page.length - 1].id;
     }

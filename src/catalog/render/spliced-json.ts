@@ -1,9 +1,27 @@
 import { createHash, hash } from 'node:crypto';
+import { endianness } from 'node:os';
 import { type Steps, runAtOnce } from '../../threads/index.js';
 
 const DIGEST = 32;
 /** Bytes copied between two points where a slice may end (a copy into fresh memory runs at about 1 GB/s). */
 const COPY_STEP = 1 << 21;
+
+/** Typed arrays are copied as bytes where the host order is the stored one (little-endian), instead of a word at a time. */
+const HOST_LE = endianness() === 'LE';
+
+/** `words` as little-endian bytes into `out` at `at`. */
+function writeWords(words: Uint32Array, out: Buffer, at: number): void {
+  if (HOST_LE) Buffer.from(words.buffer, words.byteOffset, words.byteLength).copy(out, at);
+  else for (let i = 0; i < words.length; i++) out.writeUInt32LE(words[i], at + i * 4);
+}
+
+/** n little-endian words of `b` from `at`. */
+function readWords(b: Buffer, at: number, n: number): Uint32Array {
+  const words = new Uint32Array(n);
+  if (HOST_LE) new Uint8Array(words.buffer).set(b.subarray(at, at + n * 4));
+  else for (let i = 0; i < n; i++) words[i] = b.readUInt32LE(at + i * 4);
+  return words;
+}
 
 /** Where a render's body is allocated: a shared buffer lets a worker thread hand it over without a copy. */
 export type Allocate = (bytes: number) => Buffer;
@@ -33,12 +51,14 @@ export class SplicedJson {
     private readonly digests: Buffer,
     /** Bytes before the first item (the member's opening bracket included). */
     private readonly openLength: number,
+    /** The document's digest, when the thread that rendered it computed it already. */
+    digest?: Buffer,
   ) {
     const close = starts.length === 0 ? openLength : starts[starts.length - 1] + lengths[lengths.length - 1];
     const header = Buffer.alloc(8);
     header.writeUInt32BE(openLength, 0);
     header.writeUInt32BE(starts.length, 4);
-    this.digest = createHash('sha256').update(header).update(body.subarray(0, openLength)).update(digests).update(body.subarray(close)).digest();
+    this.digest = digest ?? createHash('sha256').update(header).update(body.subarray(0, openLength)).update(digests).update(body.subarray(close)).digest();
   }
 
   /**
@@ -134,10 +154,8 @@ export class SplicedJson {
     const out = Buffer.allocUnsafe(8 + n * 8 + n * DIGEST);
     out.writeUInt32LE(n, 0);
     out.writeUInt32LE(this.openLength, 4);
-    for (let i = 0; i < n; i++) {
-      out.writeUInt32LE(this.starts[i], 8 + i * 4);
-      out.writeUInt32LE(this.lengths[i], 8 + n * 4 + i * 4);
-    }
+    writeWords(this.starts, out, 8);
+    writeWords(this.lengths, out, 8 + n * 4);
     this.digests.copy(out, 8 + n * 8);
     return out;
   }
@@ -147,21 +165,19 @@ export class SplicedJson {
    * The layout is checked against the body (items in order, one separator apart, inside the body), so
    * a damaged one fails here rather than producing a wrong body later.
    */
-  static fromLayout(body: Buffer, layout: Buffer, keys: readonly string[], values: readonly unknown[]): SplicedJson {
+  static fromLayout(body: Buffer, layout: Buffer, keys: readonly string[], values: readonly unknown[], digest?: Buffer): SplicedJson {
     const n = layout.length >= 8 ? layout.readUInt32LE(0) : -1;
     if (n !== keys.length || layout.length !== 8 + n * (8 + DIGEST)) throw new Error(`SplicedJson: a stored layout of ${n} items does not fit ${keys.length} keys`);
     const openLength = layout.readUInt32LE(4);
-    const starts = new Uint32Array(n);
-    const lengths = new Uint32Array(n);
+    const starts = readWords(layout, 8, n);
+    const lengths = readWords(layout, 8 + n * 4, n);
     let expected = openLength;
     for (let i = 0; i < n; i++) {
-      starts[i] = layout.readUInt32LE(8 + i * 4);
-      lengths[i] = layout.readUInt32LE(8 + n * 4 + i * 4);
       if (starts[i] !== expected || lengths[i] === 0) throw new Error(`SplicedJson: stored layout item ${i} is out of place`);
       expected = starts[i] + lengths[i] + 1;
     }
     if ((n === 0 ? openLength : expected - 1) > body.length) throw new Error('SplicedJson: the stored layout runs past the body');
-    return new SplicedJson(body, keys, values, starts, lengths, Buffer.from(layout.subarray(8 + n * 8)), openLength);
+    return new SplicedJson(body, keys, values, starts, lengths, Buffer.from(layout.subarray(8 + n * 8)), openLength, digest);
   }
 
   /** The bytes of item i, as rendered (for an object member, `"key":value`). */
