@@ -154,6 +154,10 @@ function csvRecord(cells: Record<string, string>): ImportRecordInput {
 }
 
 function parseCsvFile(text: string): ParsedFile {
+  // The header first: a file that is not a CSV of reviews is named as such, not by its first bad row.
+  const header = csvHeader(text);
+  const missing = CSV_REQUIRED.filter((c) => !header.includes(c));
+  if (missing.length > 0) throw new ImportFileError([{ line: 1, field: '', reason: `not a CSV of reviews: the header row lacks ${missing.join(', ')} (found ${header.length ? header.map((h) => JSON.stringify(h.slice(0, 40))).join(', ') : 'no columns'})` }]);
   let records: { record: Record<string, string>; info: { lines: number } }[];
   try {
     records = parseCsv(text, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), info: true, skip_empty_lines: true, relax_column_count: false, bom: true });
@@ -161,16 +165,13 @@ function parseCsvFile(text: string): ParsedFile {
     const e = err as Error & { lines?: number };
     throw new ImportFileError([{ line: e.lines, field: '', reason: `not valid CSV: ${e.message}` }]);
   }
-  const header = records.length > 0 ? Object.keys(records[0].record) : csvHeader(text);
-  const missing = CSV_REQUIRED.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new ImportFileError([{ line: 1, field: '', reason: `not a CSV of reviews: the header row lacks ${missing.join(', ')} (found ${header.length ? header.map((h) => JSON.stringify(h.slice(0, 40))).join(', ') : 'no columns'})` }]);
   return { format: 'csv', rows: records.map(({ record, info }) => ({ line: info.lines, value: csvRecord(record) })), errors: [] };
 }
 
 /** Columns every review needs (the rest have defaults or may be empty). */
 const CSV_REQUIRED = ['author', 'rating', 'date'];
 
-/** The header of a CSV without data rows. */
+/** The header row's column names (trimmed, lower case). */
 function csvHeader(text: string): string[] {
   try {
     const [first] = parseCsv(text, { to_line: 1, bom: true, relax_column_count: true }) as string[][];
