@@ -12,8 +12,8 @@ export interface Revision {
 }
 
 const BUSINESS_ROW = 'default';
-/** Rows per page of the paged reads: a few milliseconds of work each. */
-const PAGE = 1_000;
+/** Rows per page of the paged reads: a few milliseconds of work each (SQLite reads run on the caller's thread). */
+const PAGE = 250;
 
 async function inChunks<T>(ids: string[], read: (ids: string[]) => Promise<T[]>): Promise<T[]> {
   const out: T[] = [];
