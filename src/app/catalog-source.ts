@@ -51,7 +51,10 @@ export class CatalogSource {
   constructor(
     private readonly store: Store,
     private readonly opts: { publicBaseUrl: () => string; pollMs: number; log: Logger },
-  ) {}
+  ) {
+    // Started now, so its modules load while the server starts rather than on the first build.
+    this.corpus();
+  }
 
   get(): Catalog {
     if (!this.current) throw Object.assign(new Error('the catalog is still loading'), { statusCode: 503 });

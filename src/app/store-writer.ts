@@ -35,6 +35,7 @@ export class StoreWriter {
     this.worker.on('message', (m: FromWriter) => {
       const call = this.calls.get(m.id);
       this.calls.delete(m.id);
+      if (this.calls.size === 0) this.worker.unref();
       if (m.error) call?.reject(new Error(m.error));
       else call?.resolve();
     });
@@ -44,9 +45,12 @@ export class StoreWriter {
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`the store writer thread exited (code ${code})`)));
+    // An idle thread does not keep the process alive; one with a write under way does.
+    this.worker.unref();
   }
 
   private send(m: ToWriter): Promise<void> {
+    this.worker.ref();
     const done = new Promise<void>((resolve, reject) => this.calls.set(m.id, { resolve, reject }));
     // Awaited by the caller, possibly after more parts are sent: a failure meanwhile is not unhandled.
     done.catch(() => {});

@@ -1,10 +1,8 @@
 // Worker thread: the corpus model (analyses, insights, per_review body) of CorpusWorker.
 import { parentPort } from 'node:worker_threads';
-import { lowerThreadPriority } from '../threads/index.js';
 import { CorpusModel, type CorpusRow, StaleCorpusError } from './corpus-model.js';
 import { type FoundEntry, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 
-lowerThreadPriority();
 const port = parentPort!;
 const send = (m: FromCorpus) => port.postMessage(m);
 // Bodies in shared memory, so the main thread serves them as they are.

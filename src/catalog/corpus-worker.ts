@@ -65,6 +65,8 @@ export class CorpusWorker implements CorpusEngine {
     this.worker.on('message', (m: FromCorpus) => this.receive(m));
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', (code) => this.fail(new Error(`the corpus thread exited (code ${code})`)));
+    // An idle thread does not keep the process alive; one with a call under way does.
+    this.worker.unref();
   }
 
   get failed(): boolean {
@@ -81,11 +83,13 @@ export class CorpusWorker implements CorpusEngine {
     const call = this.calls.get(m.id);
     if (!call) return;
     this.calls.delete(m.id);
+    if (this.calls.size === 0) this.worker.unref();
     if (m.t === 'failed') call.reject(m.stale ? new StaleCorpusError(m.message) : new Error(`corpus thread: ${m.message}`));
     else call.resolve(m);
   }
 
   private call(id: number): Promise<FromCorpus> {
+    if (!this.dead) this.worker.ref();
     const answer: Promise<FromCorpus> = this.dead ? Promise.reject(this.dead) : new Promise((resolve, reject) => this.calls.set(id, { resolve, reject }));
     // Awaited once the request is sent; a failure meanwhile is not an unhandled rejection.
     answer.catch(() => {});

@@ -1,9 +1,7 @@
 // Worker thread: analyses batches of reviews for AnalysisPool. Pure CPU work, no store access.
 import { parentPort, workerData } from 'node:worker_threads';
-import { lowerThreadPriority } from '../threads/index.js';
 import { type AnalysisInput, type AnalyzerOptions, createAnalyzer } from '../insights/index.js';
 
-lowerThreadPriority();
 const analyzer = createAnalyzer(workerData as AnalyzerOptions);
 parentPort!.on('message', ({ id, inputs }: { id: number; inputs: AnalysisInput[] }) => {
   try {

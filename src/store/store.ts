@@ -15,12 +15,6 @@ const BUSINESS_ROW = 'default';
 /** Rows per page of the paged reads: a few milliseconds of work each (SQLite reads run on the caller's thread). */
 const PAGE = 250;
 
-async function inChunks<T>(ids: string[], read: (ids: string[]) => Promise<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < ids.length; i += 500) out.push(...(await read(ids.slice(i, i + 500))));
-  return out;
-}
-
 /** The durable store: one business, its reviews, data revisions, stored analyses (and, later, hub state). */
 export class Store {
   private reader: Kysely<Database> | null = null;
@@ -109,29 +103,11 @@ export class Store {
     return row ? { id: Number(row.id), created_at: row.created_at } : null;
   }
 
-  /** Published reviews, newest first (date, then published_at, then id, all descending). */
-  async publishedReviews(trx: Tx = this.db): Promise<ReviewTable[]> {
-    return trx
-      .selectFrom('reviews')
-      .selectAll()
-      .where('published', '=', 1)
-      .orderBy('date', 'desc')
-      .orderBy('published_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
-  }
-
   /**
    * Rows written by revisions after `revision`, published or not (an unpublished one is a removal):
-   * with the revision a previous read saw, exactly what changed since then.
-   */
-  async reviewsChangedAfter(revision: number, trx: Tx = this.db): Promise<ReviewTable[]> {
-    return trx.selectFrom('reviews').selectAll().where('changed_revision', '>', revision).execute();
-  }
-
-  /**
-   * reviewsChangedAfter a page at a time: each page is one short query, so a caller that serves
-   * requests can pause between pages (SQLite reads block the thread that runs them).
+   * with the revision a previous read saw, exactly what changed since then. A page at a time: each
+   * page is one short query, so a caller that serves requests can pause between pages (SQLite reads
+   * block the thread that runs them).
    */
   async *reviewsChangedAfterPages(revision: number, trx: Tx = this.db, size = PAGE): AsyncGenerator<ReviewTable[]> {
     let after: [number, string] | null = null;
@@ -198,18 +174,9 @@ export class Store {
     return Number(row.n);
   }
 
-  /** The stored analyses of these reviews (those that have one). */
-  async analysesOf(reviewIds: string[], trx: Tx = this.db): Promise<ReviewAnalysisTable[]> {
-    return inChunks(reviewIds, (ids) => trx.selectFrom('review_analysis').selectAll().where('review_id', 'in', ids).execute());
-  }
-
   async reviewCount(trx: Tx = this.db): Promise<number> {
     const row = await trx.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(row.n);
-  }
-
-  async analyses(trx: Tx = this.db): Promise<ReviewAnalysisTable[]> {
-    return trx.selectFrom('review_analysis').selectAll().execute();
   }
 
   async loadSnapshot(revision: number, baseUrl: string, engine: string): Promise<CatalogSnapshotTable | null> {
