@@ -59,6 +59,8 @@ export class CorpusWorker implements CorpusEngine {
   private readonly calls = new Map<number, Call>();
   private nextId = 0;
   private dead: Error | null = null;
+  /** Until a seed's bodies are copied and sent: later calls send after it, so the thread sees them in call order. */
+  private seeding: Promise<void> = Promise.resolve();
 
   constructor() {
     this.worker = startWorker('corpus-thread', import.meta.url, null);
@@ -101,6 +103,7 @@ export class CorpusWorker implements CorpusEngine {
   }
 
   async stage(input: StageInput, clock?: SliceClock): Promise<Staged> {
+    await this.seeding;
     const id = this.nextId++;
     const answer = this.call(id);
     this.post({ t: 'stage-begin', id, business: input.business, basedOn: input.basedOn });
@@ -124,6 +127,7 @@ export class CorpusWorker implements CorpusEngine {
   }
 
   async commit(input: CommitInput): Promise<Committed> {
+    await this.seeding;
     const id = this.nextId++;
     const answer = this.call(id);
     const positions = new Int32Array(input.freshPositions);
@@ -135,8 +139,12 @@ export class CorpusWorker implements CorpusEngine {
   async seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer, clock?: SliceClock): Promise<void> {
     const id = this.nextId++;
     const answer = this.call(id);
-    const [reviews, insights] = [await shared(reviewsBody, clock), await shared(insightsBody, clock)];
-    this.post({ t: 'seed', id, revision, reviews, insights, layout: insightsLayout });
+    const sent = (async () => {
+      const [reviews, insights] = [await shared(reviewsBody, clock), await shared(insightsBody, clock)];
+      this.post({ t: 'seed', id, revision, reviews, insights, layout: insightsLayout });
+    })();
+    this.seeding = sent.catch(() => {});
+    await sent;
     await answer;
   }
 
