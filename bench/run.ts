@@ -1,10 +1,10 @@
-// npm run bench -- <name>: runs bench/<name>.bench.ts (import, http, insights, mcp, websub, replicas, hostile).
+// npm run bench -- <name>: runs bench/<name>.bench.ts (import, import-pauses, soak, http, insights, mcp, websub, replicas, hostile, startup).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const name = process.argv[2];
 if (!name || !existsSync(`bench/${name}.bench.ts`)) {
-  console.error('usage: npm run bench -- <import|http|insights|mcp|websub|replicas|hostile>');
+  console.error('usage: npm run bench -- <import|import-pauses|soak|http|insights|mcp|websub|replicas|hostile|startup>');
   process.exit(2);
 }
 const r = spawnSync(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', `bench/${name}.bench.ts`, ...process.argv.slice(3)], { stdio: 'inherit' });

@@ -1,13 +1,14 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Logger } from 'pino';
-import { CATALOG_FORMAT, Catalog } from '../catalog/index.js';
+import { CATALOG_FORMAT, Catalog, CorpusWorker, StaleCorpusError, buildCatalog, unpackLayouts } from '../catalog/index.js';
 import { demoBusiness } from '../demo/index.js';
 import type { Business } from '../domain/index.js';
-import { ReviewAnalysis } from '../domain/insights.js';
 import { analysisContext } from '../ingest/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
 import type { Revision, ReviewAnalysisTable, ReviewTable, RevisionListener as PgRevisionListener, Store } from '../store/index.js';
+import { SliceClock } from '../threads/index.js';
+import { StoreWriter } from './store-writer.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -44,11 +45,16 @@ export class CatalogSource {
   private readonly persisting = new Set<Promise<void>>();
   private nextSnapshot: { catalog: Catalog; base: string; format: string } | null = null;
   private snapshotting: Promise<void> | null = null;
+  private engine: CorpusWorker | null = null;
+  private writer: StoreWriter | null = null;
 
   constructor(
     private readonly store: Store,
     private readonly opts: { publicBaseUrl: () => string; pollMs: number; log: Logger },
-  ) {}
+  ) {
+    // Started now, so its modules load while the server starts rather than on the first build.
+    this.corpus();
+  }
 
   get(): Catalog {
     if (!this.current) throw Object.assign(new Error('the catalog is still loading'), { statusCode: 503 });
@@ -88,11 +94,16 @@ export class CatalogSource {
     let from = 'snapshot';
     if (snap) {
       const [reviews, insights] = await Promise.all([gunzipAsync(snap.reviews), gunzipAsync(snap.insights)]);
-      catalog = new Catalog({ revision: latest!, reviews, insights, reviewsGzip: snap.reviews, insightsGzip: snap.insights, insightsCore: snap.insights_core, layout: snap.layout, publicBaseUrl: base });
-      // The next revision is built on this one; its analyses are parsed meanwhile, a slice per turn.
+      catalog = Catalog.fromSnapshot({ revision: latest!, reviews, insights, reviewsGzip: snap.reviews, insightsGzip: snap.insights, insightsCore: snap.insights_core, layout: snap.layout, publicBaseUrl: base });
+      // The corpus thread takes this revision over (parsing its analyses there), so the next one is built on it.
       this.state = { revision: catalog.revision, context: buildContext(catalog.business, base), ids: new Set(catalog.reviews.map((r) => r.id)), catalog };
       const loaded = catalog;
-      void catalog.prepareUpdate(() => this.state?.catalog === loaded).catch((err) => this.opts.log.warn({ err, revision: loaded.revision }, 'preparing the loaded catalog for updates failed'));
+      void this.corpus()
+        .seed(catalog.revision, reviews, insights, unpackLayouts(snap.layout)[1], new SliceClock())
+        .catch((err) => {
+          this.opts.log.warn({ err, revision: loaded.revision }, 'the corpus thread could not take over the loaded catalog; the next revision reads everything');
+          if (this.state?.catalog === loaded) this.state = null;
+        });
     } else ({ catalog, analysed, from } = await this.build());
     this.current = catalog;
     this.opts.log.info(
@@ -111,19 +122,39 @@ export class CatalogSource {
 
   /**
    * Stores what a build made, after the swap and off the request path: clients get the new revision
-   * first; restarts and other replicas load it from here. Analyses are written at once. A snapshot
+   * first; restarts and other replicas load it from here. Everything is written by the store writer
+   * thread, so no write holds up requests. Analyses are written at once. A snapshot
    * waits for the gzip codings (made on zlib's threads), and only the newest waiting one is stored:
    * under a burst of imports an older revision's snapshot is useless, and holding each one's bodies
    * until its turn would pile up memory.
    */
   private persist(catalog: Catalog, analysed: ReviewAnalysisTable[], base: string, format: string): void {
     if (analysed.length > 0) {
-      const task = this.store.saveAnalyses(analysed).catch((err) => this.opts.log.warn({ err }, 'storing analyses failed (the next build recomputes them)'));
+      const task = this.storeWriter()
+        .saveAnalyses(analysed, new SliceClock())
+        .catch((err) => this.opts.log.warn({ err }, 'storing analyses failed (the next build recomputes them)'));
       this.persisting.add(task);
       void task.finally(() => this.persisting.delete(task));
     }
     this.nextSnapshot = { catalog, base, format };
     this.snapshotting ??= this.storeSnapshots();
+  }
+
+  private storeWriter(): StoreWriter {
+    return (this.writer ??= new StoreWriter(this.store.conn.url));
+  }
+
+  /** The corpus thread, started again (fresh, holding nothing) after a failure. */
+  private corpus(): CorpusWorker {
+    if (!this.engine || this.engine.failed) {
+      if (this.engine) {
+        this.opts.log.warn('the corpus thread failed; starting a new one (the next revision reads everything)');
+        void this.engine.close();
+        this.state = null;
+      }
+      this.engine = new CorpusWorker();
+    }
+    return this.engine;
   }
 
   private async storeSnapshots(): Promise<void> {
@@ -132,7 +163,7 @@ export class CatalogSource {
         this.nextSnapshot = null;
         try {
           const stored = await job.catalog.snapshot();
-          await this.store.saveSnapshot({ revision: job.catalog.revision, base_url: job.base, engine: job.format, ...stored, created_at: new Date().toISOString() });
+          await this.storeWriter().saveSnapshot({ revision: job.catalog.revision, base_url: job.base, engine: job.format, ...stored, created_at: new Date().toISOString() }, new SliceClock());
         } catch (err) {
           this.opts.log.warn({ err, revision: job.catalog.revision }, 'storing the catalog snapshot failed');
         }
@@ -150,47 +181,73 @@ export class CatalogSource {
    * (the published count disagrees) fall back to a full read.
    */
   private async build(): Promise<{ catalog: Catalog; analysed: ReviewAnalysisTable[]; from: 'full read' | 'update' }> {
+    const engine = this.corpus();
     const held = this.state;
     const base = this.opts.publicBaseUrl();
+    // Every long step runs in slices with the event loop turning in between (reads a page at a time,
+    // the catalog a slice at a time); analyses and insights are made on the corpus thread.
+    const clock = new SliceClock();
     const read = await this.store.snapshot(async (trx) => {
       const revision = (await this.store.latestRevision(trx)) ?? EMPTY_REVISION;
       const business = (await this.store.getBusiness(trx)) ?? demoBusiness();
       const context = buildContext(business, base);
-      if (held && held.context === context) {
-        const changed = await this.store.reviewsChangedAfter(held.revision, trx);
-        const ids = changed.filter((r) => r.published === 1).map((r) => r.id);
-        return { revision, business, context, rows: changed, full: false, published: await this.store.publishedCount(trx), stored: await this.store.analysesOf(ids, trx) };
+      const suffix = `|${analysisContext(business)}`;
+      const full = !(held && held.context === context);
+      // Each row read by id (a full read: the published ones; an update: every changed one).
+      const byId = new Map<string, ReviewTable>();
+      const published: string[] = [];
+      for await (const page of full ? this.store.publishedReviewPages(trx) : this.store.reviewsChangedAfterPages(held!.revision, trx)) {
+        for (const r of page) {
+          byId.set(r.id, r);
+          if (r.published === 1) published.push(r.id);
+        }
+        await clock.maybePause();
       }
-      const rows = await this.store.publishedReviews(trx);
-      return { revision, business, context, rows, full: true, published: rows.length, stored: await this.store.analyses(trx) };
+      // A stored analysis counts only if it is of this text under this profile and engine; the others
+      // (and the missing ones) are made on the corpus thread.
+      const stored = new Map<string, string>();
+      for await (const page of this.store.analysisPages(full ? null : published, trx)) {
+        for (const a of page) {
+          const row = byId.get(a.review_id);
+          if (row && row.published === 1 && a.content_hash === row.row_hash + suffix) stored.set(a.review_id, a.analysis);
+        }
+        await clock.maybePause();
+      }
+      return { revision, business, context, suffix, byId, full, published: full ? byId.size : await this.store.publishedCount(trx), stored };
     });
     // The held id set is updated in place; until this build completes nothing is held, so a failure starts over.
     this.state = null;
     const ids = read.full ? new Set<string>() : held!.ids;
     const changes = new Map<string, ReviewTable | null>();
-    for (const r of read.rows) {
+    for (const r of read.byId.values()) {
       changes.set(r.id, r.published === 1 ? r : null);
       if (r.published === 1) ids.add(r.id);
       else ids.delete(r.id);
+      if (clock.due()) await clock.pause();
     }
     if (ids.size !== read.published) {
       this.opts.log.warn({ held: ids.size, published: read.published }, 'catalog drifted from the store; reading everything');
       return this.build();
     }
-    // A stored analysis counts only if it is of this text under this profile and engine; the catalog
-    // computes the others (and the missing ones).
-    const suffix = `|${analysisContext(read.business)}`;
-    const analyses = new Map<string, ReviewAnalysis>();
-    for (const a of read.stored) {
-      const row = changes.get(a.review_id);
-      if (row && a.content_hash === row.row_hash + suffix) analyses.set(a.review_id, JSON.parse(a.analysis) as ReviewAnalysis);
+    const common = { revision: read.revision, business: read.business, analyses: read.stored, publicBaseUrl: base };
+    let catalog: Catalog;
+    try {
+      catalog = read.full
+        ? await buildCatalog({ ...common, rows: read.byId }, engine, clock)
+        : await buildCatalog({ ...common, previous: held!.catalog, changes }, engine, clock);
+    } catch (err) {
+      // The corpus thread holds another revision than the one this build is based on (it was replaced,
+      // or its take-over of a loaded snapshot failed): read everything.
+      if (!(err instanceof StaleCorpusError) || read.full) throw err;
+      this.opts.log.warn({ err: err.message }, 'the corpus thread is not at the held revision; reading everything');
+      return this.build();
     }
-    const common = { revision: read.revision, business: read.business, analyses, publicBaseUrl: base };
-    const catalog = read.full
-      ? new Catalog({ ...common, rows: new Map(read.rows.map((r) => [r.id, r])) })
-      : new Catalog({ ...common, previous: held!.catalog, changes });
-    // The catalog analysed what had no current analysis; those are stored after the swap.
-    const analysed = [...catalog.analysed].map(([id, a]) => ({ review_id: id, engine: ENGINE_VERSION, content_hash: changes.get(id)!.row_hash + suffix, analysis: JSON.stringify(a) }));
+    // The corpus thread analysed what had no current analysis; those are stored after the swap.
+    const analysed: ReviewAnalysisTable[] = [];
+    for (const [id, analysis] of catalog.analysed) {
+      analysed.push({ review_id: id, engine: ENGINE_VERSION, content_hash: read.byId.get(id)!.row_hash + read.suffix, analysis });
+      if (clock.due()) await clock.pause();
+    }
     this.state = { revision: read.revision.id, context: read.context, ids, catalog };
     return { catalog, analysed, from: read.full ? 'full read' : 'update' };
   }
@@ -221,5 +278,7 @@ export class CatalogSource {
     await this.listener?.stop();
     while (this.building) await this.building.catch(() => {});
     await Promise.all([...this.persisting, this.snapshotting]);
+    await this.engine?.close();
+    await this.writer?.close();
   }
 }

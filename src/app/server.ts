@@ -7,6 +7,7 @@ import { registerPages } from '../pages/index.js';
 import { Store } from '../store/index.js';
 import { HubConfigSchema, HubWorker, registerHub } from '../websub/index.js';
 import { CatalogSource } from './catalog-source.js';
+import { EventLoopMonitor } from './event-loop.js';
 import { seedDemo } from './seed-demo.js';
 
 export interface RunningServer {
@@ -53,9 +54,12 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   if (working) catalog.onRevision((c) => hub.onRevision(c));
   const mcpCounters = new McpCounters();
   const memo = new MemoBudget(config.memoBytes);
+  const eventLoop = new EventLoopMonitor();
   const metrics = (a: FastifyInstance) => {
     a.get('/metrics', async (_req, reply) =>
-      reply.type('text/plain; version=0.0.4; charset=utf-8').send((await hub.metricsText()) + mcpMetricsText(mcpCounters) + memoMetricsText(memo)),
+      reply
+        .type('text/plain; version=0.0.4; charset=utf-8')
+        .send((await hub.metricsText()) + mcpMetricsText(mcpCounters) + memoMetricsText(memo) + eventLoop.metricsText()),
     );
   };
   const app = await buildApp({
@@ -97,6 +101,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   await catalog.refresh();
   catalog.startWatching();
   if (working) await hub.start();
+  eventLoop.start();
   log.info({ url, publicBaseUrl, role: config.role, revision: catalog.get().revision }, 'reviewcast listening');
 
   let closing: Promise<void> | null = null;
@@ -111,6 +116,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
     close() {
       // In-flight requests finish (Fastify stops accepting, then waits), then background work, then the store.
       closing ??= (async () => {
+        eventLoop.stop();
         await catalog.stop();
         await app.close();
         await hub.stop();

@@ -1,4 +1,8 @@
-export { Catalog, CATALOG_FORMAT, FEED_SIZE, type CatalogInput, type CatalogUpdate, type CatalogSnapshot, type Representations } from './catalog.js';
+export { FEED_SIZE } from './render/feeds.js';
+export { Catalog, CATALOG_FORMAT, type CatalogSnapshot, type Representations, unpackLayouts } from './catalog.js';
+export { buildCatalog, type CatalogInput, type CatalogUpdate } from './build-catalog.js';
+export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
+export { StaleCorpusError } from './corpus-model.js';
 export { Representation, PER_URL, PER_REVISION, httpDate, type CompressionPolicy, type Encoding } from './representation.js';
 export { links, websubLinkHeader, type Links } from './render/links.js';
 export { xmlSafe } from './render/atom.js';

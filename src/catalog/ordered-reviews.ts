@@ -1,26 +1,37 @@
 import type { Review } from '../domain/index.js';
-import type { ReviewAnalysis } from '../domain/insights.js';
 import type { ReviewTable } from '../store/index.js';
-import { toReview } from './to-review.js';
+import type { Steps } from '../threads/index.js';
+import { type FoundMentions, toReview } from './to-review.js';
 
-/** Published reviews newest first, each with its analysis at the same position. */
+/** Published reviews newest first. */
 export interface OrderedReviews {
   reviews: Review[];
-  analyses: ReviewAnalysis[];
-  /** On an update, the reviews and analyses this build made (the rest are the previous build's objects). */
-  fresh: Set<unknown>;
+  /** The reviews this build made (on an update, every other one is the previous build's object). */
+  fresh: Set<Review>;
+  /** Where the fresh reviews are, ascending. */
+  freshPositions: Int32Array;
 }
 
 /** The contract's order: date desc, then published_at desc, then id desc (plain code-unit comparison). */
-const newestFirst = (a: Review, b: Review) =>
+export const newestFirst = (a: Pick<Review, 'date' | 'published_at' | 'id'>, b: Pick<Review, 'date' | 'published_at' | 'id'>) =>
   a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.published_at !== b.published_at ? (a.published_at < b.published_at ? 1 : -1) : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 
-/** Every row as a review, sorted. `analyses` has one for every row. */
-export function orderAll(rows: ReadonlyMap<string, ReviewTable>, analyses: ReadonlyMap<string, ReviewAnalysis>, permalink: (id: string) => string): OrderedReviews {
-  const reviews: Review[] = [];
-  for (const row of rows.values()) reviews.push(toReview(row, analyses.get(row.id)!, permalink));
-  reviews.sort(newestFirst);
-  return { reviews, analyses: reviews.map((r) => analyses.get(r.id)!), fresh: new Set() };
+/** Reviews for rows, made a slice at a time. `found` has the mentions of every row. */
+function* reviewsOf(rows: Iterable<ReviewTable>, found: ReadonlyMap<string, FoundMentions>, permalink: (id: string) => string): Steps<Review[]> {
+  const out: Review[] = [];
+  for (const row of rows) {
+    out.push(toReview(row, found.get(row.id)!, permalink));
+    if (out.length % 256 === 0) yield;
+  }
+  return out;
+}
+
+/** Every row as a review, sorted. */
+export function* orderAll(rows: Iterable<ReviewTable>, found: ReadonlyMap<string, FoundMentions>, permalink: (id: string) => string): Steps<OrderedReviews> {
+  const reviews = yield* sortSteps(yield* reviewsOf(rows, found, permalink), newestFirst);
+  const freshPositions = new Int32Array(reviews.length);
+  for (let i = 0; i < reviews.length; i++) freshPositions[i] = i;
+  return { reviews, fresh: yield* setOf(reviews), freshPositions };
 }
 
 /**
@@ -28,45 +39,76 @@ export function orderAll(rows: ReadonlyMap<string, ReviewTable>, analyses: Reado
  * published) merged back in: unchanged reviews keep their objects and relative order, so the cost is
  * one pass without lookups in large tables, plus sorting the changed few.
  */
-export function orderUpdated(
-  previous: { reviews: readonly Review[]; analyses: readonly ReviewAnalysis[] },
+export function* orderUpdated(
+  previous: readonly Review[],
   changes: ReadonlyMap<string, ReviewTable | null>,
-  analyses: ReadonlyMap<string, ReviewAnalysis>,
+  found: ReadonlyMap<string, FoundMentions>,
   permalink: (id: string) => string,
-): OrderedReviews {
-  const added: Review[] = [];
-  for (const row of changes.values()) if (row) added.push(toReview(row, analyses.get(row.id)!, permalink));
-  added.sort(newestFirst);
-  const total = previous.reviews.length - countIn(previous.reviews, changes) + added.length;
-  const reviews: Review[] = new Array(total);
-  const list: ReviewAnalysis[] = new Array(total);
-  const fresh = new Set<unknown>();
+): Steps<OrderedReviews> {
+  const published: ReviewTable[] = [];
+  for (const row of changes.values()) if (row) published.push(row);
+  const added = yield* sortSteps(yield* reviewsOf(published, found, permalink), newestFirst);
+  let kept = previous.length;
+  for (let i = 0; i < previous.length && changes.size > 0; i++) {
+    if (changes.has(previous[i].id)) kept--;
+    if (i % 4096 === 0) yield;
+  }
+  const reviews: Review[] = new Array(kept + added.length);
+  const freshPositions = new Int32Array(added.length);
   let i = 0;
   let j = 0;
   let k = 0;
   const skipChanged = () => {
-    while (i < previous.reviews.length && changes.has(previous.reviews[i].id)) i++;
+    while (i < previous.length && changes.has(previous[i].id)) i++;
   };
   skipChanged();
-  while (i < previous.reviews.length || j < added.length) {
-    if (j >= added.length || (i < previous.reviews.length && newestFirst(previous.reviews[i], added[j]) <= 0)) {
-      reviews[k] = previous.reviews[i];
-      list[k++] = previous.analyses[i++];
+  while (i < previous.length || j < added.length) {
+    if (j >= added.length || (i < previous.length && newestFirst(previous[i], added[j]) <= 0)) {
+      reviews[k++] = previous[i++];
       skipChanged();
     } else {
-      const r = added[j++];
-      const a = analyses.get(r.id)!;
-      reviews[k] = r;
-      list[k++] = a;
-      fresh.add(r).add(a);
+      freshPositions[j] = k;
+      reviews[k++] = added[j++];
     }
+    if (k % 4096 === 0) yield;
   }
-  return { reviews, analyses: list, fresh };
+  return { reviews, fresh: yield* setOf(added), freshPositions };
 }
 
-function countIn(reviews: readonly Review[], ids: ReadonlyMap<string, unknown>): number {
-  if (ids.size === 0) return 0;
-  let n = 0;
-  for (const r of reviews) if (ids.has(r.id)) n++;
-  return n;
+function* setOf<T>(items: readonly T[]): Steps<Set<T>> {
+  const out = new Set<T>();
+  for (let i = 0; i < items.length; i++) {
+    out.add(items[i]);
+    if (i % 4096 === 0) yield;
+  }
+  return out;
+}
+
+const RUN = 1024;
+
+/** A stable merge sort that pauses between runs and during merges (Array#sort of 100k items is one ~100 ms step). */
+export function* sortSteps<T>(items: T[], compare: (a: T, b: T) => number): Steps<T[]> {
+  let src = items;
+  for (let i = 0; i < src.length; i += RUN) {
+    const run = src.slice(i, i + RUN).sort(compare);
+    for (let k = 0; k < run.length; k++) src[i + k] = run[k];
+    yield;
+  }
+  if (src.length <= RUN) return src;
+  let dst: T[] = new Array(src.length);
+  for (let width = RUN; width < src.length; width *= 2) {
+    for (let lo = 0; lo < src.length; lo += 2 * width) {
+      const mid = Math.min(lo + width, src.length);
+      const hi = Math.min(lo + 2 * width, src.length);
+      let a = lo;
+      let b = mid;
+      for (let k = lo; k < hi; k++) {
+        // Ties take the left run first: stable, like Array#sort.
+        dst[k] = a < mid && (b >= hi || compare(src[a], src[b]) <= 0) ? src[a++] : src[b++];
+        if (k % 4096 === 0) yield;
+      }
+    }
+    [src, dst] = [dst, src];
+  }
+  return src;
 }

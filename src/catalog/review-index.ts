@@ -1,4 +1,5 @@
 import { type MentionMatcher, type Review, type SearchQuery, type SearchResult, foldText } from '../domain/index.js';
+import { type Steps, runAtOnce } from '../threads/index.js';
 import { TextIndex } from './text-index.js';
 
 /** A set of review positions as bits, one per review (newest first), 32 to a word. */
@@ -11,43 +12,61 @@ type Bits = Uint32Array;
  * the text match only for those: results come out newest first, and `matched` is exact.
  */
 export class ReviewIndex {
-  private readonly words: number;
-  private readonly dates: string[];
-  private readonly ratingExact: Bits[] = [];
-  private readonly ratingAtLeast: Bits[] = [];
-  private readonly byTechnician = new Map<string, Bits>();
-  private readonly byService = new Map<string, Bits>();
-  private readonly text: TextIndex;
-
-  constructor(
+  private constructor(
     readonly reviews: readonly Review[],
     private readonly technicians: MentionMatcher,
     private readonly services: MentionMatcher,
     /** Above this many candidates, narrow by the trigram index before checking texts. */
-    private readonly directTextChecks = DIRECT_TEXT_CHECKS,
-    /**
-     * The previous revision's index and the reviews that are new since (every other review is the same
-     * object, in the same relative order): its text index is carried over for the reviews both have.
-     */
+    private readonly directTextChecks: number,
+    private readonly words: number,
+    private readonly dates: string[],
+    private readonly ratingExact: Bits[],
+    private readonly ratingAtLeast: Bits[],
+    private readonly byTechnician: Map<string, Bits>,
+    private readonly byService: Map<string, Bits>,
+    private readonly text: TextIndex,
+  ) {}
+
+  static create(...args: Parameters<typeof ReviewIndex.build>): ReviewIndex {
+    return runAtOnce(ReviewIndex.build(...args));
+  }
+
+  /**
+   * `previous`: the previous revision's index and the reviews that are new since (every other review
+   * is the same object, in the same relative order): its text index is carried over for the reviews both have.
+   */
+  static *build(
+    reviews: readonly Review[],
+    technicians: MentionMatcher,
+    services: MentionMatcher,
+    directTextChecks = DIRECT_TEXT_CHECKS,
     previous?: { index: ReviewIndex; fresh: ReadonlySet<unknown> },
-  ) {
-    this.words = Math.ceil(reviews.length / 32);
-    this.dates = reviews.map((r) => r.date);
-    this.text = new TextIndex(reviews, previous && { index: previous.index.text, docs: previous.index.reviews, fresh: previous.fresh });
-    for (let r = 0; r <= 5; r++) this.ratingExact.push(new Uint32Array(this.words));
-    reviews.forEach((r, i) => {
-      set(this.ratingExact[r.rating], i);
-      for (const t of r.technicians) set(getOrCreate(this.byTechnician, t, this.words), i);
-      for (const s of r.services) set(getOrCreate(this.byService, s, this.words), i);
-    });
-    // ratingAtLeast[r] = reviews rated r or more: one AND answers any min_rating.
-    for (let r = 0; r <= 6; r++) this.ratingAtLeast.push(new Uint32Array(this.words));
-    for (let r = 5; r >= 1; r--) {
-      const acc = this.ratingAtLeast[r];
-      const above = this.ratingAtLeast[r + 1];
-      const exact = this.ratingExact[r];
-      for (let w = 0; w < this.words; w++) acc[w] = above[w] | exact[w];
+  ): Steps<ReviewIndex> {
+    const words = Math.ceil(reviews.length / 32);
+    const text = yield* TextIndex.build(reviews, previous && { index: previous.index.text, docs: previous.index.reviews, fresh: previous.fresh });
+    const dates: string[] = new Array(reviews.length);
+    const ratingExact: Bits[] = [];
+    const byTechnician = new Map<string, Bits>();
+    const byService = new Map<string, Bits>();
+    for (let r = 0; r <= 5; r++) ratingExact.push(new Uint32Array(words));
+    for (let i = 0; i < reviews.length; i++) {
+      const r = reviews[i];
+      dates[i] = r.date;
+      set(ratingExact[r.rating], i);
+      for (const t of r.technicians) set(getOrCreate(byTechnician, t, words), i);
+      for (const s of r.services) set(getOrCreate(byService, s, words), i);
+      if (i % 1024 === 0) yield;
     }
+    // ratingAtLeast[r] = reviews rated r or more: one AND answers any min_rating.
+    const ratingAtLeast: Bits[] = [];
+    for (let r = 0; r <= 6; r++) ratingAtLeast.push(new Uint32Array(words));
+    for (let r = 5; r >= 1; r--) {
+      const acc = ratingAtLeast[r];
+      const above = ratingAtLeast[r + 1];
+      const exact = ratingExact[r];
+      for (let w = 0; w < words; w++) acc[w] = above[w] | exact[w];
+    }
+    return new ReviewIndex(reviews, technicians, services, directTextChecks, words, dates, ratingExact, ratingAtLeast, byTechnician, byService, text);
   }
 
   /** Position of the first review dated strictly before `date` (dates are descending). */

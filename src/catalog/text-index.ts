@@ -1,8 +1,12 @@
 import { foldText } from '../domain/index.js';
+import { type Steps, runAtOnce } from '../threads/index.js';
 
 const BUCKET_BITS = 20;
 const BUCKETS = 1 << BUCKET_BITS;
 const MASK = BUCKETS - 1;
+
+/** Items between two points where a slice may end: about a millisecond of work. */
+const STEP = 512;
 
 /** Documents added since the base was built, past which the next index rebuilds the base (amortized: at 100k reviews a rebuild is ~0.4 s, an update ~20 ms). */
 const MIN_DELTA = 2_000;
@@ -27,13 +31,15 @@ export interface PreviousText {
  * add candidates, never lose matches, because every candidate is confirmed with a real substring check.
  */
 class Segment {
-  private readonly offsets: Int32Array;
-  private readonly postings: Int32Array;
+  private constructor(
+    private readonly offsets: Int32Array,
+    private readonly postings: Int32Array,
+  ) {}
 
-  constructor(folded: readonly string[], from: number, to: number) {
+  static *build(folded: readonly string[], from: number, to: number): Steps<Segment> {
     const counts = new Int32Array(BUCKETS + 1);
     const lastDoc = new Int32Array(BUCKETS).fill(-1);
-    const each = (fn: (doc: number, bucket: number) => void) => {
+    function* each(fn: (doc: number, bucket: number) => void): Steps<void> {
       for (let doc = from; doc < to; doc++) {
         const s = folded[doc];
         for (let i = 0; i + 2 < s.length; i++) {
@@ -43,15 +49,17 @@ class Segment {
             fn(doc, b);
           }
         }
+        if (doc % STEP === 0) yield;
       }
-    };
-    each((_, b) => counts[b + 1]++);
+    }
+    yield* each((_, b) => counts[b + 1]++);
     for (let i = 1; i <= BUCKETS; i++) counts[i] += counts[i - 1];
-    this.offsets = counts;
+    yield;
     const fill = counts.slice(0, BUCKETS);
-    this.postings = new Int32Array(counts[BUCKETS]);
+    const postings = new Int32Array(counts[BUCKETS]);
     lastDoc.fill(-1);
-    each((doc, b) => (this.postings[fill[b]++] = doc));
+    yield* each((doc, b) => (postings[fill[b]++] = doc));
+    return new Segment(counts, postings);
   }
 
   /** Documents (ascending) that may contain the folded needle (at least 3 characters long). */
@@ -75,16 +83,22 @@ class Segment {
  * in a small delta segment; once the delta passes 5 % of the base the base is rebuilt, without refolding.
  */
 export class TextIndex {
-  /** Folded text by document number; append-only while revisions share a base. */
-  private readonly folded: string[];
-  private readonly base: Segment;
-  private readonly baseEnd: number;
-  private readonly delta: Segment | null;
-  private readonly docOf: Int32Array;
-  /** Position of each document in this revision, or -1 when it is not in it (changed or removed). */
-  private readonly positionOf: Int32Array;
+  private constructor(
+    /** Folded text by document number; append-only while revisions share a base. */
+    private readonly folded: string[],
+    private readonly base: Segment,
+    private readonly baseEnd: number,
+    private readonly delta: Segment | null,
+    private readonly docOf: Int32Array,
+    /** Position of each document in this revision, or -1 when it is not in it (changed or removed). */
+    private readonly positionOf: Int32Array,
+  ) {}
 
-  constructor(docs: readonly TextDoc[], carried?: PreviousText, opts: { minDelta?: number } = {}) {
+  static create(docs: readonly TextDoc[], carried?: PreviousText, opts: { minDelta?: number } = {}): TextIndex {
+    return runAtOnce(TextIndex.build(docs, carried, opts));
+  }
+
+  static *build(docs: readonly TextDoc[], carried?: PreviousText, opts: { minDelta?: number } = {}): Steps<TextIndex> {
     const previous = carried?.index;
     let folded = previous ? previous.folded : [];
     const docOf = new Int32Array(docs.length);
@@ -97,8 +111,11 @@ export class TextIndex {
         if (j === carried.docs.length) throw new Error('TextIndex: a carried document is not in the previous revision');
         docOf[i] = previous!.docOf[j++];
       } else docOf[i] = folded.push(doc.text ? foldText(doc.text) : '') - 1;
+      if (i % STEP === 0) yield;
     }
     let baseEnd = previous ? previous.baseEnd : 0;
+    let base: Segment;
+    let delta: Segment | null;
     if (!previous || folded.length - baseEnd > Math.max(opts.minDelta ?? MIN_DELTA, baseEnd * DELTA_SHARE)) {
       // (Re)build the base over exactly this revision's documents, numbered by position.
       const compact: string[] = new Array(docs.length);
@@ -106,17 +123,15 @@ export class TextIndex {
       folded = compact;
       for (let i = 0; i < docs.length; i++) docOf[i] = i;
       baseEnd = docs.length;
-      this.base = new Segment(folded, 0, baseEnd);
-      this.delta = null;
+      base = yield* Segment.build(folded, 0, baseEnd);
+      delta = null;
     } else {
-      this.base = previous.base;
-      this.delta = folded.length > baseEnd ? new Segment(folded, baseEnd, folded.length) : null;
+      base = previous.base;
+      delta = folded.length > baseEnd ? yield* Segment.build(folded, baseEnd, folded.length) : null;
     }
-    this.folded = folded;
-    this.baseEnd = baseEnd;
-    this.docOf = docOf;
-    this.positionOf = new Int32Array(folded.length).fill(-1);
-    for (let i = 0; i < docs.length; i++) this.positionOf[docOf[i]] = i;
+    const positionOf = new Int32Array(folded.length).fill(-1);
+    for (let i = 0; i < docs.length; i++) positionOf[docOf[i]] = i;
+    return new TextIndex(folded, base, baseEnd, delta, docOf, positionOf);
   }
 
   /**

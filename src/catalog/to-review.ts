@@ -1,5 +1,4 @@
 import type { MentionMatcher, Review } from '../domain/index.js';
-import type { ReviewAnalysis } from '../domain/insights.js';
 import type { ReviewTable } from '../store/index.js';
 
 export interface Attribution {
@@ -8,14 +7,21 @@ export interface Attribution {
   areas: MentionMatcher;
 }
 
-const union = (explicit: string[], found: readonly string[]) => (found.every((id) => explicit.includes(id)) ? explicit : [...new Set([...explicit, ...found])]);
+/** The ids an analysis found mentioned in a review's text (a ReviewAnalysis has them). */
+export interface FoundMentions {
+  technicians: readonly string[];
+  services: readonly string[];
+  service_areas: readonly string[];
+}
+
+export const union = (explicit: string[], found: readonly string[]) => (found.every((id) => explicit.includes(id)) ? explicit : [...new Set([...explicit, ...found])]);
 
 /**
  * A stored row as the public Review. Explicit attributions from the import come first; names and
  * aliases the analysis found in the text are added (the analysis is redone when the profile changes,
  * so a new alias applies to old reviews without re-importing them).
  */
-export function toReview(row: ReviewTable, analysis: ReviewAnalysis, permalink: (id: string) => string): Review {
+export function toReview(row: ReviewTable, analysis: FoundMentions, permalink: (id: string) => string): Review {
   return {
     id: row.id,
     author: row.author,

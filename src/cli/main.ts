@@ -62,16 +62,30 @@ const importCommand = program
   .option('--format <format>', 'json, ndjson, csv or google (detected when omitted)')
   .option('--sync', 'unpublish reviews of the imported sources that are absent from the file')
   .option('--skip-invalid', 'write the valid rows and report the invalid ones (default: write nothing if any row is invalid)')
-  .option('--no-analyze', 'skip the sentiment analysis of new and changed reviews (the server does it on load)')
+  .option('--no-analyze', 'skip the sentiment analysis of new and changed reviews (the server does it when it loads them)')
   .addOption(dbOption())
   .action(async (file: string, opts) => {
-    const [{ FORMATS, ImportFileError, analyzePending, formatRowError, importFile }, { progress }] = await Promise.all([import('../ingest/index.js'), import('./progress.js')]);
+    const [{ FORMATS, ImportFileError, analyzePending, describeCleaning, formatRowError, importFile }, { progress }] = await Promise.all([import('../ingest/index.js'), import('./progress.js')]);
     if (opts.format !== undefined && !FORMATS.includes(opts.format)) importCommand.error(`error: option '--format <format>' argument '${opts.format}' is invalid. Allowed choices are ${FORMATS.join(', ')}.`);
     await withStore(opts, async (store) => {
       try {
         const bar = progress('importing');
+        const abar = progress('analysing');
         const started = performance.now();
-        const report = await importFile(store, file, { format: opts.format as Format | undefined, sync: opts.sync, skipInvalid: opts.skipInvalid, onProgress: bar.update });
+        // The analyses of what the import writes are stored in the same transaction (--no-analyze: the server makes them).
+        const report = await importFile(store, file, {
+          format: opts.format as Format | undefined,
+          sync: opts.sync,
+          skipInvalid: opts.skipInvalid,
+          analyze: opts.analyze,
+          onAnalysisProgress: abar.update,
+          // Analysis comes first; its bar ends when the writing starts.
+          onProgress: (done, total) => {
+            abar.stop();
+            bar.update(done, total);
+          },
+        });
+        abar.stop();
         bar.stop();
         for (const e of report.invalid) console.error(`invalid: ${formatRowError(e)}`);
         if (!report.written) {
@@ -79,17 +93,12 @@ const importCommand = program
           process.exitCode = 1;
           return;
         }
-        if (opts.analyze && report.revision) {
-          // Only what this import wrote; `reviewcast analyze` catches up on everything else.
-          const abar = progress('analysing');
-          await analyzePending(store, { onProgress: abar.update, revision: report.revision.id });
-          abar.stop();
-        }
         const secs = (performance.now() - started) / 1000;
         console.log(
           `${report.format}: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.invalid.length} invalid${opts.sync ? `, ${report.unpublished} unpublished` : ''}` +
             ` — ${report.revision ? `revision ${report.revision.id}` : 'no change'} in ${secs.toFixed(1)} s`,
         );
+        for (const line of describeCleaning(report.cleaned)) console.log(`cleaned: ${line}`);
         if (report.syncSkipped) console.error('--sync was not applied: some rows are invalid, and an invalid row may still be a live review.');
         if (report.invalid.length) process.exitCode = 1;
       } catch (err) {

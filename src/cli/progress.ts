@@ -18,6 +18,7 @@ export function progress(label: string): { update(done: number, total: number): 
     },
     stop() {
       if (started) bar.stop();
+      started = false;
     },
   };
 }

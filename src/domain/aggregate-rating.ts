@@ -34,45 +34,62 @@ interface RatedReview {
  * revision's date, never the wall clock, so every replica renders identical bytes for one revision).
  */
 export function computeAggregateRating(reviews: readonly RatedReview[], asOf: string): AggregateRating {
-  const distribution = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
-  const bySource = new Map<string, { sum: number; n: number }>();
-  const windowStart = shiftDays(asOf.slice(0, 10), -RECENT_WINDOW_DAYS);
-  let sum = 0;
-  let withText = 0;
-  let replies = 0;
-  let recentSum = 0;
-  let recentN = 0;
-  let last: string | null = null;
-  for (const r of reviews) {
-    sum += r.rating;
-    distribution[String(r.rating) as keyof typeof distribution]++;
-    if (r.text != null && r.text !== '') withText++;
-    if (r.owner_reply != null) replies++;
-    const s = bySource.get(r.source) ?? { sum: 0, n: 0 };
+  const tally = new RatingTally(asOf);
+  for (const r of reviews) tally.add(r);
+  return tally.result();
+}
+
+/** computeAggregateRating one review at a time, so a caller can pause between reviews. */
+export class RatingTally {
+  private readonly distribution = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
+  private readonly bySource = new Map<string, { sum: number; n: number }>();
+  private readonly windowStart: string;
+  private n = 0;
+  private sum = 0;
+  private withText = 0;
+  private replies = 0;
+  private recentSum = 0;
+  private recentN = 0;
+  private last: string | null = null;
+
+  constructor(asOf: string) {
+    this.windowStart = shiftDays(asOf.slice(0, 10), -RECENT_WINDOW_DAYS);
+  }
+
+  add(r: RatedReview): void {
+    this.n++;
+    this.sum += r.rating;
+    this.distribution[String(r.rating) as keyof typeof this.distribution]++;
+    if (r.text != null && r.text !== '') this.withText++;
+    if (r.owner_reply != null) this.replies++;
+    const s = this.bySource.get(r.source) ?? { sum: 0, n: 0 };
     s.sum += r.rating;
     s.n++;
-    bySource.set(r.source, s);
-    if (r.date > windowStart) {
-      recentSum += r.rating;
-      recentN++;
+    this.bySource.set(r.source, s);
+    if (r.date > this.windowStart) {
+      this.recentSum += r.rating;
+      this.recentN++;
     }
-    if (last === null || r.date > last) last = r.date;
+    if (this.last === null || r.date > this.last) this.last = r.date;
   }
-  const n = reviews.length;
-  return {
-    rating_value: n ? round2(sum / n) : 0,
-    review_count: withText,
-    rating_count: n,
-    best_rating: 5,
-    worst_rating: 1,
-    distribution,
-    reply_rate: n ? round2(replies / n) : 0,
-    by_source: [...bySource.entries()]
-      .map(([source, s]) => ({ source, rating_value: round2(s.sum / s.n), rating_count: s.n }))
-      .sort((a, b) => b.rating_count - a.rating_count || a.source.localeCompare(b.source)),
-    recent: { window_days: RECENT_WINDOW_DAYS, rating_value: recentN ? round2(recentSum / recentN) : null, rating_count: recentN },
-    last_review_date: last,
-  };
+
+  result(): AggregateRating {
+    const n = this.n;
+    return {
+      rating_value: n ? round2(this.sum / n) : 0,
+      review_count: this.withText,
+      rating_count: n,
+      best_rating: 5,
+      worst_rating: 1,
+      distribution: { ...this.distribution },
+      reply_rate: n ? round2(this.replies / n) : 0,
+      by_source: [...this.bySource.entries()]
+        .map(([source, s]) => ({ source, rating_value: round2(s.sum / s.n), rating_count: s.n }))
+        .sort((a, b) => b.rating_count - a.rating_count || a.source.localeCompare(b.source)),
+      recent: { window_days: RECENT_WINDOW_DAYS, rating_value: this.recentN ? round2(this.recentSum / this.recentN) : null, rating_count: this.recentN },
+      last_review_date: this.last,
+    };
+  }
 }
 
 /** YYYY-MM-DD shifted by whole days, in UTC. */

@@ -44,6 +44,14 @@ export const ReviewSchema = z
   .meta({ id: 'Review' });
 export type Review = z.infer<typeof ReviewSchema>;
 
+/**
+ * Review, reply and publication dates an import accepts: from the first web reviews on, up to a day
+ * after the import (a reviewer ahead of UTC may already be on tomorrow's date). Anything outside is a
+ * data error (a placeholder 0001-01-01, a 9999-12-31 "never") that would skew trends and feeds.
+ */
+export const EARLIEST_REVIEW_DATE = '1995-01-01';
+export const FUTURE_TOLERANCE_MS = 86_400_000;
+
 /** Longest review text we accept; longer rows are reported, not truncated silently. */
 export const MAX_REVIEW_TEXT = 20_000;
 

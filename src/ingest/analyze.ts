@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Business } from '../domain/index.js';
-import { ENGINE_VERSION, createAnalyzer } from '../insights/index.js';
-import type { ReviewAnalysisTable, Store } from '../store/index.js';
+import { type AnalyzerOptions, ENGINE_VERSION } from '../insights/index.js';
+import type { Store } from '../store/index.js';
+import { AnalysisPool } from './analysis-pool.js';
 import { hashOf } from './identity.js';
 
 /**
@@ -10,9 +11,16 @@ import { hashOf } from './identity.js';
  */
 export const analysisContext = (b: Business) => hashOf([ENGINE_VERSION, b.vertical, b.technicians, b.services, b.service_areas]);
 
+/** The analyzer's view of a business profile. */
+export const analyzerOptions = (b: Business): AnalyzerOptions => ({ vertical: b.vertical, technicians: b.technicians, services: b.services, serviceAreas: b.service_areas });
+
+/** Stored a batch at a time, so memory stays flat on a large corpus. */
+const BATCH = 2_000;
+
 /**
  * Analyses the published reviews whose stored analysis is missing or stale (new text, new engine,
- * renamed technicians) and stores the results, so restarts and unchanged reviews are never re-analysed.
+ * renamed technicians) on every core and stores the results, so restarts and unchanged reviews are
+ * never re-analysed.
  */
 export async function analyzePending(
   store: Store,
@@ -34,20 +42,16 @@ export async function analyzePending(
     .where((eb) => eb.or([eb('a.review_id', 'is', null), eb('a.content_hash', '!=', sql<string>`r.row_hash || ${suffix}`)]))
     .execute();
   if (pending.length === 0) return { analysed: 0 };
-  const analyzer = createAnalyzer({
-    vertical: business.vertical,
-    technicians: business.technicians,
-    services: business.services,
-    serviceAreas: business.service_areas,
-  });
-  const batch: ReviewAnalysisTable[] = [];
-  let done = 0;
-  for (const r of pending) {
-    const analysis = analyzer.analyze({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language });
-    batch.push({ review_id: r.id, engine: ENGINE_VERSION, content_hash: r.row_hash + suffix, analysis: JSON.stringify(analysis) });
-    if (batch.length >= 1000) await store.saveAnalyses(batch.splice(0));
-    opts.onProgress?.(++done, pending.length);
+  const pool = new AnalysisPool(analyzerOptions(business));
+  try {
+    for (let i = 0; i < pending.length; i += BATCH) {
+      const batch = pending.slice(i, i + BATCH);
+      const analyses = await pool.analyze(batch.map((r) => ({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language })));
+      await store.saveAnalyses(batch.map((r, k) => ({ review_id: r.id, engine: ENGINE_VERSION, content_hash: r.row_hash + suffix, analysis: analyses[k] })));
+      opts.onProgress?.(i + batch.length, pending.length);
+    }
+  } finally {
+    await pool.close();
   }
-  await store.saveAnalyses(batch);
   return { analysed: pending.length };
 }

@@ -17,27 +17,75 @@ export interface ParsedFile {
   errors: RowError[];
 }
 
-/** The format from the flag, else the file name, else the content. */
+const fileError = (reason: string) => new ImportFileError([{ field: '', reason }]);
+
+/** Every value of a JSON-lines text parses (and there are at least two, so one JSON document is not mistaken for it). */
+const isJsonLines = (t: string) => {
+  const lines = t.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length < 2) return false;
+  try {
+    for (const l of lines) JSON.parse(l);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The parsed document, or undefined when the text is not one JSON value. */
+const jsonDocument = (t: string): { doc: unknown } | undefined => {
+  try {
+    return { doc: JSON.parse(t) };
+  } catch {
+    return undefined;
+  }
+};
+
+const jsonFlavour = (doc: unknown): Format => {
+  const items = Array.isArray(doc) ? doc : (doc as { reviews?: unknown } | null)?.reviews;
+  return Array.isArray(items) && items.length > 0 && isGoogleReview(items[0]) ? 'google' : 'json';
+};
+
+/**
+ * The format from the flag, else the file name (checked against the content), else the content. A
+ * file whose content fits neither its name nor any format is an error, as is an empty file: an import
+ * of nothing is never what was meant (with --sync it would look like "every review is gone").
+ */
 export function detectFormat(text: string, fileName: string, flag?: Format): Format {
+  const t = text.trim();
+  if (t === '') throw fileError('the file is empty');
   if (flag) return flag;
-  const t = text.trimStart();
-  if (/\.csv$/i.test(fileName)) return 'csv';
-  if (/\.(ndjson|jsonl)$/i.test(fileName)) return 'ndjson';
-  if (t.startsWith('[') || t.startsWith('{')) {
-    try {
-      const doc = JSON.parse(t);
-      const items = Array.isArray(doc) ? doc : doc?.reviews;
-      if (Array.isArray(items) && items.length > 0 && isGoogleReview(items[0])) return 'google';
-      return 'json';
-    } catch {
-      // Several JSON values, one per line.
-      if (t.startsWith('{')) return 'ndjson';
-    }
+  const looksJson = t.startsWith('[') || t.startsWith('{');
+  if (/\.csv$/i.test(fileName)) {
+    if (looksJson && jsonDocument(t)) throw fileError(`${fileName} is named .csv but holds JSON; rename it to .json or pass --format json`);
+    return 'csv';
+  }
+  if (/\.(ndjson|jsonl)$/i.test(fileName)) {
+    if (t.startsWith('[')) throw fileError(`${fileName} is named .${fileName.split('.').pop()} but holds a JSON array, not one JSON object per line; rename it to .json or pass --format json`);
+    return 'ndjson';
+  }
+  if (/\.json$/i.test(fileName)) {
+    const json = jsonDocument(t);
+    if (json) return jsonFlavour(json.doc);
+    if (isJsonLines(t)) throw fileError(`${fileName} is named .json but holds one JSON value per line; rename it to .ndjson or pass --format ndjson`);
+    // Parsed as JSON anyway, so the error names where the JSON breaks.
+    return 'json';
+  }
+  if (looksJson) {
+    const json = jsonDocument(t);
+    if (json) return jsonFlavour(json.doc);
+    if (t.startsWith('{')) return 'ndjson';
   }
   return 'csv';
 }
 
+/** Parse a file in a format; a file without a single review row is an error. */
 export function parseFile(text: string, format: Format): ParsedFile {
+  const parsed = parseAs(text, format);
+  if (parsed.rows.length + parsed.errors.length === 0) throw fileError(`no reviews in the file (read as ${format === 'google' ? 'a Google Business Profile export' : format.toUpperCase()})`);
+  return parsed;
+}
+
+function parseAs(text: string, format: Format): ParsedFile {
   switch (format) {
     case 'json':
     case 'google':
@@ -57,7 +105,7 @@ function parseJson(text: string, format: 'json' | 'google'): ParsedFile {
     throw new ImportFileError([{ field: '', reason: `not valid JSON: ${(err as Error).message}` }]);
   }
   const items = Array.isArray(doc) ? doc : (doc as { reviews?: unknown })?.reviews;
-  if (!Array.isArray(items)) throw new ImportFileError([{ field: '', reason: 'expected a JSON array of reviews or an object with a "reviews" array' }]);
+  if (!Array.isArray(items)) throw fileError(`expected a JSON array of reviews or an object with a "reviews" array (got ${doc === null ? 'null' : Array.isArray(doc) ? 'an array' : typeof doc})`);
   const rows: RawRow[] = [];
   const errors: RowError[] = [];
   items.forEach((value, index) => {
@@ -106,6 +154,10 @@ function csvRecord(cells: Record<string, string>): ImportRecordInput {
 }
 
 function parseCsvFile(text: string): ParsedFile {
+  // The header first: a file that is not a CSV of reviews is named as such, not by its first bad row.
+  const header = csvHeader(text);
+  const missing = CSV_REQUIRED.filter((c) => !header.includes(c));
+  if (missing.length > 0) throw new ImportFileError([{ line: 1, field: '', reason: `not a CSV of reviews: the header row lacks ${missing.join(', ')} (found ${header.length ? header.map((h) => JSON.stringify(h.slice(0, 40))).join(', ') : 'no columns'})` }]);
   let records: { record: Record<string, string>; info: { lines: number } }[];
   try {
     records = parseCsv(text, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), info: true, skip_empty_lines: true, relax_column_count: false, bom: true });
@@ -114,4 +166,17 @@ function parseCsvFile(text: string): ParsedFile {
     throw new ImportFileError([{ line: e.lines, field: '', reason: `not valid CSV: ${e.message}` }]);
   }
   return { format: 'csv', rows: records.map(({ record, info }) => ({ line: info.lines, value: csvRecord(record) })), errors: [] };
+}
+
+/** Columns every review needs (the rest have defaults or may be empty). */
+const CSV_REQUIRED = ['author', 'rating', 'date'];
+
+/** The header row's column names (trimmed, lower case). */
+function csvHeader(text: string): string[] {
+  try {
+    const [first] = parseCsv(text, { to_line: 1, bom: true, relax_column_count: true }) as string[][];
+    return (first ?? []).map((c) => c.trim().toLowerCase());
+  } catch {
+    return [];
+  }
 }

@@ -1,4 +1,8 @@
-import type { Store, Revision, ReviewTable } from '../store/index.js';
+import { type AnalysisInput, ENGINE_VERSION, createAnalyzer } from '../insights/index.js';
+import type { Revision, ReviewAnalysisTable, ReviewTable, Store, Tx } from '../store/index.js';
+import { AnalysisPool } from './analysis-pool.js';
+import { analysisContext, analyzerOptions } from './analyze.js';
+import { TEXT_FIXES, type TextFix } from './clean-text.js';
 import { type RowError, formatRef } from './errors.js';
 import { hashOf, reviewId } from './identity.js';
 import { type NormalizedReview, normalizeRow, resolversFor } from './normalize.js';
@@ -10,7 +14,14 @@ export interface ImportOptions {
   /** Unpublish reviews of the file's sources that the file no longer contains. */
   sync?: boolean;
   now?: string;
+  /**
+   * Analyse the published rows this import writes (on every core, before the write transaction) and
+   * store the analyses in the same transaction as the reviews. Without it the server analyses them.
+   */
+  analyze?: boolean;
+  /** Rows written so far, of those to write. */
   onProgress?: (done: number, total: number) => void;
+  onAnalysisProgress?: (done: number, total: number) => void;
 }
 
 export interface ImportReport {
@@ -24,6 +35,8 @@ export interface ImportReport {
   written: boolean;
   /** --sync was asked for but not applied, because some rows were invalid. */
   syncSkipped: boolean;
+  /** Valid rows whose texts cleaning changed, by kind of change (a row may count under several). */
+  cleaned: Record<TextFix, number>;
 }
 
 type Existing = Pick<ReviewTable, 'id' | 'source' | 'source_review_id' | 'fingerprint' | 'row_hash' | 'content_hash' | 'published' | 'updated_at' | 'first_seen_at'>;
@@ -34,16 +47,12 @@ const BATCH = 500;
 const KEYED_READ_MAX = 2_000;
 const EXISTING_COLUMNS = ['id', 'source', 'source_review_id', 'fingerprint', 'row_hash', 'content_hash', 'published', 'updated_at', 'first_seen_at'] as const;
 
-/** Between stored rows with one fingerprint: the one without a platform id (the one a fallback is for), then the smallest id. */
-const preferredMatch = (a: Existing, b: Existing) =>
-  (a.source_review_id == null) !== (b.source_review_id == null) ? a.source_review_id == null : a.id < b.id;
-
 /**
  * The stored reviews an import must compare its rows with: all of them for --sync (it unpublishes
  * what the file lacks) or a large file; otherwise those sharing a platform id or a fingerprint with a
  * row, so adding one review to a 100k corpus reads a handful of rows.
  */
-async function existingFor(trx: Parameters<Parameters<Store['transaction']>[0]>[0], valid: NormalizedReview[], sync: boolean): Promise<Existing[]> {
+async function existingFor(trx: Tx, valid: NormalizedReview[], sync: boolean): Promise<Existing[]> {
   if (sync || valid.length > KEYED_READ_MAX) return trx.selectFrom('reviews').select(EXISTING_COLUMNS).execute();
   // By (source, platform id), the unique index's order, and by fingerprint, its own index.
   const platformIds = new Map<string, string[]>();
@@ -79,7 +88,7 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
   const valid: NormalizedReview[] = [];
   const seen = new Map<string, RawRow>();
   for (const row of rows) {
-    const n = normalizeRow(row, resolvers);
+    const n = normalizeRow(row, resolvers, now);
     if (Array.isArray(n)) {
       invalid.push(...n);
       continue;
@@ -93,102 +102,155 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     valid.push(n);
   }
   invalid.sort((a, b) => (a.line ?? a.index ?? 0) - (b.line ?? b.index ?? 0));
-  const report: ImportReport = { added: 0, updated: 0, unchanged: 0, unpublished: 0, invalid, revision: null, written: false, syncSkipped: Boolean(opts.sync) && invalid.length > 0 };
+  const cleaned = Object.fromEntries(TEXT_FIXES.map((f) => [f, 0])) as Record<TextFix, number>;
+  for (const n of valid) for (const f of n.fixed) cleaned[f]++;
+  const report: ImportReport = { added: 0, updated: 0, unchanged: 0, unpublished: 0, invalid, revision: null, written: false, syncSkipped: Boolean(opts.sync) && invalid.length > 0, cleaned };
   if (invalid.length > 0 && !opts.skipInvalid) return report;
+  const sync = Boolean(opts.sync);
+  const analysis = opts.analyze && business ? { business, suffix: `|${analysisContext(business)}` } : null;
+
+  // Analysing takes long and needs no lock: it runs before the write transaction on what the rows will
+  // be (planned against a plain read), and the transaction writes those analyses with the reviews, so
+  // a review and its analysis commit together (a killed import leaves neither). A row that turns out
+  // different inside the transaction (another import in between) is analysed there.
+  const prepared = new Map<string, { row_hash: string; analysis: string }>();
+  if (analysis) {
+    const planned = planWrites(valid, await existingFor(store.db, valid, sync), now);
+    const targets = analysisTargets(planned);
+    if (targets.length > 0) {
+      const pool = new AnalysisPool(analyzerOptions(analysis.business));
+      try {
+        const out = await pool.analyze(targets.map((t) => t.input), opts.onAnalysisProgress);
+        targets.forEach((t, i) => prepared.set(t.input.id, { row_hash: t.row_hash, analysis: out[i] }));
+      } finally {
+        await pool.close();
+      }
+    }
+  }
 
   await store.transaction(async (trx) => {
     await store.lockWrites(trx);
-    const existing = await existingFor(trx, valid, Boolean(opts.sync));
-    const byKey = new Map<string, Existing>();
-    const byFingerprint = new Map<string, Existing>();
-    for (const e of existing) {
-      byKey.set(e.source_review_id ? `id\u0000${e.source}\u0000${e.source_review_id}` : `fp\u0000${e.fingerprint}`, e);
-      // Several stored rows may share a fingerprint (same text from two platform ids): the fallback
-      // picks one by a fixed rule, so the full and the keyed read (whose row orders differ) agree.
-      const held = byFingerprint.get(e.fingerprint);
-      if (!held || preferredMatch(e, held)) byFingerprint.set(e.fingerprint, e);
-    }
-    // The same review seen once without a platform id and once with one (a CSV, then an export) is one
-    // review: fall back to the fingerprint when either side has no id.
-    const find = (n: NormalizedReview) => {
-      const hit = byKey.get(n.key);
-      if (hit) return hit;
-      const same = byFingerprint.get(n.fingerprint);
-      return same && (same.source_review_id == null || n.record.source_review_id == null) ? same : undefined;
-    };
-    const inserts: ReviewTable[] = [];
-    const touched = new Set<string>();
-    // The revision is taken at the first change, so every written row can name it (catalog builds read
-    // only rows changed after the revision they hold); an import that changes nothing makes none.
-    const revision = async () => (report.revision ??= await store.addRevision(trx, now, 'import')).id;
-    let done = 0;
-    for (const n of valid) {
-      const r = n.record;
-      const content_hash = hashOf([r.text, r.rating, r.owner_reply]);
-      const published = r.verified ? 1 : 0;
-      const base = {
-        source: r.source,
-        source_review_id: r.source_review_id,
-        fingerprint: n.fingerprint,
-        author: r.author,
-        author_avatar_url: r.author_avatar_url,
-        rating: r.rating,
-        date: r.date,
-        text: r.text,
-        source_url: r.source_url,
-        owner_reply_text: r.owner_reply?.text ?? null,
-        owner_reply_date: r.owner_reply?.date ?? null,
-        verified: r.verified ? 1 : 0,
-        published,
-        published_at: r.published_at ?? `${r.date}T00:00:00.000Z`,
-        title: r.title,
-        language: r.language,
-        technicians: JSON.stringify(n.technicians),
-        services: JSON.stringify(n.services),
-        service_area: n.service_area,
-        verification_method: r.verification?.method ?? (r.source === 'direct' ? 'manual' : 'platform'),
-        content_hash,
-      };
-      const prev = find(n);
-      if (!prev) {
-        const id = reviewId(n.key, base.published_at);
-        const updated_at = r.updated_at ?? base.published_at;
-        inserts.push({ id, ...base, updated_at, first_seen_at: now, row_hash: hashOf([base, updated_at]), changed_revision: await revision() });
-        report.added++;
-      } else {
-        touched.add(prev.id);
-        // updated_at moves only when the text, rating or owner reply changes; the hash covers what is stored.
-        const updated_at = prev.content_hash === content_hash ? prev.updated_at : r.updated_at && r.updated_at > prev.updated_at ? r.updated_at : now;
-        const row_hash = hashOf([base, updated_at]);
-        if (prev.row_hash === row_hash) report.unchanged++;
-        else {
-          // A source id learnt for a review first imported without one is kept (and the key is then the id).
-          await trx
-            .updateTable('reviews')
-            .set({ ...base, source_review_id: base.source_review_id ?? prev.source_review_id, updated_at, row_hash, changed_revision: await revision() })
-            .where('id', '=', prev.id)
-            .execute();
-          report.updated++;
-        }
-      }
-      opts.onProgress?.(++done, valid.length);
-    }
-    for (let i = 0; i < inserts.length; i += BATCH) await trx.insertInto('reviews').values(inserts.slice(i, i + BATCH)).execute();
-
+    const existing = await existingFor(trx, valid, sync);
+    const planned = planWrites(valid, existing, now);
+    report.added = planned.inserts.length;
+    report.updated = planned.updates.length;
+    report.unchanged = planned.unchanged;
     // A row that failed validation may still be a live review: never unpublish on an incomplete file.
-    if (opts.sync && invalid.length === 0) {
-      const sources = new Set(valid.map((n) => n.record.source));
-      const gone = existing.filter((e) => e.published === 1 && sources.has(e.source) && !touched.has(e.id)).map((e) => e.id);
-      for (let i = 0; i < gone.length; i += BATCH) {
-        await trx.updateTable('reviews').set({ published: 0, row_hash: '', changed_revision: await revision() }).where('id', 'in', gone.slice(i, i + BATCH)).execute();
-      }
-      report.unpublished = gone.length;
+    const sources = new Set(valid.map((n) => n.record.source));
+    const gone = sync && invalid.length === 0 ? existing.filter((e) => e.published === 1 && sources.has(e.source) && !planned.touched.has(e.id)).map((e) => e.id) : [];
+    report.unpublished = gone.length;
+    // An import that changes nothing makes no revision; otherwise every written row names it, so catalog
+    // builds read only rows changed after the revision they hold.
+    if (planned.inserts.length + planned.updates.length + gone.length === 0) return;
+    const revision = (report.revision = await store.addRevision(trx, now, `import: ${report.added} added, ${report.updated} updated, ${report.unpublished} unpublished`));
+    let done = 0;
+    const total = planned.inserts.length + planned.updates.length;
+    for (const u of planned.updates) {
+      await trx.updateTable('reviews').set({ ...u.set, changed_revision: revision.id }).where('id', '=', u.id).execute();
+      opts.onProgress?.(++done, total);
     }
-    if (report.revision) {
-      const reason = `import: ${report.added} added, ${report.updated} updated, ${report.unpublished} unpublished`;
-      await trx.updateTable('revisions').set({ reason }).where('id', '=', report.revision.id).execute();
+    for (let i = 0; i < planned.inserts.length; i += BATCH) {
+      const batch = planned.inserts.slice(i, i + BATCH).map((r) => ({ ...r, changed_revision: revision.id }));
+      await trx.insertInto('reviews').values(batch).execute();
+      opts.onProgress?.((done += batch.length), total);
+    }
+    for (let i = 0; i < gone.length; i += BATCH) {
+      await trx.updateTable('reviews').set({ published: 0, row_hash: '', changed_revision: revision.id }).where('id', 'in', gone.slice(i, i + BATCH)).execute();
+    }
+    if (analysis) {
+      let inline: ReturnType<typeof createAnalyzer> | null = null;
+      const rows: ReviewAnalysisTable[] = analysisTargets(planned).map((t) => {
+        const ready = prepared.get(t.input.id);
+        const text = ready?.row_hash === t.row_hash ? ready.analysis : JSON.stringify((inline ??= createAnalyzer(analyzerOptions(analysis.business))).analyze(t.input));
+        return { review_id: t.input.id, engine: ENGINE_VERSION, content_hash: t.row_hash + analysis.suffix, analysis: text };
+      });
+      await store.saveAnalyses(rows, trx);
     }
   });
   report.written = true;
   return report;
+}
+
+type InsertRow = Omit<ReviewTable, 'changed_revision'>;
+type UpdateSet = Omit<ReviewTable, 'id' | 'first_seen_at' | 'changed_revision'>;
+
+interface PlannedWrites {
+  inserts: InsertRow[];
+  updates: { id: string; set: UpdateSet }[];
+  unchanged: number;
+  /** Stored reviews the file matched (written or not): --sync keeps them. */
+  touched: Set<string>;
+}
+
+/** Between stored rows with one fingerprint: the one without a platform id (the one a fallback is for), then the smallest id. */
+const preferredMatch = (a: Existing, b: Existing) =>
+  (a.source_review_id == null) !== (b.source_review_id == null) ? a.source_review_id == null : a.id < b.id;
+
+/** What importing `valid` over `existing` writes: new rows, changed rows and the count of equal ones. */
+function planWrites(valid: NormalizedReview[], existing: Existing[], now: string): PlannedWrites {
+  const byKey = new Map<string, Existing>();
+  const byFingerprint = new Map<string, Existing>();
+  for (const e of existing) {
+    byKey.set(e.source_review_id ? `id\u0000${e.source}\u0000${e.source_review_id}` : `fp\u0000${e.fingerprint}`, e);
+    // Several stored rows may share a fingerprint (same text from two platform ids): the fallback
+    // picks one by a fixed rule, so the full and the keyed read (whose row orders differ) agree.
+    const held = byFingerprint.get(e.fingerprint);
+    if (!held || preferredMatch(e, held)) byFingerprint.set(e.fingerprint, e);
+  }
+  // The same review seen once without a platform id and once with one (a CSV, then an export) is one
+  // review: fall back to the fingerprint when either side has no id.
+  const find = (n: NormalizedReview) => {
+    const hit = byKey.get(n.key);
+    if (hit) return hit;
+    const same = byFingerprint.get(n.fingerprint);
+    return same && (same.source_review_id == null || n.record.source_review_id == null) ? same : undefined;
+  };
+  const out: PlannedWrites = { inserts: [], updates: [], unchanged: 0, touched: new Set() };
+  for (const n of valid) {
+    const r = n.record;
+    const content_hash = hashOf([r.text, r.rating, r.owner_reply]);
+    const base = {
+      source: r.source,
+      source_review_id: r.source_review_id,
+      fingerprint: n.fingerprint,
+      author: r.author,
+      author_avatar_url: r.author_avatar_url,
+      rating: r.rating,
+      date: r.date,
+      text: r.text,
+      source_url: r.source_url,
+      owner_reply_text: r.owner_reply?.text ?? null,
+      owner_reply_date: r.owner_reply?.date ?? null,
+      verified: r.verified ? 1 : 0,
+      published: r.verified ? 1 : 0,
+      published_at: r.published_at ?? `${r.date}T00:00:00.000Z`,
+      title: r.title,
+      language: r.language,
+      technicians: JSON.stringify(n.technicians),
+      services: JSON.stringify(n.services),
+      service_area: n.service_area,
+      verification_method: r.verification?.method ?? (r.source === 'direct' ? 'manual' : 'platform'),
+      content_hash,
+    };
+    const prev = find(n);
+    if (!prev) {
+      const updated_at = r.updated_at ?? base.published_at;
+      out.inserts.push({ id: reviewId(n.key, base.published_at), ...base, updated_at, first_seen_at: now, row_hash: hashOf([base, updated_at]) });
+      continue;
+    }
+    out.touched.add(prev.id);
+    // updated_at moves only when the text, rating or owner reply changes; the hash covers what is stored.
+    const updated_at = prev.content_hash === content_hash ? prev.updated_at : r.updated_at && r.updated_at > prev.updated_at ? r.updated_at : now;
+    const row_hash = hashOf([base, updated_at]);
+    if (prev.row_hash === row_hash) out.unchanged++;
+    // A source id learnt for a review first imported without one is kept (and the key is then the id).
+    else out.updates.push({ id: prev.id, set: { ...base, source_review_id: base.source_review_id ?? prev.source_review_id, updated_at, row_hash } });
+  }
+  return out;
+}
+
+/** The published rows a plan writes, as analysis inputs with the row hash their analysis is of. */
+function analysisTargets(p: PlannedWrites): { input: AnalysisInput; row_hash: string }[] {
+  const rows = [...p.inserts, ...p.updates.map((u) => ({ id: u.id, ...u.set }))];
+  return rows.filter((r) => r.published === 1).map((r) => ({ input: { id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language }, row_hash: r.row_hash }));
 }

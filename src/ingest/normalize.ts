@@ -1,4 +1,6 @@
 import { type Business, type ImportRecord, ImportRecordSchema, type MentionMatcher, createMentionMatcher } from '../domain/index.js';
+import { type TextFix, cleanRecord } from './clean-text.js';
+import { dateRangeErrors } from './date-range.js';
 import type { RowError } from './errors.js';
 import type { RawRow } from './formats.js';
 import { fingerprint } from './identity.js';
@@ -12,6 +14,8 @@ export interface NormalizedReview {
   technicians: string[];
   services: string[];
   service_area: string | null;
+  /** What cleaning changed in the row's texts (reported as counts in the import summary). */
+  fixed: ReadonlySet<TextFix>;
 }
 
 export interface Resolvers {
@@ -26,24 +30,32 @@ export const resolversFor = (b: Business | null): Resolvers => ({
   areas: createMentionMatcher(b?.service_areas ?? []),
 });
 
+/** A short account of a bad value; containers are only named (a hostile one may be nested too deep to print). */
 const describe = (v: unknown) => {
+  if (Array.isArray(v)) return `an array of ${v.length}`;
+  if (typeof v === 'object' && v !== null) return 'an object';
   const s = JSON.stringify(v);
   return s === undefined ? 'nothing' : s.length > 40 ? `${s.slice(0, 40)}…` : s;
 };
 
-/** Validate one row against the import schema and resolve explicit attributions to the profile's ids. */
-export function normalizeRow(row: RawRow, resolvers: Resolvers): NormalizedReview | RowError[] {
+/**
+ * Clean the row's texts, validate it against the import schema and the accepted date range (`now` is
+ * the import's time), and resolve explicit attributions to the profile's ids.
+ */
+export function normalizeRow(row: RawRow, resolvers: Resolvers, now: string): NormalizedReview | RowError[] {
   const ref = { line: row.line, index: row.index };
   if (typeof row.value !== 'object' || row.value === null || Array.isArray(row.value)) return [{ ...ref, field: '', reason: 'expected an object with review fields' }];
-  const parsed = ImportRecordSchema.safeParse(row.value);
+  const fixed = new Set<TextFix>();
+  const value = cleanRecord(row.value as Record<string, unknown>, fixed);
+  const parsed = ImportRecordSchema.safeParse(value);
   if (!parsed.success) {
     return parsed.error.issues.map((i) => {
-      const got = i.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey], row.value);
+      const got = i.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey], value);
       return { ...ref, field: i.path.join('.'), reason: `${i.message}${i.code === 'too_big' && typeof got === 'string' ? ` (got ${got.length} characters)` : i.code === 'too_big' ? '' : ` (got ${describe(got)})`}` };
     });
   }
   const record = parsed.data;
-  const errors: RowError[] = [];
+  const errors: RowError[] = dateRangeErrors(record, now).map((e) => ({ ...ref, ...e }));
   const resolveAll = (field: 'technicians' | 'services', values: string[], m: MentionMatcher) =>
     values.flatMap((v) => {
       const id = m.resolve(v);
@@ -61,5 +73,5 @@ export function normalizeRow(row: RawRow, resolvers: Resolvers): NormalizedRevie
   if (errors.length) return errors;
   const fp = fingerprint(record.source, record.author, record.date, record.text);
   const key = record.source_review_id ? `id\u0000${record.source}\u0000${record.source_review_id}` : `fp\u0000${fp}`;
-  return { ref: row, record, key, fingerprint: fp, technicians, services, service_area };
+  return { ref: row, record, key, fingerprint: fp, technicians, services, service_area, fixed };
 }

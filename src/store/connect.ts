@@ -40,3 +40,13 @@ export function connect(url: string, opts: { poolSize?: number } = {}): Connecti
   sqlite.pragma('foreign_keys = ON');
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite', url: file };
 }
+
+/**
+ * A second, read-only SQLite connection to the same file (WAL lets it read while the first writes):
+ * long paged reads run on it without holding the connection every other query waits for.
+ */
+export function connectReader(file: string): Kysely<Database> {
+  const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}

@@ -180,6 +180,14 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('catalog_snapshots').addColumn('layout', dialect === 'postgres' ? 'bytea' : 'blob').execute();
       },
     },
+    '0009_changed_rows_by_page': {
+      async up(db: Kysely<any>) {
+        // A build reads the rows changed since its revision a page at a time, in (changed_revision, id)
+        // order: this index serves each page directly instead of sorting every changed row per page.
+        await db.schema.dropIndex('reviews_changed_revision').execute();
+        await db.schema.createIndex('reviews_changed_revision_id').on('reviews').columns(['changed_revision', 'id']).execute();
+      },
+    },
   };
 }
 

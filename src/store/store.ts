@@ -1,6 +1,6 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import { type Business, BusinessSchema } from '../domain/index.js';
-import { type Connection, type Dialect, connect } from './connect.js';
+import { type Connection, type Dialect, connect, connectReader } from './connect.js';
 import { migrateToLatest } from './migrations.js';
 import { REVISION_CHANNEL, RevisionListener } from './revision-listener.js';
 import type { CatalogSnapshotTable, Database, ReviewAnalysisTable, ReviewTable } from './schema.js';
@@ -12,15 +12,13 @@ export interface Revision {
 }
 
 const BUSINESS_ROW = 'default';
-
-async function inChunks<T>(ids: string[], read: (ids: string[]) => Promise<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < ids.length; i += 500) out.push(...(await read(ids.slice(i, i + 500))));
-  return out;
-}
+/** Rows per page of the paged reads: a few milliseconds of work each (SQLite reads run on the caller's thread). */
+const PAGE = 250;
 
 /** The durable store: one business, its reviews, data revisions, stored analyses (and, later, hub state). */
 export class Store {
+  private reader: Kysely<Database> | null = null;
+
   private constructor(readonly conn: Connection) {}
 
   static async open(url: string, opts: { poolSize?: number } = {}): Promise<Store> {
@@ -40,10 +38,14 @@ export class Store {
     return this.db.transaction().execute(fn);
   }
 
-  /** A read-only view of one consistent moment (PostgreSQL: repeatable read; SQLite: one read transaction). */
+  /**
+   * A read-only view of one consistent moment (PostgreSQL: repeatable read; SQLite: one read
+   * transaction, on a connection of its own so a long read does not hold up other queries).
+   */
   snapshot<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    const tx = this.db.transaction();
-    return (this.dialect === 'postgres' ? tx.setIsolationLevel('repeatable read') : tx).execute(fn);
+    if (this.dialect === 'postgres') return this.db.transaction().setIsolationLevel('repeatable read').execute(fn);
+    this.reader ??= connectReader(this.conn.url);
+    return this.reader.transaction().execute(fn);
   }
 
   async ping(): Promise<void> {
@@ -51,6 +53,7 @@ export class Store {
   }
 
   async close(): Promise<void> {
+    await this.reader?.destroy();
     await this.db.destroy();
   }
 
@@ -100,24 +103,70 @@ export class Store {
     return row ? { id: Number(row.id), created_at: row.created_at } : null;
   }
 
-  /** Published reviews, newest first (date, then published_at, then id, all descending). */
-  async publishedReviews(trx: Tx = this.db): Promise<ReviewTable[]> {
-    return trx
-      .selectFrom('reviews')
-      .selectAll()
-      .where('published', '=', 1)
-      .orderBy('date', 'desc')
-      .orderBy('published_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
-  }
-
   /**
    * Rows written by revisions after `revision`, published or not (an unpublished one is a removal):
-   * with the revision a previous read saw, exactly what changed since then.
+   * with the revision a previous read saw, exactly what changed since then. A page at a time: each
+   * page is one short query, so a caller that serves requests can pause between pages (SQLite reads
+   * block the thread that runs them).
    */
-  async reviewsChangedAfter(revision: number, trx: Tx = this.db): Promise<ReviewTable[]> {
-    return trx.selectFrom('reviews').selectAll().where('changed_revision', '>', revision).execute();
+  async *reviewsChangedAfterPages(revision: number, trx: Tx = this.db, size = PAGE): AsyncGenerator<ReviewTable[]> {
+    let after: [number, string] | null = null;
+    for (;;) {
+      const page: ReviewTable[] = await trx
+        .selectFrom('reviews')
+        .selectAll()
+        .where('changed_revision', '>', revision)
+        .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('changed_revision', 'id'), '>', eb.tuple(after![0], after![1]))))
+        .orderBy('changed_revision')
+        .orderBy('id')
+        .limit(size)
+        .execute();
+      if (page.length > 0) yield page;
+      if (page.length < size) return;
+      const last = page[page.length - 1];
+      after = [last.changed_revision!, last.id];
+    }
+  }
+
+  /** Every published review, a page at a time (by id). */
+  async *publishedReviewPages(trx: Tx = this.db, size = PAGE): AsyncGenerator<ReviewTable[]> {
+    let after: string | null = null;
+    for (;;) {
+      // Paged by the primary key alone, filtered here: with `published` in the query SQLite picks that
+      // index and sorts every published row for each page.
+      const page: ReviewTable[] = await trx
+        .selectFrom('reviews')
+        .selectAll()
+        .$if(after !== null, (q) => q.where('id', '>', after!))
+        .orderBy('id')
+        .limit(size)
+        .execute();
+      const published = page.filter((r) => r.published === 1);
+      if (published.length > 0) yield published;
+      if (page.length < size) return;
+      after = page[page.length - 1].id;
+    }
+  }
+
+  /** Stored analyses, a page at a time: of these reviews, or (without ids) all of them. */
+  async *analysisPages(reviewIds: string[] | null, trx: Tx = this.db, size = PAGE): AsyncGenerator<ReviewAnalysisTable[]> {
+    if (reviewIds) {
+      for (let i = 0; i < reviewIds.length; i += 500) yield await trx.selectFrom('review_analysis').selectAll().where('review_id', 'in', reviewIds.slice(i, i + 500)).execute();
+      return;
+    }
+    let after: string | null = null;
+    for (;;) {
+      const page: ReviewAnalysisTable[] = await trx
+        .selectFrom('review_analysis')
+        .selectAll()
+        .$if(after !== null, (q) => q.where('review_id', '>', after!))
+        .orderBy('review_id')
+        .limit(size)
+        .execute();
+      if (page.length > 0) yield page;
+      if (page.length < size) return;
+      after = page[page.length - 1].review_id;
+    }
   }
 
   async publishedCount(trx: Tx = this.db): Promise<number> {
@@ -125,18 +174,9 @@ export class Store {
     return Number(row.n);
   }
 
-  /** The stored analyses of these reviews (those that have one). */
-  async analysesOf(reviewIds: string[], trx: Tx = this.db): Promise<ReviewAnalysisTable[]> {
-    return inChunks(reviewIds, (ids) => trx.selectFrom('review_analysis').selectAll().where('review_id', 'in', ids).execute());
-  }
-
   async reviewCount(trx: Tx = this.db): Promise<number> {
     const row = await trx.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(row.n);
-  }
-
-  async analyses(trx: Tx = this.db): Promise<ReviewAnalysisTable[]> {
-    return trx.selectFrom('review_analysis').selectAll().execute();
   }
 
   async loadSnapshot(revision: number, baseUrl: string, engine: string): Promise<CatalogSnapshotTable | null> {

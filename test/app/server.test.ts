@@ -9,6 +9,7 @@ import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
 import { CLI } from '../helpers/process.js';
 import { startTestServer } from '../helpers/server.js';
+import { collect } from '../helpers/pages.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const run = promisify(execFile);
@@ -146,7 +147,7 @@ test('a server started from a snapshot builds the next revision on it, byte for 
   }
   // The same database with no stored snapshot: the next server reads everything and renders from scratch.
   const store = await Store.open(db);
-  assert.equal((await store.analyses()).length, await store.publishedCount(), 'the analyses the update computed were stored');
+  assert.equal((await collect(store.analysisPages(null))).length, await store.publishedCount(), 'the analyses the update computed were stored');
   await store.db.deleteFrom('catalog_snapshots').execute();
   await store.close();
   const scratch = await startTestServer({ DATABASE_URL: db, PUBLIC_BASE_URL: base });

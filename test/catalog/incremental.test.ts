@@ -1,14 +1,13 @@
 // A catalog built on the previous one (only the changed reviews re-rendered and re-indexed) must be
 // indistinguishable from one built from scratch: same bytes, same ETags, same answers.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { Catalog, TextIndex } from '../../src/catalog/index.js';
+import { Catalog, CorpusWorker, LocalCorpus, TextIndex, buildCatalog } from '../../src/catalog/index.js';
 import { SplicedJson } from '../../src/catalog/render/spliced-json.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { foldText } from '../../src/domain/index.js';
-import type { ReviewAnalysis } from '../../src/domain/insights.js';
 import { createAnalyzer } from '../../src/insights/index.js';
 import type { ReviewTable } from '../../src/store/index.js';
 import { catalogRows } from '../helpers/rows.js';
@@ -29,28 +28,35 @@ const change = fc.record({
 const shiftDay = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 const analyzer = createAnalyzer({ vertical: business.vertical, technicians: business.technicians, services: business.services, serviceAreas: business.service_areas });
-/** Analyses as a store hands them back: analysed once, stored as JSON, parsed on read. */
-const stored = (rows: Iterable<ReviewTable>) =>
-  new Map([...rows].map((r) => [r.id, JSON.parse(JSON.stringify(analyzer.analyze({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language }))) as ReviewAnalysis]));
+/** Analyses as a store hands them back: analysed once, stored as JSON. */
+const stored = (rows: Iterable<ReviewTable>) => new Map([...rows].map((r) => [r.id, JSON.stringify(analyzer.analyze({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language }))]));
 const common = (revision: number) => ({ revision: { id: revision, created_at: `2026-11-${String(revision).padStart(2, '0')}T00:00:00.000Z` }, business, publicBaseUrl: 'https://reviews.example' });
+// Incremental builds run on the corpus thread, as on a server; builds from scratch in this thread: the
+// bytes must agree across both.
+const worker = new CorpusWorker();
+after(() => worker.close());
 /** From scratch; the catalog analyses every review itself. */
-const build = (rows: Map<string, ReviewTable>, revision: number) => new Catalog({ ...common(revision), rows, analyses: new Map() });
+const build = (rows: Map<string, ReviewTable>, revision: number) => buildCatalog({ ...common(revision), rows, analyses: new Map() }, new LocalCorpus());
 /** Only what changed: each changed id's current row (or null once removed) and its stored analysis. */
 const update = (previous: Catalog, rows: Map<string, ReviewTable>, changed: Set<string>, revision: number) =>
-  new Catalog({
-    ...common(revision),
-    previous,
-    changes: new Map([...changed].map((id) => [id, rows.get(id) ?? null])),
-    analyses: stored([...changed].flatMap((id) => rows.get(id) ?? [])),
-  });
+  buildCatalog(
+    {
+      ...common(revision),
+      previous,
+      changes: new Map([...changed].map((id) => [id, rows.get(id) ?? null])),
+      analyses: stored([...changed].flatMap((id) => rows.get(id) ?? [])),
+    },
+    worker,
+  );
 
 const QUERIES = [{ limit: 100 }, { query: 'leak', limit: 100 }, { query: 'the tech', min_rating: 3, limit: 100 }, { query: 'ete', limit: 50 }, { rating: 5, since: '2024-01-01', limit: 100 }];
 
-/** The catalog as another process loads it: from the stored snapshot (gzip-coded bodies and layout). */
+/** The catalog as another process loads it: from the stored snapshot (gzip-coded bodies and layout); the corpus thread takes it over. */
 async function reloaded(c: Catalog): Promise<Catalog> {
   const stored = await c.snapshot();
   const [reviews, insights] = [gunzipSync(stored.reviews), gunzipSync(stored.insights)];
-  const loaded = new Catalog({ revision: { id: c.revision, created_at: c.generatedAt }, reviews, insights, reviewsGzip: stored.reviews, insightsGzip: stored.insights, insightsCore: stored.insights_core, layout: stored.layout, publicBaseUrl: 'https://reviews.example' });
+  const loaded = Catalog.fromSnapshot({ revision: { id: c.revision, created_at: c.generatedAt }, reviews, insights, reviewsGzip: stored.reviews, insightsGzip: stored.insights, insightsCore: stored.insights_core, layout: stored.layout, publicBaseUrl: 'https://reviews.example' });
+  await worker.seed(loaded.revision, reviews, insights, loaded.insightsLayout());
   for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const) assert.equal(loaded.representations[name].etag, c.representations[name].etag, `${name} ETag after a reload`);
   for (const r of c.reviews.slice(0, 5)) assert.deepEqual(loaded.analysisOf(r.id), c.analysisOf(r.id), 'one analysis parsed from its stored bytes');
   assert.equal(JSON.stringify(loaded.insights), insights.toString(), 'per_review rebuilt from the stored analyses');
@@ -61,11 +67,11 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
   await fc.assert(
     fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 6 }), fc.boolean(), async (changes, fromSnapshot) => {
       const rows = new Map(base.map((r) => [r.id, r]));
-      let incremental = new Catalog({ ...common(1), rows, analyses: stored(rows.values()) });
+      let incremental = await buildCatalog({ ...common(1), rows, analyses: stored(rows.values()) }, worker);
       if (fromSnapshot) incremental = await reloaded(incremental);
       let next = 0;
       const removed: ReviewTable[] = [];
-      changes.forEach((c, k) => {
+      for (const [k, c] of changes.entries()) {
         const revision = k + 2;
         const changed = new Set<string>();
         for (let i = 0; i < c.add && next < extra.length; i++, next++) {
@@ -89,8 +95,8 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
           rows.delete(id);
           changed.add(id);
         }
-        incremental = update(incremental, rows, changed, revision);
-        const scratch = build(rows, revision);
+        incremental = await update(incremental, rows, changed, revision);
+        const scratch = await build(rows, revision);
         for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const) {
           assert.ok(incremental.representations[name].body.equals(scratch.representations[name].body), `${name} bytes after change ${k + 1}`);
           assert.equal(incremental.representations[name].etag, scratch.representations[name].etag);
@@ -101,7 +107,7 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
           assert.deepEqual(incremental.review(id), scratch.review(id));
           assert.deepEqual(incremental.analysisOf(id), scratch.analysisOf(id));
         }
-      });
+      }
     }),
     { numRuns: 25, seed: 4242 },
   );
@@ -109,7 +115,7 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
 
 test('an empty corpus updates, reloads and fills again like a build from scratch', async () => {
   const rows = new Map<string, ReviewTable>();
-  let c = build(rows, 1);
+  let c = await buildCatalog({ ...common(1), rows, analyses: new Map() }, worker);
   const steps: [string, (ids: Set<string>) => void][] = [
     ['three new', (ids) => extra.slice(0, 3).forEach((r) => (rows.set(r.id, r), ids.add(r.id)))],
     ['all removed', (ids) => [...rows.keys()].forEach((id) => (rows.delete(id), ids.add(id)))],
@@ -119,19 +125,19 @@ test('an empty corpus updates, reloads and fills again like a build from scratch
     if (label.startsWith('reloaded')) c = await reloaded(c);
     const changed = new Set<string>();
     apply(changed);
-    c = update(c, rows, changed, k + 2);
-    const scratch = build(rows, k + 2);
+    c = await update(c, rows, changed, k + 2);
+    const scratch = await build(rows, k + 2);
     for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const) assert.ok(c.representations[name].body.equals(scratch.representations[name].body), `${label}: ${name}`);
     assert.equal(c.reviews.length, rows.size);
   }
 });
 
 test('a damaged stored layout is refused, not trusted', async () => {
-  const c = build(new Map(base.slice(0, 10).map((r) => [r.id, r])), 1);
+  const c = await build(new Map(base.slice(0, 10).map((r) => [r.id, r])), 1);
   const ok = await c.snapshot();
   const [reviews, insights] = [gunzipSync(ok.reviews), gunzipSync(ok.insights)];
   const load = (layout: Buffer) =>
-    new Catalog({ revision: { id: 1, created_at: c.generatedAt }, reviews, insights, reviewsGzip: ok.reviews, insightsGzip: ok.insights, insightsCore: ok.insights_core, layout, publicBaseUrl: 'https://reviews.example' });
+    Catalog.fromSnapshot({ revision: { id: 1, created_at: c.generatedAt }, reviews, insights, reviewsGzip: ok.reviews, insightsGzip: ok.insights, insightsCore: ok.insights_core, layout, publicBaseUrl: 'https://reviews.example' });
   assert.equal(load(ok.layout).representations.reviews.etag, c.representations.reviews.etag);
   const shifted = Buffer.from(ok.layout);
   shifted.writeUInt32LE(shifted.readUInt32LE(4 + 8) + 1, 4 + 8); // the first review's start (after the pack header and the layout header), one byte off
@@ -161,7 +167,7 @@ test('spliced JSON is JSON.stringify of the document, for arrays and objects, em
 test('the text index carried across revisions finds exactly what a substring scan finds, before and after its base is rebuilt', () => {
   const docs0 = catalogRows(200, 3).map((r) => ({ text: r.text }));
   let docs = docs0;
-  let index = new TextIndex(docs);
+  let index = TextIndex.create(docs);
   const needles = ['leak', 'the', 'fixed the', 'ete', 'zzz', 'on time'];
   for (let round = 0; round < 12; round++) {
     // Drop every 7th document, replace every 11th with a new object, append a few.
@@ -180,7 +186,7 @@ test('the text index carried across revisions finds exactly what a substring sca
       fresh.add(added);
       nextDocs.splice((round * 13 + k * 29) % (nextDocs.length + 1), 0, added);
     }
-    index = new TextIndex(nextDocs, { index, docs, fresh }, { minDelta: 20 });
+    index = TextIndex.create(nextDocs, { index, docs, fresh }, { minDelta: 20 });
     docs = nextDocs;
     for (const n of needles) {
       const needle = foldText(n);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { Catalog, ReviewIndex } from '../../src/catalog/index.js';
+import { LocalCorpus, ReviewIndex, buildCatalog } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { type Review, type SearchQuery, SearchQuerySchema, foldText } from '../../src/domain/index.js';
 import { catalogRows } from '../helpers/rows.js';
@@ -9,9 +9,9 @@ import { catalogRows } from '../helpers/rows.js';
 // A catalog built straight from demo records (no database): the search is pure logic.
 const business = demoBusiness();
 const rows = catalogRows(600, 7);
-const catalog = new Catalog({ revision: { id: 1, created_at: "2026-11-01T00:00:00.000Z" }, business, rows: new Map(rows.map((r) => [r.id, r])), analyses: new Map(), publicBaseUrl: 'http://127.0.0.1' });
+const catalog = await buildCatalog({ revision: { id: 1, created_at: '2026-11-01T00:00:00.000Z' }, business, rows: new Map(rows.map((r) => [r.id, r])), analyses: new Map(), publicBaseUrl: 'http://127.0.0.1' }, new LocalCorpus());
 
-const viaTrigrams = new ReviewIndex(catalog.reviews, catalog.attribution.technicians, catalog.attribution.services, 0);
+const viaTrigrams = ReviewIndex.create(catalog.reviews, catalog.attribution.technicians, catalog.attribution.services, 0);
 
 /** The specification of search, written the slow obvious way. */
 function reference(q: SearchQuery): Review[] {

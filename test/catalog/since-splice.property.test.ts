@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { Catalog } from '../../src/catalog/index.js';
+import { Catalog, LocalCorpus, buildCatalog } from '../../src/catalog/index.js';
 import { SplicedJson } from '../../src/catalog/render/spliced-json.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { ReviewTable } from '../../src/store/index.js';
@@ -14,14 +14,16 @@ import { catalogRows } from '../helpers/rows.js';
 const business = demoBusiness();
 const common = (revision: number) => ({ revision: { id: revision, created_at: `2026-11-0${revision}T00:00:00.000Z` }, business, publicBaseUrl: 'https://reviews.example' });
 const rows = new Map(catalogRows(150, 21).map((r) => [r.id, r]));
-const scratch = new Catalog({ ...common(1), rows, analyses: new Map() });
+// One corpus engine follows one chain of revisions (it holds the revision it built last).
+const corpus = new LocalCorpus();
+const scratch = await buildCatalog({ ...common(1), rows, analyses: new Map() }, corpus);
 const added: ReviewTable = { ...catalogRows(1, 22, 'new')[0], changed_revision: 2 };
-const updated = new Catalog({ ...common(2), previous: scratch, changes: new Map([[added.id, added]]), analyses: new Map() });
-const updatedFromScratch = new Catalog({ ...common(2), rows: new Map([...rows, [added.id, added]]), analyses: new Map() });
+const updated = await buildCatalog({ ...common(2), previous: scratch, changes: new Map([[added.id, added]]), analyses: new Map() }, corpus);
+const updatedFromScratch = await buildCatalog({ ...common(2), rows: new Map([...rows, [added.id, added]]), analyses: new Map() }, new LocalCorpus());
 
 async function reloaded(c: Catalog): Promise<Catalog> {
   const s = await c.snapshot();
-  return new Catalog({
+  return Catalog.fromSnapshot({
     revision: { id: c.revision, created_at: c.generatedAt },
     reviews: gunzipSync(s.reviews),
     insights: gunzipSync(s.insights),

@@ -98,14 +98,15 @@ describe('import rejects hostile files and writes nothing', () => {
     await expectRejected(file('bad-utf8.ndjson', bytes), [{ line: 2, reason: 'invalid UTF-8' }]);
   });
 
-  test('a CSV with a BOM, CRLF, quoted commas and newlines imports exactly', async () => {
+  test('a CSV with a BOM, CRLF, quoted commas and newlines imports exactly (line breaks stored as LF)', async () => {
     const csv = '\uFEFFsource,source_review_id,author,rating,date,text,technicians\r\ngoogle,c-1,"Smith, J.",4,2025-05-06,"Line one, with comma\r\nline two ""quoted""",Mike\r\n';
     const report = await importFile(store, file('ok.csv', csv));
     assert.equal(report.format, 'csv');
     assert.equal(report.added, 1, JSON.stringify(report.invalid));
     const row = await store.db.selectFrom('reviews').selectAll().where('source_review_id', '=', 'c-1').executeTakeFirstOrThrow();
     assert.equal(row.author, 'Smith, J.');
-    assert.equal(row.text, 'Line one, with comma\r\nline two "quoted"');
+    assert.equal(row.text, 'Line one, with comma\nline two "quoted"');
+    assert.equal(report.cleaned.newlines, 1);
     assert.deepEqual(JSON.parse(row.technicians), ['mike-delgado']);
   });
 

@@ -5,6 +5,7 @@ import { demoBusiness } from '../../src/demo/index.js';
 import type { ImportRecordInput } from '../../src/domain/index.js';
 import { analyzePending, importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
+import { collect } from '../helpers/pages.js';
 import { tempDir } from '../helpers/tmp.js';
 
 let store: Store;
@@ -66,7 +67,7 @@ test('a large file compares with every stored review, a small one with those it 
   const small = [{ ...big[3], text: 'Edited.' }, { ...big[2_000], rating: 2 }, big[7], { ...plain[1], source_review_id: 'D-1' }, { ...big[0], source_review_id: 'Y-new' }];
   const keyed = await importRows(store, rows(small), []);
   assert.deepEqual([keyed.added, keyed.updated, keyed.unchanged], [1, 3, 1], 'the keyed read finds the same rows, by platform id and by fingerprint');
-  const changed = await store.reviewsChangedAfter(keyed.revision!.id - 1);
+  const changed = await collect(store.reviewsChangedAfterPages(keyed.revision!.id - 1));
   assert.equal(changed.length, 4, 'and only the written rows name the new revision');
 });
 

@@ -6,6 +6,7 @@ import type { ImportRecordInput } from '../../src/domain/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
 import { PG_SKIP, freshPgDatabase } from '../helpers/pg.js';
+import { collect } from '../helpers/pages.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const rows = (records: ImportRecordInput[]) => records.map((value, index) => ({ index, value }));
@@ -45,16 +46,13 @@ function repositorySuite(engine: 'sqlite' | 'postgres', open: () => Promise<{ st
       const again = await importRows(store, rows(demo), [], { now: LATER });
       assert.deepEqual([again.added, again.updated, again.unchanged, again.revision], [0, 0, 60, null]);
       assert.equal((await store.latestRevision())?.id, 2);
-      const published = await store.publishedReviews();
+      const published = await collect(store.publishedReviewPages());
       assert.equal(published.length, 60);
-      for (let i = 1; i < published.length; i++) {
-        const [a, b] = [published[i - 1], published[i]];
-        assert.ok(a.date > b.date || (a.date === b.date && a.published_at >= b.published_at), 'newest first');
-      }
+      assert.deepEqual(published.map((r) => r.id), published.map((r) => r.id).sort(), 'paged by id');
     });
 
     test('ids are ULIDs derived from the source identity, equal on every engine', async () => {
-      const published = await store.publishedReviews();
+      const published = await collect(store.publishedReviewPages());
       const google = published.find((r) => r.source_review_id === 'google-000001' || r.source === 'google')!;
       assert.match(google.id, /^[0-9A-HJKMNP-TV-Z]{26}$/);
       // Golden value: the same source review must get this id everywhere, forever.
@@ -86,33 +84,33 @@ function repositorySuite(engine: 'sqlite' | 'postgres', open: () => Promise<{ st
       const unpublished = await store.db.selectFrom('reviews').selectAll().where('published', '=', 0).execute();
       assert.ok(unpublished.length > 0 && unpublished.every((r) => r.changed_revision !== null), 'an unpublished row names the revision that removed it');
       const removedIn = unpublished[0].changed_revision!;
-      assert.ok((await store.reviewsChangedAfter(removedIn - 1)).some((r) => r.id === unpublished[0].id && r.published === 0));
+      assert.ok((await collect(store.reviewsChangedAfterPages(removedIn - 1))).some((r) => r.id === unpublished[0].id && r.published === 0));
 
       const start = (await store.latestRevision())!.id;
-      assert.deepEqual(await store.reviewsChangedAfter(start), []);
+      assert.deepEqual(await collect(store.reviewsChangedAfterPages(start)), []);
       const count = await store.publishedCount();
       const record = { source: 'direct', source_review_id: 'changes-1', author: 'Ana', rating: 4, date: '2026-10-30', text: 'Quick and tidy.' };
       const added = await importRows(store, rows([record]), [], { now: LATER });
-      const [fresh] = await store.reviewsChangedAfter(start);
+      const [fresh] = await collect(store.reviewsChangedAfterPages(start));
       assert.equal(fresh.changed_revision, added.revision!.id);
       assert.equal(await store.publishedCount(), count + 1);
 
       const edited = await importRows(store, rows([{ ...record, text: 'Quick, tidy and fair.' }]), [], { now: LATER });
-      const since = await store.reviewsChangedAfter(added.revision!.id);
+      const since = await collect(store.reviewsChangedAfterPages(added.revision!.id));
       assert.deepEqual(since.map((r) => [r.id, r.text, r.changed_revision]), [[fresh.id, 'Quick, tidy and fair.', edited.revision!.id]]);
-      assert.equal((await store.reviewsChangedAfter(start)).length, 1, 'one row, however often it changed');
+      assert.equal((await collect(store.reviewsChangedAfterPages(start))).length, 1, 'one row, however often it changed');
       assert.equal((await importRows(store, rows([{ ...record, text: 'Quick, tidy and fair.' }]), [], { now: LATER })).revision, null);
-      assert.deepEqual(await store.reviewsChangedAfter(edited.revision!.id), [], 'an unchanged import writes nothing');
+      assert.deepEqual(await collect(store.reviewsChangedAfterPages(edited.revision!.id)), [], 'an unchanged import writes nothing');
 
       await store.saveAnalyses([{ review_id: fresh.id, engine: 'x/1', content_hash: 'h', analysis: '{"n":1}' }]);
-      assert.deepEqual((await store.analysesOf([fresh.id, 'no-such-review'])).map((a) => a.analysis), ['{"n":1}']);
+      assert.deepEqual((await collect(store.analysisPages([fresh.id, 'no-such-review']))).map((a) => a.analysis), ['{"n":1}']);
     });
 
     test('analyses are stored and replaced', async () => {
-      const [r] = await store.publishedReviews();
+      const [r] = await collect(store.publishedReviewPages());
       await store.saveAnalyses([{ review_id: r.id, engine: 'x/1', content_hash: 'a', analysis: '{"v":1}' }]);
       await store.saveAnalyses([{ review_id: r.id, engine: 'x/2', content_hash: 'b', analysis: '{"v":2}' }]);
-      const all = await store.analyses();
+      const all = await collect(store.analysisPages(null));
       assert.deepEqual(all.filter((a) => a.review_id === r.id).map((a) => a.analysis), ['{"v":2}']);
     });
   });

@@ -1,6 +1,31 @@
 import { createHash, hash } from 'node:crypto';
+import { endianness } from 'node:os';
+import { type Steps, runAtOnce } from '../../threads/index.js';
 
 const DIGEST = 32;
+/** Bytes copied between two points where a slice may end (a copy into fresh memory runs at about 1 GB/s). */
+const COPY_STEP = 1 << 21;
+
+/** Typed arrays are copied as bytes where the host order is the stored one (little-endian), instead of a word at a time. */
+const HOST_LE = endianness() === 'LE';
+
+/** `words` as little-endian bytes into `out` at `at`. */
+function writeWords(words: Uint32Array, out: Buffer, at: number): void {
+  if (HOST_LE) Buffer.from(words.buffer, words.byteOffset, words.byteLength).copy(out, at);
+  else for (let i = 0; i < words.length; i++) out.writeUInt32LE(words[i], at + i * 4);
+}
+
+/** n little-endian words of `b` from `at`. */
+function readWords(b: Buffer, at: number, n: number): Uint32Array {
+  const words = new Uint32Array(n);
+  if (HOST_LE) new Uint8Array(words.buffer).set(b.subarray(at, at + n * 4));
+  else for (let i = 0; i < n; i++) words[i] = b.readUInt32LE(at + i * 4);
+  return words;
+}
+
+/** Where a render's body is allocated: a shared buffer lets a worker thread hand it over without a copy. */
+export type Allocate = (bytes: number) => Buffer;
+const allocUnsafe: Allocate = (n) => Buffer.allocUnsafe(n);
 
 /**
  * `JSON.stringify(doc)`, byte for byte, for a document with one large member (an array of reviews, or
@@ -26,12 +51,14 @@ export class SplicedJson {
     private readonly digests: Buffer,
     /** Bytes before the first item (the member's opening bracket included). */
     private readonly openLength: number,
+    /** The document's digest, when the thread that rendered it computed it already. */
+    digest?: Buffer,
   ) {
     const close = starts.length === 0 ? openLength : starts[starts.length - 1] + lengths[lengths.length - 1];
     const header = Buffer.alloc(8);
     header.writeUInt32BE(openLength, 0);
     header.writeUInt32BE(starts.length, 4);
-    this.digest = createHash('sha256').update(header).update(body.subarray(0, openLength)).update(digests).update(body.subarray(close)).digest();
+    this.digest = digest ?? createHash('sha256').update(header).update(body.subarray(0, openLength)).update(digests).update(body.subarray(close)).digest();
   }
 
   /**
@@ -40,14 +67,20 @@ export class SplicedJson {
    * holds exactly these items (a property test checks it). With `previous`, `fresh` names the values
    * that are new; every other value is in `previous`, in the same relative order, and is copied.
    */
-  static render(
+  static render(...args: Parameters<typeof SplicedJson.renderSteps>): SplicedJson {
+    return runAtOnce(SplicedJson.renderSteps(...args));
+  }
+
+  /** `render` as steps, pausing every few hundred items and between chunks of the copy. */
+  static *renderSteps(
     doc: object,
     member: string,
     kind: 'array' | 'object',
     items: { keys: readonly string[]; values: readonly unknown[] },
     previous?: SplicedJson,
     fresh?: ReadonlySet<unknown>,
-  ): SplicedJson {
+    allocate: Allocate = allocUnsafe,
+  ): Steps<SplicedJson> {
     const { head, tail } = around(doc, member);
     const { keys, values } = items;
     const n = keys.length;
@@ -75,17 +108,21 @@ export class SplicedJson {
         rendered[i] = bytes;
         lengths[i] = bytes.length;
         hash('sha256', bytes, 'buffer').copy(digests, i * DIGEST);
+        if (i % 64 === 0) yield;
       }
       if (i > 0) offset += 1;
       starts[i] = offset;
       offset += lengths[i];
+      if (i % 2048 === 0) yield;
     }
-    const body = Buffer.allocUnsafe(offset + close.length);
+    const body = allocate(offset + close.length);
     open.copy(body, 0);
     // Items that were neighbours before are copied as one run, separators included: one new review
     // among 100k costs three copies, not 100k.
+    let copies = 0;
     for (let i = 0; i < n; ) {
       if (i > 0) body[starts[i] - 1] = 0x2c;
+      if (++copies % 512 === 0) yield;
       const j = from[i];
       if (j < 0) {
         rendered[i]!.copy(body, starts[i]);
@@ -95,7 +132,11 @@ export class SplicedJson {
       let k = i;
       while (k + 1 < n && from[k + 1] === from[k] + 1) k++;
       const prev = previous!;
-      prev.body.copy(body, starts[i], prev.starts[j], prev.starts[from[k]] + prev.lengths[from[k]]);
+      const end = prev.starts[from[k]] + prev.lengths[from[k]];
+      for (let at = prev.starts[j]; at < end; at += COPY_STEP) {
+        prev.body.copy(body, starts[i] + (at - prev.starts[j]), at, Math.min(end, at + COPY_STEP));
+        yield;
+      }
       prev.digests.copy(digests, i * DIGEST, j * DIGEST, (from[k] + 1) * DIGEST);
       i = k + 1;
     }
@@ -113,10 +154,8 @@ export class SplicedJson {
     const out = Buffer.allocUnsafe(8 + n * 8 + n * DIGEST);
     out.writeUInt32LE(n, 0);
     out.writeUInt32LE(this.openLength, 4);
-    for (let i = 0; i < n; i++) {
-      out.writeUInt32LE(this.starts[i], 8 + i * 4);
-      out.writeUInt32LE(this.lengths[i], 8 + n * 4 + i * 4);
-    }
+    writeWords(this.starts, out, 8);
+    writeWords(this.lengths, out, 8 + n * 4);
     this.digests.copy(out, 8 + n * 8);
     return out;
   }
@@ -126,21 +165,19 @@ export class SplicedJson {
    * The layout is checked against the body (items in order, one separator apart, inside the body), so
    * a damaged one fails here rather than producing a wrong body later.
    */
-  static fromLayout(body: Buffer, layout: Buffer, keys: readonly string[], values: readonly unknown[]): SplicedJson {
+  static fromLayout(body: Buffer, layout: Buffer, keys: readonly string[], values: readonly unknown[], digest?: Buffer): SplicedJson {
     const n = layout.length >= 8 ? layout.readUInt32LE(0) : -1;
     if (n !== keys.length || layout.length !== 8 + n * (8 + DIGEST)) throw new Error(`SplicedJson: a stored layout of ${n} items does not fit ${keys.length} keys`);
     const openLength = layout.readUInt32LE(4);
-    const starts = new Uint32Array(n);
-    const lengths = new Uint32Array(n);
+    const starts = readWords(layout, 8, n);
+    const lengths = readWords(layout, 8 + n * 4, n);
     let expected = openLength;
     for (let i = 0; i < n; i++) {
-      starts[i] = layout.readUInt32LE(8 + i * 4);
-      lengths[i] = layout.readUInt32LE(8 + n * 4 + i * 4);
       if (starts[i] !== expected || lengths[i] === 0) throw new Error(`SplicedJson: stored layout item ${i} is out of place`);
       expected = starts[i] + lengths[i] + 1;
     }
     if ((n === 0 ? openLength : expected - 1) > body.length) throw new Error('SplicedJson: the stored layout runs past the body');
-    return new SplicedJson(body, keys, values, starts, lengths, Buffer.from(layout.subarray(8 + n * 8)), openLength);
+    return new SplicedJson(body, keys, values, starts, lengths, Buffer.from(layout.subarray(8 + n * 8)), openLength, digest);
   }
 
   /**

@@ -1,0 +1,69 @@
+// How long imports stall a running server (issue 13, item 2): the server's own event-loop delay
+// histogram (/metrics) and the slowest /healthz answer seen by a client probing every 20 ms, during
+// (a) a 100k initial import into a running server and (b) one-review imports into a server holding 100k.
+// Run: npm run bench -- import-pauses [--reviews 100000]
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { demoBusiness } from '../src/demo/index.js';
+import { Store } from '../src/store/index.js';
+import { benchDir, demoFile, fmt, table } from './lib.js';
+import { cliImport, eventLoopDelay, probeHealth, servedCount, waitFor } from './pauses.js';
+import { spawnServer } from './servers.js';
+
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const N = Number(arg('reviews', '100000'));
+const SETTLE_MS = 10_000;
+const dir = benchDir();
+const db = join(dir, 'bench.db');
+const file = demoFile(dir, N);
+{
+  const store = await Store.open(db);
+  await store.setBusiness(demoBusiness(), new Date().toISOString());
+  await store.close();
+}
+const serve = () =>
+  spawnServer(['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db], { LOG_LEVEL: 'info', REVIEWCAST_DEMO_IF_EMPTY: '0' }, /"url":"(http:[^"]+)".*reviewcast listening/);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const rows: (string | number)[][] = [];
+const record = (label: string, reviews: number, loop: Awaited<ReturnType<typeof eventLoopDelay>>, probe: { slowestMs: number; probes: number; failures: number }, secs: number) => {
+  rows.push([label, fmt(reviews), fmt(loop.p50, 1), fmt(loop.p99, 1), fmt(loop.max, 1), `${fmt(probe.slowestMs, 1)} (${fmt(probe.probes)} probes, ${probe.failures} failed)`, fmt(secs, 1)]);
+  console.error(`${label}: max ${fmt(loop.max, 1)} ms, p99 ${fmt(loop.p99, 1)} ms, slowest /healthz ${fmt(probe.slowestMs, 1)} ms`);
+};
+
+// (a) The initial import: the server starts empty, the CLI imports (and analyses) N reviews meanwhile.
+{
+  const server = await serve();
+  const probe = probeHealth(server.url);
+  const t = performance.now();
+  await cliImport(file, db);
+  await waitFor(async () => (await servedCount(server.url)) === N, 600_000, `the server to serve ${N} reviews`);
+  const secs = (performance.now() - t) / 1000;
+  // What a build does after the swap (storing analyses and the snapshot) is part of the import's cost.
+  await sleep(SETTLE_MS);
+  record(`initial import of ${fmt(N)} into a running server (CLI import + analysis, server build)`, N, await eventLoopDelay(server.url), await probe.stop(), secs);
+  await server.stop();
+}
+
+// (b) One new review at a time into a server that holds N (started from the stored snapshot).
+{
+  const server = await serve();
+  await sleep(SETTLE_MS);
+  const idle = await eventLoopDelay(server.url);
+  console.error(`after start and ${SETTLE_MS / 1000} s idle: max ${fmt(idle.max, 1)} ms`);
+  const probe = probeHealth(server.url);
+  const t = performance.now();
+  for (let k = 1; k <= 3; k++) {
+    const one = join(dir, `one-${k}.json`);
+    writeFileSync(one, JSON.stringify([{ source: 'direct', source_review_id: `pause-${k}`, author: 'Pause Check', rating: 4, date: new Date().toISOString().slice(0, 10), text: `Dave cleared the drain, visit ${k}.` }]));
+    await cliImport(one, db);
+    await waitFor(async () => (await servedCount(server.url)) === N + k, 60_000, 'the new review');
+    await sleep(SETTLE_MS / 2);
+  }
+  record(`one-review import ×3 into a server holding ${fmt(N)} (started from its snapshot)`, N + 3, await eventLoopDelay(server.url), await probe.stop(), (performance.now() - t) / 1000);
+  await server.stop();
+}
+
+table(['scenario', 'reviews', 'event loop p50 ms', 'p99 ms', 'max ms', 'slowest /healthz ms', 'time s'], rows);

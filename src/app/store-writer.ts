@@ -1,0 +1,79 @@
+import type { Worker } from 'node:worker_threads';
+import type { ReviewAnalysisTable } from '../store/index.js';
+import { type SliceClock, startWorker } from '../threads/index.js';
+
+type SnapshotMessage = { revision: number; base_url: string; engine: string; insights_core: string; created_at: string; reviews: Uint8Array; insights: Uint8Array; layout: Uint8Array };
+
+export type ToWriter = { t: 'analyses'; id: number; rows: ReviewAnalysisTable[] } | { t: 'snapshot'; id: number; snapshot: SnapshotMessage } | { t: 'close'; id: number };
+export type FromWriter = { id: number; error?: string };
+
+/** Rows per message: copying one is a millisecond or two. */
+const PART = 1_000;
+
+/** A shared-memory copy of a buffer, made a slice at a time, so the thread reads it without another copy. */
+async function shared(b: Buffer, clock: SliceClock): Promise<Uint8Array> {
+  const out = new Uint8Array(new SharedArrayBuffer(b.length));
+  for (let at = 0; at < b.length; at += 1 << 21) {
+    out.set(b.subarray(at, Math.min(b.length, at + (1 << 21))), at);
+    if (clock.due()) await clock.pause();
+  }
+  return out;
+}
+
+/**
+ * Writes on a thread of its own with its own connection: SQLite writes run on the calling thread
+ * (a 25 MB snapshot row takes about 100 ms to insert and commit), and the PostgreSQL client turns a
+ * large bytea into hex text on it. Requests never wait for either.
+ */
+export class StoreWriter {
+  private readonly worker: Worker;
+  private readonly calls = new Map<number, { resolve(): void; reject(err: Error): void }>();
+  private nextId = 0;
+
+  constructor(databaseUrl: string) {
+    this.worker = startWorker('store-writer-thread', import.meta.url, { databaseUrl });
+    this.worker.on('message', (m: FromWriter) => {
+      const call = this.calls.get(m.id);
+      this.calls.delete(m.id);
+      if (this.calls.size === 0) this.worker.unref();
+      if (m.error) call?.reject(new Error(m.error));
+      else call?.resolve();
+    });
+    const fail = (err: Error) => {
+      for (const c of this.calls.values()) c.reject(err);
+      this.calls.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`the store writer thread exited (code ${code})`)));
+    // An idle thread does not keep the process alive; one with a write under way does.
+    this.worker.unref();
+  }
+
+  private send(m: ToWriter): Promise<void> {
+    this.worker.ref();
+    const done = new Promise<void>((resolve, reject) => this.calls.set(m.id, { resolve, reject }));
+    // Awaited by the caller, possibly after more parts are sent: a failure meanwhile is not unhandled.
+    done.catch(() => {});
+    this.worker.postMessage(m);
+    return done;
+  }
+
+  async saveAnalyses(rows: ReviewAnalysisTable[], clock: SliceClock): Promise<void> {
+    const parts: Promise<void>[] = [];
+    for (let i = 0; i < rows.length; i += PART) {
+      parts.push(this.send({ t: 'analyses', id: this.nextId++, rows: rows.slice(i, i + PART) }));
+      if (clock.due()) await clock.pause();
+    }
+    await Promise.all(parts);
+  }
+
+  async saveSnapshot(snap: Omit<SnapshotMessage, 'reviews' | 'insights' | 'layout'> & { reviews: Buffer; insights: Buffer; layout: Buffer }, clock: SliceClock): Promise<void> {
+    const [reviews, insights, layout] = [await shared(snap.reviews, clock), await shared(snap.insights, clock), await shared(snap.layout, clock)];
+    await this.send({ t: 'snapshot', id: this.nextId++, snapshot: { ...snap, reviews, insights, layout } });
+  }
+
+  async close(): Promise<void> {
+    await this.send({ t: 'close', id: this.nextId++ }).catch(() => {});
+    await this.worker.terminate();
+  }
+}

@@ -1,0 +1,136 @@
+import { type Business, RatingTally, type ReviewsDocument } from '../domain/index.js';
+import type { Revision, ReviewTable } from '../store/index.js';
+import { SliceClock, type Steps, runInSlices } from '../threads/index.js';
+import { Catalog, attributionFor, positionsOf } from './catalog.js';
+import { FEED_SIZE } from './render/feeds.js';
+import type { CorpusRow } from './corpus-model.js';
+import type { CorpusEngine } from './corpus-worker.js';
+import { orderAll, orderUpdated } from './ordered-reviews.js';
+import { ReviewIndex } from './review-index.js';
+import { SplicedJson } from './render/spliced-json.js';
+import { links } from './render/links.js';
+
+interface BuildCommon {
+  revision: Revision;
+  business: Business;
+  /** Stored analyses (JSON) by review id, each of its row as it is now; a review without one is analysed. */
+  analyses: ReadonlyMap<string, string>;
+  publicBaseUrl: string;
+}
+
+/** Build from stored rows: what a revision is made of. */
+export interface CatalogInput extends BuildCommon {
+  /** The published rows by id. */
+  rows: ReadonlyMap<string, ReviewTable>;
+}
+
+/**
+ * Build on the previous build (same business profile and base URL) from what changed since. Every
+ * review not in `changes` keeps its Review object, its place in the order and its rendered bytes, so
+ * one new review costs a splice, not a re-render of the corpus.
+ */
+export interface CatalogUpdate extends BuildCommon {
+  previous: Catalog;
+  /** Each id whose row or analysis may differ: its current published row, or null if it is no longer published. */
+  changes: ReadonlyMap<string, ReviewTable | null>;
+}
+
+const corpusRow = (r: ReviewTable, stored: string | null): CorpusRow => ({
+  id: r.id,
+  rating: r.rating,
+  date: r.date,
+  text: r.text,
+  title: r.title,
+  language: r.language,
+  technicians: JSON.parse(r.technicians) as string[],
+  services: JSON.parse(r.services) as string[],
+  service_area: r.service_area,
+  stored,
+});
+
+function* corpusRows(rows: Iterable<ReviewTable>, analyses: ReadonlyMap<string, string>): Steps<CorpusRow[]> {
+  const out: CorpusRow[] = [];
+  for (const r of rows) {
+    out.push(corpusRow(r, analyses.get(r.id) ?? null));
+    if (out.length % 1024 === 0) yield;
+  }
+  return out;
+}
+
+function* idsOf(reviews: readonly { id: string }[]): Steps<string[]> {
+  const ids: string[] = new Array(reviews.length);
+  for (let i = 0; i < reviews.length; i++) {
+    ids[i] = reviews[i].id;
+    if (i % 8192 === 0) yield;
+  }
+  return ids;
+}
+
+function* tally(reviews: ReviewsDocument['reviews'], asOf: string): Steps<ReturnType<RatingTally['result']>> {
+  const t = new RatingTally(asOf);
+  for (let i = 0; i < reviews.length; i++) {
+    t.add(reviews[i]);
+    if (i % 4096 === 0) yield;
+  }
+  return t.result();
+}
+
+/**
+ * A catalog for a revision, made in slices of about `clock`'s length with the event loop running in
+ * between, so requests keep being answered however large the change: the analyses and the insights are
+ * made by the corpus engine (a worker thread on a server), and this thread builds the reviews, their
+ * body and the search index meanwhile. With `previous`, the engine must hold that revision's corpus.
+ */
+export async function buildCatalog(input: CatalogInput | CatalogUpdate, engine: CorpusEngine, clock = new SliceClock()): Promise<Catalog> {
+  const l = links(input.publicBaseUrl);
+  const update = 'changes' in input ? input : null;
+  const published: ReviewTable[] = [];
+  for (const r of update ? update.changes.values() : (input as CatalogInput).rows.values()) if (r) published.push(r);
+  const rows = await runInSlices(corpusRows(published, input.analyses), clock);
+  const staged = await engine.stage({ business: input.business, basedOn: update ? update.previous.revision : null, changed: update ? [...update.changes.keys()] : [], rows }, clock);
+
+  const ordered = await runInSlices(
+    update ? orderUpdated(update.previous.reviews, update.changes, staged.found, l.review) : orderAll(published, staged.found, l.review),
+    clock,
+  );
+  const { reviews, freshPositions } = ordered;
+  const freshIds: string[] = new Array(freshPositions.length);
+  for (let k = 0; k < freshIds.length; k++) {
+    freshIds[k] = reviews[freshPositions[k]].id;
+    if (k % 4096 === 0) await clock.maybePause();
+  }
+  // The engine renders the insights and feeds while this thread builds the rest.
+  const committed = engine.commit({ revision: input.revision, freshIds, freshPositions, newest: reviews.slice(0, FEED_SIZE), publicBaseUrl: input.publicBaseUrl });
+  committed.catch(() => {});
+
+  const generatedAt = input.revision.created_at;
+  const aggregateRating = await runInSlices(tally(reviews, generatedAt), clock);
+  const doc: ReviewsDocument = { business: input.business, aggregate_rating: aggregateRating, reviews, generated_at: generatedAt, revision: input.revision.id };
+  const ids = await runInSlices(idsOf(reviews), clock);
+  const reviewsJson = await runInSlices(SplicedJson.renderSteps(doc, 'reviews', 'array', { keys: ids, values: reviews }, update?.previous.reviewsJson, update ? ordered.fresh : undefined), clock);
+  const attribution = attributionFor(input.business);
+  const index = await runInSlices(
+    ReviewIndex.build(reviews, attribution.technicians, attribution.services, undefined, update ? { index: update.previous.index, fresh: ordered.fresh } : undefined),
+    clock,
+  );
+  const positions = await runInSlices(positionsOf(reviews), clock);
+
+  const insights = await committed;
+  // Main never re-renders the insights body (the engine does): its items are only read back by position.
+  const insightsJson = SplicedJson.fromLayout(insights.body, insights.layout, ids, [], insights.digest);
+  return new Catalog({
+    revision: input.revision,
+    business: input.business,
+    links: l,
+    aggregateRating,
+    reviews,
+    reviewsJson,
+    insightsJson,
+    insightsCore: insights.core,
+    attribution,
+    index,
+    positions,
+    analysed: staged.analysed,
+    feeds: insights.feeds,
+  });
+}

@@ -1,0 +1,188 @@
+import type { Business, Review } from '../domain/index.js';
+import type { Insights, ReviewAnalysis } from '../domain/insights.js';
+import type { Revision } from '../store/index.js';
+import { type Analyzer, type CorpusReview, buildInsights, createAnalyzer } from '../insights/index.js';
+import { renderFeeds } from './render/feeds.js';
+import { links } from './render/links.js';
+import { type Allocate, SplicedJson } from './render/spliced-json.js';
+import { type FoundMentions, union } from './to-review.js';
+
+/** What the corpus needs of a changed row that is published. */
+export interface CorpusRow {
+  id: string;
+  rating: number;
+  date: string;
+  text: string | null;
+  title: string | null;
+  language: string | null;
+  /** Explicit attributions (ids) from the import. */
+  technicians: string[];
+  services: string[];
+  service_area: string | null;
+  /** The stored analysis of exactly this row (JSON), or null to analyse it. */
+  stored: string | null;
+}
+
+export interface StageInput {
+  business: Business;
+  /** The revision the held corpus must be at (an update), or null to start from nothing (a full build). */
+  basedOn: number | null;
+  /** Every changed id: taken out of the held order (those still published come back among `rows`). */
+  changed: string[];
+  rows: CorpusRow[];
+}
+
+export interface Staged {
+  /** The mentions each row's analysis found, by id. */
+  found: Map<string, FoundMentions>;
+  /** Analyses made because none was stored (JSON, to be stored), by id. */
+  analysed: Map<string, string>;
+}
+
+export interface CommitInput {
+  revision: Revision;
+  /** The staged rows' ids and their places in the new order (ascending places). */
+  freshIds: string[];
+  freshPositions: Int32Array;
+  /** The newest reviews, for the feeds (xmlbuilder2 takes tens of milliseconds for an Atom feed). */
+  newest: Review[];
+  publicBaseUrl: string;
+}
+
+/** The insights of a revision: the document without per_review, and the whole body with its layout. */
+export interface Committed {
+  core: string;
+  body: Buffer;
+  /** SplicedJson layout of the per_review items in `body`, and the body's digest. */
+  layout: Buffer;
+  digest: Buffer;
+  feeds: { json: Buffer; atom: Buffer };
+}
+
+export class StaleCorpusError extends Error {}
+
+interface Held {
+  revision: number;
+  ids: string[];
+  reviews: CorpusReview[];
+  analyses: ReviewAnalysis[];
+  perReview: SplicedJson;
+}
+
+/** The analyzer's options for a profile, and the key under which one is reused. */
+const analyzerKey = (b: Business) => JSON.stringify([b.vertical, b.technicians, b.services, b.service_areas]);
+
+/**
+ * Everything about a corpus that is computed from analyses: the per-review analyses themselves (stored
+ * ones parsed, missing ones made), the corpus insights and the per_review body; and the feeds, whose
+ * rendering is slow too. It keeps the previous revision's corpus, so a revision costs its changes plus
+ * one insights pass. It runs on a worker thread (CorpusWorker), keeping that work off the event loop;
+ * the catalog on the main thread gets the mentions it needs for reviews and the rendered bodies.
+ */
+export class CorpusModel {
+  private held: Held | null = null;
+  private staged: { business: Business; changed: Set<string>; fresh: Map<string, { review: CorpusReview; analysis: ReviewAnalysis }> } | null = null;
+  private analyzer: { key: string; analyzer: Analyzer } | null = null;
+
+  constructor(private readonly allocate?: Allocate) {}
+
+  private analyzerFor(b: Business): Analyzer {
+    const key = analyzerKey(b);
+    if (this.analyzer?.key !== key) this.analyzer = { key, analyzer: createAnalyzer({ vertical: b.vertical, technicians: b.technicians, services: b.services, serviceAreas: b.service_areas }) };
+    return this.analyzer.analyzer;
+  }
+
+  stage(input: StageInput): Staged {
+    if (input.basedOn === null) this.held = null;
+    else if (this.held?.revision !== input.basedOn) throw new StaleCorpusError(`the corpus is at revision ${this.held?.revision ?? 'none'}, not ${input.basedOn}`);
+    const found = new Map<string, FoundMentions>();
+    const analysed = new Map<string, string>();
+    const fresh = new Map<string, { review: CorpusReview; analysis: ReviewAnalysis }>();
+    for (const row of input.rows) {
+      let analysis: ReviewAnalysis;
+      if (row.stored !== null) analysis = JSON.parse(row.stored) as ReviewAnalysis;
+      else {
+        analysis = this.analyzerFor(input.business).analyze({ id: row.id, rating: row.rating, text: row.text, title: row.title, language: row.language });
+        analysed.set(row.id, JSON.stringify(analysis));
+      }
+      const mentions = { technicians: analysis.technicians, services: analysis.services, service_areas: analysis.service_areas };
+      found.set(row.id, mentions);
+      const review: CorpusReview = {
+        id: row.id,
+        rating: row.rating,
+        date: row.date,
+        text: row.text,
+        technicians: union(row.technicians, analysis.technicians),
+        services: union(row.services, analysis.services),
+        service_area: row.service_area ?? analysis.service_areas[0] ?? null,
+      };
+      fresh.set(row.id, { review, analysis });
+    }
+    this.staged = { business: input.business, changed: new Set(input.changed), fresh };
+    return { found, analysed };
+  }
+
+  commit(input: CommitInput): Committed {
+    const staged = this.staged;
+    if (!staged) throw new Error('CorpusModel: commit without stage');
+    this.staged = null;
+    const held = this.held;
+    const prevIds = held?.ids ?? [];
+    let kept = 0;
+    for (const id of prevIds) if (!staged.changed.has(id)) kept++;
+    const n = kept + input.freshIds.length;
+    const ids: string[] = new Array(n);
+    const reviews: CorpusReview[] = new Array(n);
+    const analyses: ReviewAnalysis[] = new Array(n);
+    const freshValues = new Set<unknown>();
+    // The held order without the changed ids, and the staged rows at the places the catalog gave them:
+    // the same merge as the catalog's, so both orders agree.
+    let p = 0;
+    let f = 0;
+    for (let k = 0; k < n; k++) {
+      if (f < input.freshIds.length && input.freshPositions[f] === k) {
+        const id = input.freshIds[f++];
+        const item = staged.fresh.get(id);
+        if (!item) throw new Error(`CorpusModel: ${id} was not staged`);
+        ids[k] = id;
+        reviews[k] = item.review;
+        analyses[k] = item.analysis;
+        freshValues.add(item.analysis);
+      } else {
+        while (staged.changed.has(prevIds[p])) p++;
+        ids[k] = prevIds[p];
+        reviews[k] = held!.reviews[p];
+        analyses[k] = held!.analyses[p++];
+      }
+    }
+    const insights = buildInsights({ business: staged.business, reviews, analyses, generatedAt: input.revision.created_at });
+    // per_review in corpus order, which is the catalog's (newest first): a property test holds the bytes to JSON.stringify.
+    const perReview = SplicedJson.render(insights, 'per_review', 'object', { keys: ids, values: analyses }, held?.perReview, freshValues, this.allocate);
+    this.held = { revision: input.revision.id, ids, reviews, analyses, perReview };
+    const feeds = renderFeeds(staged.business, input.newest, links(input.publicBaseUrl), input.revision.created_at);
+    return { core: coreOf(insights), body: perReview.body, layout: perReview.layout(), digest: perReview.digest, feeds };
+  }
+
+  /**
+   * Takes over a revision loaded from a stored snapshot (its bodies and the per_review layout), so
+   * the next revision is built on it.
+   */
+  seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer): void {
+    const doc = JSON.parse(reviewsBody.toString()) as { business: Business; reviews: CorpusReview[]; generated_at: string };
+    const ids = doc.reviews.map((r) => r.id);
+    const analyses: ReviewAnalysis[] = new Array(ids.length);
+    const perReview = SplicedJson.fromLayout(insightsBody, insightsLayout, ids, analyses);
+    for (let i = 0; i < ids.length; i++) analyses[i] = JSON.parse(perReview.itemText(i).slice(JSON.stringify(ids[i]).length + 1)) as ReviewAnalysis;
+    this.held = { revision, ids, reviews: doc.reviews, analyses, perReview };
+    this.staged = null;
+    // Loads the vertical's lexicon now rather than on the first update (hundreds of milliseconds).
+    buildInsights({ business: doc.business, reviews: [], analyses: [], generatedAt: doc.generated_at });
+  }
+}
+
+/** The insights document with per_review as an empty placeholder (keeping its place in the key order). */
+export function coreOf(insights: Insights): string {
+  const core: Record<string, unknown> = {};
+  for (const k of Object.keys(insights)) core[k] = k === 'per_review' ? {} : insights[k as keyof Insights];
+  return JSON.stringify(core);
+}

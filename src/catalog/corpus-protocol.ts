@@ -1,0 +1,28 @@
+import type { Business, Review } from '../domain/index.js';
+import type { Revision } from '../store/index.js';
+import type { CorpusRow } from './corpus-model.js';
+
+/** Messages to the corpus thread. A stage is sent in parts, so no one message is large to copy. */
+export type ToCorpus =
+  | { t: 'stage-begin'; id: number; business: Business; basedOn: number | null }
+  | { t: 'stage-part'; id: number; changed: string[]; rows: CorpusRow[] }
+  | { t: 'stage-end'; id: number }
+  /** The next part of the staged answer: taken one at a time, since a port delivers every queued message in one turn. */
+  | { t: 'stage-take'; id: number }
+  /** `freshIds` joined by newlines: one string copies faster than 100k small ones. */
+  | { t: 'commit'; id: number; revision: Revision; freshIds: string; freshPositions: Int32Array; newest: Review[]; publicBaseUrl: string }
+  | { t: 'seed'; id: number; revision: number; reviews: Uint8Array; insights: Uint8Array; layout: Uint8Array };
+
+/** Mentions as [id, technicians, services, service areas]. */
+export type FoundEntry = [string, string[], string[], string[]];
+
+export type FromCorpus =
+  | { t: 'staged'; id: number; parts: number }
+  | { t: 'staged-part'; id: number; found: FoundEntry[]; analysed: [string, string][] }
+  /** `body` lives in shared memory: handed over without a copy. */
+  | { t: 'committed'; id: number; core: string; body: Uint8Array; layout: Uint8Array; digest: Uint8Array; feedJson: Uint8Array; feedAtom: Uint8Array }
+  | { t: 'seeded'; id: number }
+  | { t: 'failed'; id: number; message: string; stale: boolean };
+
+/** Entries per message. */
+export const PART = 2_000;

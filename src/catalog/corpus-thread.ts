@@ -1,0 +1,53 @@
+// Worker thread: the corpus model (analyses, insights, per_review body) of CorpusWorker.
+import { parentPort } from 'node:worker_threads';
+import { CorpusModel, type CorpusRow, StaleCorpusError } from './corpus-model.js';
+import { type FoundEntry, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
+
+const port = parentPort!;
+const send = (m: FromCorpus) => port.postMessage(m);
+// Bodies in shared memory, so the main thread serves them as they are.
+const model = new CorpusModel((n) => Buffer.from(new SharedArrayBuffer(n)));
+let outbox: { found: FoundEntry[]; analysed: [string, string][] }[] = [];
+let staging: { business: Extract<ToCorpus, { t: 'stage-begin' }>['business']; basedOn: number | null; changed: string[]; rows: CorpusRow[] } | null = null;
+
+const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+port.on('message', (m: ToCorpus) => {
+  try {
+    switch (m.t) {
+      case 'stage-begin':
+        staging = { business: m.business, basedOn: m.basedOn, changed: [], rows: [] };
+        return;
+      case 'stage-part':
+        for (const id of m.changed) staging!.changed.push(id);
+        for (const row of m.rows) staging!.rows.push(row);
+        return;
+      case 'stage-end': {
+        const input = staging!;
+        staging = null;
+        const { found, analysed } = model.stage(input);
+        const entries: FoundEntry[] = [...found].map(([id, f]) => [id, [...f.technicians], [...f.services], [...f.service_areas]]);
+        const made = [...analysed];
+        outbox = [];
+        for (let i = 0; i < Math.max(entries.length, made.length); i += PART) outbox.push({ found: entries.slice(i, i + PART), analysed: made.slice(i, i + PART) });
+        send({ t: 'staged', id: m.id, parts: outbox.length });
+        return;
+      }
+      case 'stage-take':
+        send({ t: 'staged-part', id: m.id, ...outbox.shift()! });
+        return;
+      case 'commit': {
+        const done = model.commit({ revision: m.revision, freshIds: m.freshIds === '' ? [] : m.freshIds.split('\n'), freshPositions: m.freshPositions, newest: m.newest, publicBaseUrl: m.publicBaseUrl });
+        send({ t: 'committed', id: m.id, core: done.core, body: done.body, layout: done.layout, digest: done.digest, feedJson: done.feeds.json, feedAtom: done.feeds.atom });
+        return;
+      }
+      case 'seed':
+        model.seed(m.revision, asBuffer(m.reviews), asBuffer(m.insights), asBuffer(m.layout));
+        send({ t: 'seeded', id: m.id });
+        return;
+    }
+  } catch (err) {
+    staging = null;
+    send({ t: 'failed', id: m.id, message: err instanceof Error ? (err.stack ?? err.message) : String(err), stale: err instanceof StaleCorpusError });
+  }
+});

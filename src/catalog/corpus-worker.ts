@@ -1,0 +1,155 @@
+import type { Worker } from 'node:worker_threads';
+import { type SliceClock, startWorker } from '../threads/index.js';
+import { type CommitInput, type Committed, CorpusModel, StaleCorpusError, type StageInput, type Staged } from './corpus-model.js';
+import { type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
+import type { FoundMentions } from './to-review.js';
+
+/** The corpus model as the catalog builder uses it: on a worker thread (a server) or in this thread (tests, tools). */
+export interface CorpusEngine {
+  stage(input: StageInput, clock?: SliceClock): Promise<Staged>;
+  commit(input: CommitInput): Promise<Committed>;
+  /** Take over a revision loaded from a snapshot (see CorpusModel.seed). */
+  seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The model in the calling thread: the same results, with the work on the caller's event loop. */
+export class LocalCorpus implements CorpusEngine {
+  private readonly model = new CorpusModel();
+
+  async stage(input: StageInput): Promise<Staged> {
+    return this.model.stage(input);
+  }
+
+  async commit(input: CommitInput): Promise<Committed> {
+    return this.model.commit(input);
+  }
+
+  async seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer): Promise<void> {
+    this.model.seed(revision, reviewsBody, insightsBody, insightsLayout);
+  }
+
+  async close(): Promise<void> {}
+}
+
+interface Call {
+  resolve(m: FromCorpus): void;
+  reject(err: Error): void;
+}
+
+const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+/** A shared-memory copy of a buffer, made a slice at a time (the worker then reads it without another copy). */
+async function shared(b: Buffer, clock?: SliceClock): Promise<Uint8Array> {
+  const out = new Uint8Array(new SharedArrayBuffer(b.length));
+  for (let at = 0; at < b.length; at += 1 << 21) {
+    out.set(b.subarray(at, Math.min(b.length, at + (1 << 21))), at);
+    if (clock?.due()) await clock.pause();
+  }
+  return out;
+}
+
+/**
+ * The corpus model on its own thread: analysing reviews and building the insights (hundreds of
+ * milliseconds to seconds at 100k reviews) never holds up requests. Messages go in parts of 2,000
+ * rows, so copying any one of them is short too. A thread that fails is done; its owner starts another.
+ */
+export class CorpusWorker implements CorpusEngine {
+  private readonly worker: Worker;
+  private readonly calls = new Map<number, Call>();
+  private nextId = 0;
+  private dead: Error | null = null;
+  /** Until a seed's bodies are copied and sent: later calls send after it, so the thread sees them in call order. */
+  private seeding: Promise<void> = Promise.resolve();
+
+  constructor() {
+    this.worker = startWorker('corpus-thread', import.meta.url, null);
+    this.worker.on('message', (m: FromCorpus) => this.receive(m));
+    this.worker.on('error', (err) => this.fail(err));
+    this.worker.on('exit', (code) => this.fail(new Error(`the corpus thread exited (code ${code})`)));
+    // An idle thread does not keep the process alive; one with a call under way does.
+    this.worker.unref();
+  }
+
+  get failed(): boolean {
+    return this.dead !== null;
+  }
+
+  private fail(err: Error): void {
+    this.dead ??= err;
+    for (const c of this.calls.values()) c.reject(this.dead);
+    this.calls.clear();
+  }
+
+  private receive(m: FromCorpus): void {
+    const call = this.calls.get(m.id);
+    if (!call) return;
+    this.calls.delete(m.id);
+    if (this.calls.size === 0) this.worker.unref();
+    if (m.t === 'failed') call.reject(m.stale ? new StaleCorpusError(m.message) : new Error(`corpus thread: ${m.message}`));
+    else call.resolve(m);
+  }
+
+  private call(id: number): Promise<FromCorpus> {
+    if (!this.dead) this.worker.ref();
+    const answer: Promise<FromCorpus> = this.dead ? Promise.reject(this.dead) : new Promise((resolve, reject) => this.calls.set(id, { resolve, reject }));
+    // Awaited once the request is sent; a failure meanwhile is not an unhandled rejection.
+    answer.catch(() => {});
+    return answer;
+  }
+
+  private post(m: ToCorpus, transfer?: ArrayBuffer[]): void {
+    this.worker.postMessage(m, transfer);
+  }
+
+  async stage(input: StageInput, clock?: SliceClock): Promise<Staged> {
+    await this.seeding;
+    const id = this.nextId++;
+    const answer = this.call(id);
+    this.post({ t: 'stage-begin', id, business: input.business, basedOn: input.basedOn });
+    for (let i = 0; i < Math.max(input.changed.length, input.rows.length); i += PART) {
+      this.post({ t: 'stage-part', id, changed: input.changed.slice(i, i + PART), rows: input.rows.slice(i, i + PART) });
+      if (clock?.due()) await clock.pause();
+    }
+    this.post({ t: 'stage-end', id });
+    const { parts } = (await answer) as Extract<FromCorpus, { t: 'staged' }>;
+    const staged: Staged = { found: new Map(), analysed: new Map() };
+    for (let k = 0; k < parts; k++) {
+      const take = this.nextId++;
+      const part = this.call(take);
+      this.post({ t: 'stage-take', id: take });
+      const m = (await part) as Extract<FromCorpus, { t: 'staged-part' }>;
+      for (const [rid, technicians, services, service_areas] of m.found) staged.found.set(rid, { technicians, services, service_areas } satisfies FoundMentions);
+      for (const [rid, json] of m.analysed) staged.analysed.set(rid, json);
+      if (clock?.due()) await clock.pause();
+    }
+    return staged;
+  }
+
+  async commit(input: CommitInput): Promise<Committed> {
+    await this.seeding;
+    const id = this.nextId++;
+    const answer = this.call(id);
+    const positions = new Int32Array(input.freshPositions);
+    this.post({ t: 'commit', id, revision: input.revision, freshIds: input.freshIds.join('\n'), freshPositions: positions, newest: input.newest, publicBaseUrl: input.publicBaseUrl }, [positions.buffer]);
+    const m = (await answer) as Extract<FromCorpus, { t: 'committed' }>;
+    return { core: m.core, body: asBuffer(m.body), layout: asBuffer(m.layout), digest: asBuffer(m.digest), feeds: { json: asBuffer(m.feedJson), atom: asBuffer(m.feedAtom) } };
+  }
+
+  async seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer, clock?: SliceClock): Promise<void> {
+    const id = this.nextId++;
+    const answer = this.call(id);
+    const sent = (async () => {
+      const [reviews, insights] = [await shared(reviewsBody, clock), await shared(insightsBody, clock)];
+      this.post({ t: 'seed', id, revision, reviews, insights, layout: insightsLayout });
+    })();
+    this.seeding = sent.catch(() => {});
+    await sent;
+    await answer;
+  }
+
+  async close(): Promise<void> {
+    this.dead ??= new Error('the corpus thread was closed');
+    await this.worker.terminate();
+  }
+}

@@ -1,0 +1,85 @@
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import type { AnalysisInput, AnalyzerOptions } from '../insights/index.js';
+import { startWorker } from '../threads/index.js';
+
+const BATCH = 250;
+
+interface Pending {
+  resolve(analyses: string[]): void;
+  reject(err: Error): void;
+}
+
+/**
+ * Per-review analysis on worker threads, one per core: an import of 100k reviews analyses on every
+ * core instead of one, and a process that serves requests never analyses on its event loop.
+ * Results are the stored form (JSON text), in input order.
+ */
+export class AnalysisPool {
+  private readonly workers: Worker[];
+  private readonly idle: Worker[];
+  private readonly queue: { id: number; inputs: AnalysisInput[] }[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private failed: Error | null = null;
+
+  constructor(options: AnalyzerOptions, size = Math.max(1, availableParallelism())) {
+    this.workers = Array.from({ length: size }, () => {
+      const w = startWorker('analysis-thread', import.meta.url, options);
+      w.on('message', (m: { id: number; analyses?: string[]; error?: string }) => {
+        const p = this.pending.get(m.id)!;
+        this.pending.delete(m.id);
+        if (m.error) p.reject(new Error(`analysis failed: ${m.error}`));
+        else p.resolve(m.analyses!);
+        this.idle.push(w);
+        this.pump();
+      });
+      w.on('error', (err) => this.fail(err));
+      w.on('exit', (code) => code !== 0 && this.fail(new Error(`an analysis thread exited with code ${code}`)));
+      return w;
+    });
+    this.idle = [...this.workers];
+  }
+
+  private fail(err: Error): void {
+    this.failed ??= err;
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+
+  private pump(): void {
+    while (this.idle.length > 0 && this.queue.length > 0) this.idle.pop()!.postMessage(this.queue.shift());
+  }
+
+  private batch(inputs: AnalysisInput[]): Promise<string[]> {
+    if (this.failed) return Promise.reject(this.failed);
+    const id = this.nextId++;
+    const done = new Promise<string[]>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    this.queue.push({ id, inputs });
+    this.pump();
+    return done;
+  }
+
+  /** The analyses of `inputs` (JSON text), in order; `onProgress` after each batch. */
+  async analyze(inputs: readonly AnalysisInput[], onProgress?: (done: number, total: number) => void): Promise<string[]> {
+    const out: string[] = new Array(inputs.length);
+    let done = 0;
+    const batches: Promise<void>[] = [];
+    for (let i = 0; i < inputs.length; i += BATCH) {
+      const slice = inputs.slice(i, i + BATCH);
+      batches.push(
+        this.batch(slice).then((analyses) => {
+          for (let k = 0; k < analyses.length; k++) out[i + k] = analyses[k];
+          done += analyses.length;
+          onProgress?.(done, inputs.length);
+        }),
+      );
+    }
+    await Promise.all(batches);
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}

@@ -1,0 +1,3 @@
+export { startWorker } from './start-worker.js';
+export { SliceClock, type Steps, runAtOnce, runInSlices, yieldToLoop } from './yield.js';
+export { lowerThreadPriority } from './priority.js';
