@@ -32,7 +32,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   const store = await Store.open(config.databaseUrl);
   if (config.demoIfEmpty && (await store.reviewCount()) === 0 && !(await store.getBusiness())) {
     const { reviews } = await seedDemo(store);
-    log.info({ reviews, database: store.conn.url }, 'empty database: loaded the demo business (Brightwater Plumbing & Heating)');
+    log.info({ reviews, database: store.location }, 'empty database: loaded the demo business (Brightwater Plumbing & Heating)');
   }
   let publicBaseUrl = config.publicBaseUrl;
   const catalog = new CatalogSource(store, { publicBaseUrl: () => publicBaseUrl!, pollMs: config.pollMs, log });

@@ -30,6 +30,13 @@ export class Store {
   get db(): Kysely<Database> {
     return this.conn.db;
   }
+  /** Where the data lives, safe to log: a file path, or the PostgreSQL URL without its password. */
+  get location(): string {
+    if (this.dialect !== 'postgres') return this.conn.url;
+    const url = new URL(this.conn.url);
+    if (url.password) url.password = '***';
+    return url.toString();
+  }
   get dialect(): Dialect {
     return this.conn.dialect;
   }

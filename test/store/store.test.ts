@@ -131,3 +131,17 @@ repositorySuite(
   },
   PG_SKIP,
 );
+
+test('the store names its location without the database password (it is logged)', { skip: PG_SKIP }, async () => {
+  const db = await freshPgDatabase();
+  const url = new URL(db.url);
+  url.password = 'not-for-logs';
+  const store = await Store.open(url.toString());
+  try {
+    assert.ok(!store.location.includes('not-for-logs'), store.location);
+    assert.ok(store.location.includes(url.pathname), 'still names the database');
+  } finally {
+    await store.close();
+    await db.drop();
+  }
+});
