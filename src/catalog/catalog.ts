@@ -201,11 +201,6 @@ export class Catalog {
     return a;
   }
 
-  /** The per_review layout, for a corpus thread that takes this revision over (CorpusEngine.seed). */
-  insightsLayout(): Buffer {
-    return this.insightsJson.layout();
-  }
-
   /**
    * What to store so the next process (or replica) can load this revision without rebuilding it: the
    * two large bodies gzip-coded (the coding clients are served anyway, made off the event loop), which

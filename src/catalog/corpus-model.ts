@@ -181,7 +181,7 @@ export class CorpusModel {
 }
 
 /** The insights document with per_review as an empty placeholder (keeping its place in the key order). */
-export function coreOf(insights: Insights): string {
+function coreOf(insights: Insights): string {
   const core: Record<string, unknown> = {};
   for (const k of Object.keys(insights)) core[k] = k === 'per_review' ? {} : insights[k as keyof Insights];
   return JSON.stringify(core);

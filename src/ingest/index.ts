@@ -4,4 +4,4 @@ export { analyzePending, analysisContext } from './analyze.js';
 export { FORMATS, type Format, type RawRow, detectFormat, parseFile } from './formats.js';
 export { ImportFileError, formatRowError, type RowError } from './errors.js';
 export { decodeUtf8 } from './decode.js';
-export { TEXT_FIXES, type TextFix, cleanText, describeCleaning } from './clean-text.js';
+export { type TextFix, describeCleaning } from './clean-text.js';

@@ -1,3 +1,3 @@
 export { startWorker } from './start-worker.js';
-export { SliceClock, type Steps, runAtOnce, runInSlices, yieldToLoop } from './yield.js';
+export { SliceClock, type Steps, runAtOnce, runInSlices } from './yield.js';
 export { lowerThreadPriority } from './priority.js';

@@ -1,5 +1,5 @@
 /** Let the event loop run (I/O, timers, other requests) before continuing. */
-export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Cuts long work into slices: `due()` is true once the current slice has run for `sliceMs`; the caller

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { Catalog, CorpusWorker, LocalCorpus, TextIndex, buildCatalog } from '../../src/catalog/index.js';
+import { Catalog, CorpusWorker, LocalCorpus, TextIndex, buildCatalog, unpackLayouts } from '../../src/catalog/index.js';
 import { SplicedJson } from '../../src/catalog/render/spliced-json.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { foldText } from '../../src/domain/index.js';
@@ -56,7 +56,7 @@ async function reloaded(c: Catalog): Promise<Catalog> {
   const stored = await c.snapshot();
   const [reviews, insights] = [gunzipSync(stored.reviews), gunzipSync(stored.insights)];
   const loaded = Catalog.fromSnapshot({ revision: { id: c.revision, created_at: c.generatedAt }, reviews, insights, reviewsGzip: stored.reviews, insightsGzip: stored.insights, insightsCore: stored.insights_core, layout: stored.layout, publicBaseUrl: 'https://reviews.example' });
-  await worker.seed(loaded.revision, reviews, insights, loaded.insightsLayout());
+  await worker.seed(loaded.revision, reviews, insights, unpackLayouts(stored.layout)[1]);
   for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const) assert.equal(loaded.representations[name].etag, c.representations[name].etag, `${name} ETag after a reload`);
   for (const r of c.reviews.slice(0, 5)) assert.deepEqual(loaded.analysisOf(r.id), c.analysisOf(r.id), 'one analysis parsed from its stored bytes');
   assert.equal(JSON.stringify(loaded.insights), insights.toString(), 'per_review rebuilt from the stored analyses');

@@ -14,8 +14,12 @@ import { startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const REVIEWS = 20_000;
-/** Bounds on the server's histogram (values include its 10 ms sampling interval). */
-const P99_MS = 100;
+/**
+ * Bounds on the server's histogram (values include its 10 ms sampling interval). The max is what
+ * catches a build on the event loop (before issue 13 a 20k import stalled it for seconds); the p99
+ * bound leaves room for a busy CI machine, where a thread waits for a core now and then.
+ */
+const P99_MS = 200;
 const MAX_MS = 1_000;
 
 const run = promisify(execFile);
