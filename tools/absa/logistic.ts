@@ -2,6 +2,7 @@
 // by AdaGrad stochastic gradient descent with L2 on the weights an example touches. Deterministic: examples
 // are visited in an order shuffled by a seeded generator, features in their listed order, and the result is
 // rounded to fixed decimals, so the same data and seed give the same bytes.
+import { prng } from '../../src/demo/index.js';
 import type { Features } from '../../src/insights/index.js';
 
 export interface TrainOptions {
@@ -17,18 +18,6 @@ export interface TrainOptions {
 }
 
 export const DEFAULT_TRAIN: TrainOptions = { seed: 20260, epochs: 30, rate: 0.02, l2: 1e-4, minCount: 2, decimals: 4 };
-
-/** mulberry32: a small seeded generator, so shuffles repeat exactly. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffled(n: number, rnd: () => number): number[] {
   const order = Array.from({ length: n }, (_, i) => i);
