@@ -4,11 +4,7 @@
 // /metrics. Run: npm run bench -- hostile [--scales 2000,100000] [--since 300] [--searches 10000] [--concurrency 8]
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { join } from 'node:path';
-import { demoBusiness } from '../src/demo/index.js';
-import { analyzePending, importFile } from '../src/ingest/index.js';
-import { Store } from '../src/store/index.js';
-import { benchDir, demoFile, fmt, table } from './lib.js';
+import { demoDatabase, fmt, table } from './lib.js';
 import { spawnServer } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
@@ -74,13 +70,7 @@ const search = (i: number) => `/api/reviews/search?query=${encodeURIComponent(wo
 
 const rows: (string | number)[][] = [];
 for (const scale of SCALES) {
-  const dir = benchDir();
-  const db = join(dir, 'bench.db');
-  const store = await Store.open(db);
-  await store.setBusiness(demoBusiness(), new Date().toISOString());
-  await importFile(store, demoFile(dir, scale));
-  await analyzePending(store);
-  await store.close();
+  const { db } = await demoDatabase(scale);
   for (const [what, paths] of [
     [`${SINCE} distinct since dates`, Array.from({ length: SINCE }, (_, i) => `/api/reviews/since/${day(i)}`)],
     [`${SEARCHES} distinct searches`, Array.from({ length: SEARCHES }, (_, i) => search(i))],

@@ -3,10 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { demoBusiness } from '../src/demo/index.js';
-import { analyzePending, importFile } from '../src/ingest/index.js';
-import { Store } from '../src/store/index.js';
-import { benchDir, demoFile, fmt, table } from './lib.js';
+import { demoDatabase, fmt, table } from './lib.js';
 import { freePort, spawnServer } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
@@ -54,13 +51,7 @@ function variedSearches(n: number): string[] {
 }
 
 for (const scale of SCALES) {
-  const dir = benchDir();
-  const db = join(dir, 'bench.db');
-  const store = await Store.open(db);
-  await store.setBusiness(demoBusiness(), new Date().toISOString());
-  await importFile(store, demoFile(dir, scale));
-  await analyzePending(store);
-  await store.close();
+  const { dir, db } = await demoDatabase(scale);
 
   const ours = await spawnServer(['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db], { LOG_LEVEL: 'info' }, /"url":"(http:[^"]+)".*reviewcast listening/);
   const paths = { reviews: '/reviews.json', feed: '/api/feed.json', search: '/api/reviews/search?rating=5&query=leak&since=2024-01-01' };

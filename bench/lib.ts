@@ -1,7 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateDemoReviews } from '../src/demo/index.js';
+import { demoBusiness, generateDemoReviews } from '../src/demo/index.js';
+import { analyzePending, importFile } from '../src/ingest/index.js';
+import { Store } from '../src/store/index.js';
 
 export const benchDir = () => mkdtempSync(join(tmpdir(), 'reviewcast-bench-'));
 
@@ -10,6 +12,18 @@ export function demoFile(dir: string, n: number): string {
   const file = join(dir, `demo-${n}.ndjson`);
   writeFileSync(file, `${generateDemoReviews({ reviews: n }).map((r) => JSON.stringify(r)).join('\n')}\n`);
   return file;
+}
+
+/** A fresh SQLite database holding the demo business and N demo reviews with their analyses. */
+export async function demoDatabase(n: number): Promise<{ dir: string; db: string }> {
+  const dir = benchDir();
+  const db = join(dir, 'bench.db');
+  const store = await Store.open(db);
+  await store.setBusiness(demoBusiness(), new Date().toISOString());
+  await importFile(store, demoFile(dir, n));
+  await analyzePending(store);
+  await store.close();
+  return { dir, db };
 }
 
 /** Print a Markdown table (so it pastes straight into the README). */
