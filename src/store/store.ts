@@ -15,6 +15,17 @@ const BUSINESS_ROW = 'default';
 /** Rows per page of the paged reads: a few milliseconds of work each (SQLite reads run on the caller's thread). */
 const PAGE = 250;
 
+/** Keyset paging: each page starts after the previous page's last key; a short page is the last one. */
+async function* keysetPages<T, K>(read: (after: K | null) => Promise<T[]>, keyOf: (row: T) => K, size: number): AsyncGenerator<T[]> {
+  let after: K | null = null;
+  for (;;) {
+    const page = await read(after);
+    if (page.length > 0) yield page;
+    if (page.length < size) return;
+    after = keyOf(page[page.length - 1]);
+  }
+}
+
 /** The durable store: one business, its reviews, data revisions, stored analyses (and, later, hub state). */
 export class Store {
   private reader: Kysely<Database> | null = null;
@@ -117,41 +128,41 @@ export class Store {
    * block the thread that runs them).
    */
   async *reviewsChangedAfterPages(revision: number, trx: Tx = this.db, size = PAGE): AsyncGenerator<ReviewTable[]> {
-    let after: [number, string] | null = null;
-    for (;;) {
-      const page: ReviewTable[] = await trx
-        .selectFrom('reviews')
-        .selectAll()
-        .where('changed_revision', '>', revision)
-        .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('changed_revision', 'id'), '>', eb.tuple(after![0], after![1]))))
-        .orderBy('changed_revision')
-        .orderBy('id')
-        .limit(size)
-        .execute();
-      if (page.length > 0) yield page;
-      if (page.length < size) return;
-      const last = page[page.length - 1];
-      after = [last.changed_revision!, last.id];
-    }
+    yield* keysetPages<ReviewTable, [number, string]>(
+      (after) =>
+        trx
+          .selectFrom('reviews')
+          .selectAll()
+          .where('changed_revision', '>', revision)
+          .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('changed_revision', 'id'), '>', eb.tuple(after![0], after![1]))))
+          .orderBy('changed_revision')
+          .orderBy('id')
+          .limit(size)
+          .execute(),
+      (last) => [last.changed_revision!, last.id],
+      size,
+    );
   }
 
   /** Every published review, a page at a time (by id). */
   async *publishedReviewPages(trx: Tx = this.db, size = PAGE): AsyncGenerator<ReviewTable[]> {
-    let after: string | null = null;
-    for (;;) {
-      // Paged by the primary key alone, filtered here: with `published` in the query SQLite picks that
-      // index and sorts every published row for each page.
-      const page: ReviewTable[] = await trx
-        .selectFrom('reviews')
-        .selectAll()
-        .$if(after !== null, (q) => q.where('id', '>', after!))
-        .orderBy('id')
-        .limit(size)
-        .execute();
+    // Paged by the primary key alone, filtered here: with `published` in the query SQLite picks that
+    // index and sorts every published row for each page.
+    const pages = keysetPages<ReviewTable, string>(
+      (after) =>
+        trx
+          .selectFrom('reviews')
+          .selectAll()
+          .$if(after !== null, (q) => q.where('id', '>', after!))
+          .orderBy('id')
+          .limit(size)
+          .execute(),
+      (last) => last.id,
+      size,
+    );
+    for await (const page of pages) {
       const published = page.filter((r) => r.published === 1);
       if (published.length > 0) yield published;
-      if (page.length < size) return;
-      after = page[page.length - 1].id;
     }
   }
 
@@ -161,19 +172,18 @@ export class Store {
       for (let i = 0; i < reviewIds.length; i += 500) yield await trx.selectFrom('review_analysis').selectAll().where('review_id', 'in', reviewIds.slice(i, i + 500)).execute();
       return;
     }
-    let after: string | null = null;
-    for (;;) {
-      const page: ReviewAnalysisTable[] = await trx
-        .selectFrom('review_analysis')
-        .selectAll()
-        .$if(after !== null, (q) => q.where('review_id', '>', after!))
-        .orderBy('review_id')
-        .limit(size)
-        .execute();
-      if (page.length > 0) yield page;
-      if (page.length < size) return;
-      after = page[page.length - 1].review_id;
-    }
+    yield* keysetPages<ReviewAnalysisTable, string>(
+      (after) =>
+        trx
+          .selectFrom('review_analysis')
+          .selectAll()
+          .$if(after !== null, (q) => q.where('review_id', '>', after!))
+          .orderBy('review_id')
+          .limit(size)
+          .execute(),
+      (last) => last.review_id,
+      size,
+    );
   }
 
   async publishedCount(trx: Tx = this.db): Promise<number> {
