@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { demoBusiness } from '../src/demo/index.js';
 import { analyzePending, importFile, importRows } from '../src/ingest/index.js';
 import { Store } from '../src/store/index.js';
-import { freshPgDatabase } from '../test/helpers/pg.js';
+import { freshPgDatabase } from '../test/helpers/index.js';
 import { benchDir, demoFile, fmt, table } from './lib.js';
 
 const N = Number(process.env.BENCH_REVIEWS ?? 100_000);

@@ -8,8 +8,8 @@ import autocannon from 'autocannon';
 import { demoBusiness } from '../src/demo/index.js';
 import { importRows } from '../src/ingest/index.js';
 import { Store } from '../src/store/index.js';
-import { freshPgDatabase } from '../test/helpers/pg.js';
-import { makePki } from '../test/websub/harness.js';
+import { freshPgDatabase } from '../test/helpers/index.js';
+import { makePki } from '../test/helpers/index.js';
 import { benchDir, fmt, table } from './lib.js';
 import { spawnServer } from './servers.js';
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Store } from '../src/store/index.js';
 import { HubConfigSchema, HubWorker } from '../src/websub/index.js';
-import { fakeCatalog, makePki } from '../test/websub/harness.js';
+import { fakeCatalog, makePki } from '../test/helpers/index.js';
 import { benchDir, fmt, table } from './lib.js';
 
 const SERVERS_PER_CHILD = 4;

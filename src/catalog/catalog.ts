@@ -1,5 +1,5 @@
 import { type AggregateRating, type Business, type Review, type ReviewsDocument, type SearchQuery, type SearchResult, type SinceResult, createMentionMatcher } from '../domain/index.js';
-import type { Insights, ReviewAnalysis } from '../domain/insights.js';
+import type { Insights, ReviewAnalysis } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
 import { type Steps, runAtOnce } from '../threads/index.js';
 import { ReviewIndex } from './review-index.js';

@@ -1,5 +1,5 @@
 import type { Business, Review } from '../domain/index.js';
-import type { Insights, ReviewAnalysis } from '../domain/insights.js';
+import type { Insights, ReviewAnalysis } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
 import { type Analyzer, type CorpusReview, buildInsights, createAnalyzer } from '../insights/index.js';
 import { renderFeeds } from './render/feeds.js';

@@ -8,3 +8,4 @@ export { links, websubLinkHeader, type Links } from './render/links.js';
 export { xmlSafe } from './render/atom.js';
 export { TextIndex } from './text-index.js';
 export { ReviewIndex } from './review-index.js';
+export { SplicedJson } from './render/spliced-json.js';

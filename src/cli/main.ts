@@ -65,7 +65,7 @@ const importCommand = program
   .option('--no-analyze', 'skip the sentiment analysis of new and changed reviews (the server does it when it loads them)')
   .addOption(dbOption())
   .action(async (file: string, opts) => {
-    const [{ FORMATS, ImportFileError, analyzePending, describeCleaning, formatRowError, importFile }, { progress }] = await Promise.all([import('../ingest/index.js'), import('./progress.js')]);
+    const [{ FORMATS, ImportFileError, describeCleaning, formatRowError, importFile }, { progress }] = await Promise.all([import('../ingest/index.js'), import('./progress.js')]);
     if (opts.format !== undefined && !FORMATS.includes(opts.format)) importCommand.error(`error: option '--format <format>' argument '${opts.format}' is invalid. Allowed choices are ${FORMATS.join(', ')}.`);
     await withStore(opts, async (store) => {
       try {

@@ -7,3 +7,4 @@ export { renderLlmsTxt } from './routes/discovery.js';
 export { MemoBudget, RevisionCache } from './revision-cache.js';
 export { representationSize } from './routes/search.js';
 export { memoMetricsText } from './metrics.js';
+export { parseSearchParams, searchKey } from './search-params.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IsoDate, SearchQuerySchema } from '../domain/index.js';
-import { Insights } from '../domain/insights.js';
+import { Insights } from '../domain/index.js';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (schema: object, type = 'application/json') => ({ content: { [type]: { schema } } });

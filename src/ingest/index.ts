@@ -5,3 +5,4 @@ export { FORMATS, type Format, type RawRow, detectFormat, parseFile } from './fo
 export { ImportFileError, formatRowError, type RowError } from './errors.js';
 export { decodeUtf8 } from './decode.js';
 export { type TextFix, describeCleaning } from './clean-text.js';
+export { fingerprint, hashOf, reviewId } from './identity.js';

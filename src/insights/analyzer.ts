@@ -1,6 +1,6 @@
 // Per-review analysis: sentences with their aspects, overall sentiment, language, mentioned entities,
 // problems and key phrases. Everything here is derived from one review; corpus-level work is in corpus/.
-import type { AspectMention, Polarity, ReviewAnalysis, ReviewAspect, SentenceAnalysis } from '../domain/insights.js';
+import type { AspectMention, Polarity, ReviewAnalysis, ReviewAspect, SentenceAnalysis } from '../domain/index.js';
 import { analyzeSentence } from './absa.js';
 import { categoryFeatures, polarityFeatures, type SentenceEvidence } from './features.js';
 import { implicitPatterns } from './implicit.js';
@@ -8,7 +8,7 @@ import { linear, loadModel, sigmoid, softmax, type Model } from './model.js';
 import { keyPhrases } from './keyphrases.js';
 import { detectLanguage } from './language.js';
 import { loadLexicon, type Lexicon } from './lexicon.js';
-import { createMentionMatcher, foldText, type Nameable } from '../domain/mentions.js';
+import { createMentionMatcher, foldText, type Nameable } from '../domain/index.js';
 import { isInflectionOfKnown, parseText, type ParsedSentence, type Token } from './nlp.js';
 import { normalize, polarityOf, ratingScore, round } from './score.js';
 import { ENGINE_VERSION } from './version.js';

@@ -11,4 +11,7 @@ export type { BuildInsightsInput } from './corpus/build.js';
 export type { CorpusReview } from './corpus/rows.js';
 export { TREND_RULE } from './corpus/temporal.js';
 export { VERTICALS } from './lexicon.js';
-export type { Insights, ReviewAnalysis } from '../domain/insights.js';
+export type { Insights, ReviewAnalysis } from '../domain/index.js';
+export { editDistance, SpellFixer } from './spelling.js';
+export { linearRegression, studentTwoSided } from './corpus/stats.js';
+export { percentages } from './corpus/percent.js';

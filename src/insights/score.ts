@@ -1,5 +1,5 @@
 // Shared numeric conventions: how raw lexicon sums become -1..1 scores and polarity labels.
-import type { Polarity } from '../domain/insights.js';
+import type { Polarity } from '../domain/index.js';
 
 /** A raw opinion sum must exceed this (in lexicon units) to count as positive or negative. */
 export const POLARITY_THRESHOLD = 0.5;

@@ -1,6 +1,6 @@
 import type { Catalog } from '../catalog/index.js';
 import { foldText } from '../domain/index.js';
-import type { AspectInsight, EntityInsight } from '../domain/insights.js';
+import type { AspectInsight, EntityInsight } from '../domain/index.js';
 
 /** A name the caller gave that matches nothing: the message lists what would have matched. */
 export class UnknownName extends Error {}

@@ -11,7 +11,7 @@ import {
   SinceResultSchema,
   Technician,
 } from '../domain/index.js';
-import { AspectInsight, EntityInsight, Insights, ReviewAnalysis } from '../domain/insights.js';
+import { AspectInsight, EntityInsight, Insights, ReviewAnalysis } from '../domain/index.js';
 import { type EntityKind, entityStats, findAspect, findEntity, UnknownName } from './lookup.js';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type Catalog, FEED_SIZE } from '../catalog/index.js';
-import { CACHE_CONTROL } from '../http/conditional.js';
-import { buildOpenApi } from '../http/openapi.js';
+import { CACHE_CONTROL } from '../http/index.js';
+import { buildOpenApi } from '../http/index.js';
 import { HubConfigSchema } from '../websub/index.js';
 import { formatCount } from './format.js';
 import { type Html, html } from './html.js';

@@ -1,5 +1,5 @@
 import { type ErrorIssue, SEARCH_PARAMS, type SearchQuery } from '../domain/index.js';
-import { parseSearchParams } from '../http/search-params.js';
+import { parseSearchParams } from '../http/index.js';
 
 /** The review page's own parameter: which page of the filtered list (the search API has only `limit`). */
 export const PAGE_PARAM = 'page';

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Catalog, PER_URL, Representation } from '../catalog/index.js';
-import { sendRepresentation } from '../http/conditional.js';
-import { sendError } from '../http/errors.js';
-import { type MemoBudget, RevisionCache } from '../http/revision-cache.js';
-import { representationSize } from '../http/routes/search.js';
+import { sendRepresentation } from '../http/index.js';
+import { sendError } from '../http/index.js';
+import { type MemoBudget, RevisionCache } from '../http/index.js';
+import { representationSize } from '../http/index.js';
 import { assetRoutes } from './assets.js';
 import { type ToolDefinition, renderDevelopers } from './developers.js';
 import { renderHome } from './home.js';
@@ -113,3 +113,9 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
     return sendRepresentation(req, reply, found);
   });
 }
+export { renderSitemap, renderSitemapPart } from './sitemap.js';
+export { renderDevelopers } from './developers.js';
+export { clock, dayRange, formatCount, formatDate } from './format.js';
+export { html, jsonScript } from './html.js';
+export { prefersHtml } from './negotiate.js';
+export { cardContext, namesOf, reviewCard } from './review-card.js';

@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/index.js';
-import type { AspectInsight } from '../domain/insights.js';
+import type { AspectInsight } from '../domain/index.js';
 import { formatCount, formatDate, formatPct, formatRating, stars } from './format.js';
 import { type Html, html } from './html.js';
 import { filterHref } from './review-card.js';

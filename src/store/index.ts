@@ -3,3 +3,4 @@ export { connect, isPostgresUrl, type Connection, type Dialect } from './connect
 export type { Database, ReviewTable, ReviewAnalysisTable, RevisionTable, CatalogSnapshotTable } from './schema.js';
 export { RevisionListener, REVISION_CHANNEL } from './revision-listener.js';
 export { RateLimiter } from './rate-limit.js';
+export type { WebsubDeliveryTable, WebsubSubscriptionTable, WebsubVerificationTable } from './schema.js';

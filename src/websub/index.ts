@@ -4,3 +4,7 @@ export { HubWorker, type HubDeps, type HubLog } from './worker.js';
 export { formatSubscriptions, listSubscriptions, removeSubscription, type SubscriptionInfo } from './admin.js';
 export { metricsText, type HubMetrics, HubCounters } from './metrics.js';
 export { hubSignature } from './signature.js';
+export { canonicalHost, forbiddenReason, isLocalHostname } from './address.js';
+export { OutboundClient, guardConnector, publicOnlyLookup, refuseUrl } from './outbound.js';
+export { parseHubRequest, withQuery } from './request.js';
+export { redactUrl } from './redact.js';

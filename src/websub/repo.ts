@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Store, Tx } from '../store/index.js';
-import type { WebsubDeliveryTable, WebsubSubscriptionTable, WebsubVerificationTable } from '../store/schema.js';
+import type { WebsubDeliveryTable, WebsubSubscriptionTable, WebsubVerificationTable } from '../store/index.js';
 import type { HubRequest } from './request.js';
 
 /**

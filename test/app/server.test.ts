@@ -7,10 +7,10 @@ import { promisify } from 'node:util';
 import type { RunningServer } from '../../src/app/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { CLI } from '../helpers/process.js';
-import { startTestServer } from '../helpers/server.js';
-import { collect } from '../helpers/pages.js';
-import { tempDir } from '../helpers/tmp.js';
+import { CLI } from '../helpers/index.js';
+import { startTestServer } from '../helpers/index.js';
+import { collect } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
 
 const run = promisify(execFile);
 let server: RunningServer | undefined;

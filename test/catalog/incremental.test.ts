@@ -5,12 +5,12 @@ import { after, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { Catalog, CorpusWorker, LocalCorpus, TextIndex, buildCatalog, unpackLayouts } from '../../src/catalog/index.js';
-import { SplicedJson } from '../../src/catalog/render/spliced-json.js';
+import { SplicedJson } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { foldText } from '../../src/domain/index.js';
 import { createAnalyzer } from '../../src/insights/index.js';
 import type { ReviewTable } from '../../src/store/index.js';
-import { catalogRows } from '../helpers/rows.js';
+import { catalogRows } from '../helpers/index.js';
 
 const business = demoBusiness();
 const base = catalogRows(120, 11);

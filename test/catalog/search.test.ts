@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { LocalCorpus, ReviewIndex, buildCatalog } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { type Review, type SearchQuery, SearchQuerySchema, foldText } from '../../src/domain/index.js';
-import { catalogRows } from '../helpers/rows.js';
+import { catalogRows } from '../helpers/index.js';
 
 // A catalog built straight from demo records (no database): the search is pure logic.
 const business = demoBusiness();

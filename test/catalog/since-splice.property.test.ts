@@ -6,10 +6,10 @@ import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { Catalog, LocalCorpus, buildCatalog } from '../../src/catalog/index.js';
-import { SplicedJson } from '../../src/catalog/render/spliced-json.js';
+import { SplicedJson } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { ReviewTable } from '../../src/store/index.js';
-import { catalogRows } from '../helpers/rows.js';
+import { catalogRows } from '../helpers/index.js';
 
 const business = demoBusiness();
 const common = (revision: number) => ({ revision: { id: revision, created_at: `2026-11-0${revision}T00:00:00.000Z` }, business, publicBaseUrl: 'https://reviews.example' });

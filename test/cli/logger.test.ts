@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { formatLogLine } from '../../src/cli/logger.js';
-import { CLI, spawnServe } from '../helpers/process.js';
-import { tempDir } from '../helpers/tmp.js';
+import { formatLogLine } from '../../src/cli/index.js';
+import { CLI, spawnServe } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
 
 const TIME = Date.UTC(2026, 10, 20, 9, 8, 7, 65);
 const line = (entry: Record<string, unknown>) => `${JSON.stringify({ level: 30, time: TIME, pid: 7, hostname: 'h', ...entry })}\n`;
@@ -18,7 +18,7 @@ test('an error shows its stack under the line; levels are named; colour only whe
   const err = { type: 'Error', message: 'boom', stack: 'Error: boom\n    at x (y.js:1:2)' };
   const out = formatLogLine(line({ level: 50, err, msg: 'shutdown failed' }), { color: false });
   assert.equal(out, '09:08:07.065 ERROR shutdown failed\n    Error: boom\n        at x (y.js:1:2)\n');
-  assert.match(formatLogLine(line({ level: 40, msg: 'w' }), { color: false }), /^\S+ WARN  w\n$/);
+  assert.match(formatLogLine(line({ level: 40, msg: 'w' }), { color: false }), /^\S+ WARN {2}w\n$/);
   const colored = formatLogLine(line({ level: 40, msg: 'w' }), { color: true });
   assert.match(colored, /\x1b\[33mWARN \x1b\[39m w/);
   assert.equal(formatLogLine('not json\n', { color: true }), 'not json\n');
@@ -47,7 +47,7 @@ test('serve logs readable lines on a terminal', { skip: hasScript ? false : 'uti
   const listening = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (d) => {
       out += d;
-      const m = out.match(/^\d\d:\d\d:\d\d\.\d{3} INFO  reviewcast listening url=(http:\S+)/m);
+      const m = out.match(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}reviewcast listening url=(http:\S+)/m);
       if (m) resolve(m[1]);
     });
     child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));

@@ -1,5 +1,5 @@
 import { generateDemoReviews } from '../../src/demo/index.js';
-import { fingerprint, hashOf, reviewId } from '../../src/ingest/identity.js';
+import { fingerprint, hashOf, reviewId } from '../../src/ingest/index.js';
 import type { ReviewTable } from '../../src/store/index.js';
 
 /** Stored review rows made straight from demo records, for building catalogs without a database. */

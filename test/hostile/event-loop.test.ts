@@ -10,8 +10,8 @@ import { promisify } from 'node:util';
 import type { RunningServer } from '../../src/app/index.js';
 import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
 import { Store } from '../../src/store/index.js';
-import { startTestServer } from '../helpers/server.js';
-import { tempDir } from '../helpers/tmp.js';
+import { startTestServer } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
 
 const REVIEWS = 20_000;
 /**

@@ -4,9 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { type RunningServer, seedDemo } from '../../src/app/index.js';
 import { Store } from '../../src/store/index.js';
-import { startTestServer } from '../helpers/server.js';
-import { tempDir } from '../helpers/tmp.js';
-import { type TestHub, type TestPki, Subscriber, goodSubscriber, makePki, startHub } from '../websub/harness.js';
+import { startTestServer } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
+import { type TestHub, type TestPki, Subscriber, goodSubscriber, makePki, startHub } from '../helpers/index.js';
 
 const SEED = 13;
 const pki: TestPki = makePki();

@@ -9,8 +9,8 @@ import { promisify } from 'node:util';
 import { demoBusiness } from '../../src/demo/index.js';
 import { ImportFileError, type RowError, importFile } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { startTestServer } from '../helpers/server.js';
-import { tempDir } from '../helpers/tmp.js';
+import { startTestServer } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
 
 const run = promisify(execFile);
 const dir = tempDir();

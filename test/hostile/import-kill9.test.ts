@@ -9,7 +9,7 @@ import SQLite from 'better-sqlite3';
 import { demoBusiness, generateDemoReviews, prng } from '../../src/demo/index.js';
 import { importFile } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { tempDir } from '../helpers/tmp.js';
+import { tempDir } from '../helpers/index.js';
 
 const dir = tempDir();
 const seedDb = join(dir, 'before.db');

@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { type RunningServer, seedDemo } from '../../src/app/index.js';
 import { TOOLS } from '../../src/mcp/index.js';
 import { Store } from '../../src/store/index.js';
-import { startTestServer } from '../helpers/server.js';
-import { tempDir } from '../helpers/tmp.js';
+import { startTestServer } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
 
 const SEED = 13;
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type RunningServer, seedDemo } from '../../src/app/index.js';
 import { Store } from '../../src/store/index.js';
-import { startTestServer } from '../helpers/server.js';
-import { tempDir } from '../helpers/tmp.js';
+import { startTestServer } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
 
 // Issue 13: 300 distinct `since` dates cost 44 s of CPU and +317 MB at 2,000 reviews, because every
 // per-URL memo was bounded in entries, not bytes. Now every memo shares one byte budget; a stream of

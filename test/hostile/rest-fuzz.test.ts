@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import { type RunningServer, seedDemo } from '../../src/app/index.js';
 import { type Business, type Review, foldText } from '../../src/domain/index.js';
 import { Store } from '../../src/store/index.js';
-import { startTestServer } from '../helpers/server.js';
-import { tempDir } from '../helpers/tmp.js';
+import { startTestServer } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
 
 const SEED = 13;
 const CORPUS = 300;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RunningServer } from '../../src/app/index.js';
-import { client } from '../helpers/http.js';
-import { catalogRows } from '../helpers/rows.js';
-import { startTestServer } from '../helpers/server.js';
+import { client } from '../helpers/index.js';
+import { catalogRows } from '../helpers/index.js';
+import { startTestServer } from '../helpers/index.js';
 
 // The hostile-load findings of issue 13 on the REST surface, each reproduced exactly as found.
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { SearchQuerySchema, type SearchQuery } from '../../src/domain/index.js';
-import { searchKey } from '../../src/http/search-params.js';
+import { searchKey } from '../../src/http/index.js';
 
 // Characters a key encoding might use as separators or quoting, plus the ones of the reported collision.
 const TRICKY = ['\u0000', '\u0001', '[', ']', '"', '\\', ',', ':', 'null', '{', '}', 'a', ' ', 'é', '\u{1F600}'];

@@ -7,9 +7,9 @@ import type { RunningServer } from '../../src/app/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { startTestServer } from '../helpers/server.js';
-import { tempDir } from '../helpers/tmp.js';
-import { client } from '../helpers/http.js';
+import { startTestServer } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
+import { client } from '../helpers/index.js';
 
 const HOSTILE = [
   'Fixed <script>alert(1)</script> & left </content> behind',

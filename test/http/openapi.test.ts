@@ -4,8 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { startTestServer } from '../helpers/server.js';
-import { tempDir } from '../helpers/tmp.js';
+import { startTestServer } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
 
 test('/openapi.json is OpenAPI 3.1.0, version 1.0.0, covers every REST endpoint and lints with zero errors', async (t) => {
   const server = await startTestServer();

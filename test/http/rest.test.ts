@@ -5,8 +5,8 @@ import { parseFeed } from '@rowanmanning/feed-parser';
 import { XMLValidator } from 'fast-xml-parser';
 import type { RunningServer } from '../../src/app/index.js';
 import { JsonFeedSchema, ReviewsDocumentSchema, type Review } from '../../src/domain/index.js';
-import { client } from '../helpers/http.js';
-import { startTestServer } from '../helpers/server.js';
+import { client } from '../helpers/index.js';
+import { startTestServer } from '../helpers/index.js';
 
 let server: RunningServer;
 let http: ReturnType<typeof client>;

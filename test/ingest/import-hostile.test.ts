@@ -7,8 +7,8 @@ import { promisify } from 'node:util';
 import { demoBusiness } from '../../src/demo/index.js';
 import { ImportFileError, type RowError, importFile } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { CLI } from '../helpers/process.js';
-import { tempDir } from '../helpers/tmp.js';
+import { CLI } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
 
 const run = promisify(execFile);
 const dir = tempDir();

@@ -5,8 +5,8 @@ import { demoBusiness } from '../../src/demo/index.js';
 import type { ImportRecordInput } from '../../src/domain/index.js';
 import { analyzePending, importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { collect } from '../helpers/pages.js';
-import { tempDir } from '../helpers/tmp.js';
+import { collect } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
 
 let store: Store;
 const rows = (records: ImportRecordInput[]) => records.map((value, index) => ({ index, value }));

@@ -2,7 +2,7 @@
 // reviews, entity mentions, problems, sentence offsets.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ReviewAnalysis } from '../../src/domain/insights.js';
+import { ReviewAnalysis } from '../../src/domain/index.js';
 import { createAnalyzer, ENGINE_VERSION } from '../../src/insights/index.js';
 
 const home = createAnalyzer({

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createAnalyzer } from '../../src/insights/index.js';
-import { evaluate, mapCategories, parseSemEvalXml, predict, type Prediction } from '../../tools/absa/semeval.js';
+import { evaluate, mapCategories, parseSemEvalXml, predict, type Prediction } from '../../tools/absa/index.js';
 
 const XML = `<?xml version="1.0" encoding="UTF-8"?>
 <sentences>

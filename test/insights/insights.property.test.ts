@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { Insights as InsightsSchema, type Insights } from '../../src/domain/insights.js';
+import { Insights as InsightsSchema, type Insights } from '../../src/domain/index.js';
 import { buildInsights, createAnalyzer, type CorpusReview, type ReviewAnalysis } from '../../src/insights/index.js';
 
 const business = {
@@ -86,8 +86,8 @@ function checkCorpus(reviews: CorpusReview[]): void {
     if (a.mention_count > 0) assert.ok(near100([a.positive_pct, a.neutral_pct, a.negative_pct, a.conflict_pct]), a.id);
     for (const id of a.example_review_ids) assert.ok(per[id].aspects.some((x) => x.id === a.id));
     for (const q of a.quotes) {
-      const text = byId.get(q.review_id)?.text;
-      assert.ok(text && text.includes(q.text), `quote "${q.text}" not in ${q.review_id}`);
+      const text = byId.get(q.review_id)?.text ?? '';
+      assert.ok(text.includes(q.text), `quote "${q.text}" not in ${q.review_id}`);
       assert.ok(per[q.review_id].sentences.some((s) => text.slice(s.start, s.end) === q.text && s.aspects.some((m) => m.id === a.id && m.polarity === q.sentiment)));
     }
   }

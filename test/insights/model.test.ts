@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { ENGINE_VERSION, ModelFile, modelUrl } from '../../src/insights/index.js';
-import { DEFAULT_TRAIN } from '../../tools/absa/logistic.js';
-import { CONFIGS, DEFAULT_CATEGORY, DEFAULT_POLARITY, lexiconDigest, loadTraining, prepare, ROOT, serializeModel, sha256, trainModel } from '../../tools/absa/trainer.js';
+import { DEFAULT_TRAIN } from '../../tools/absa/index.js';
+import { CONFIGS, DEFAULT_CATEGORY, DEFAULT_POLARITY, lexiconDigest, loadTraining, prepare, ROOT, serializeModel, sha256, trainModel } from '../../tools/absa/index.js';
 
 const shipped = (vertical: string) => readFileSync(fileURLToPath(modelUrl(vertical)), 'utf8');
 

@@ -1,7 +1,7 @@
 // Rules of the restaurant vertical that the SemEval-2014 conventions rely on, on our own sentences.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ReviewAnalysis } from '../../src/domain/insights.js';
+import { ReviewAnalysis } from '../../src/domain/index.js';
 import { createAnalyzer } from '../../src/insights/index.js';
 
 const restaurant = createAnalyzer({ vertical: 'restaurant', technicians: [], services: [], serviceAreas: [] });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { editDistance, SpellFixer } from '../../src/insights/spelling.js';
+import { editDistance, SpellFixer } from '../../src/insights/index.js';
 
 describe('SpellFixer', () => {
   const fixer = new SpellFixer(['delicious', 'recommend', 'worth', 'worst', 'atmosphere', 'pizza']);

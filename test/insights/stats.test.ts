@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { linearRegression, studentTwoSided } from '../../src/insights/corpus/stats.js';
-import { percentages } from '../../src/insights/corpus/percent.js';
+import { linearRegression, studentTwoSided } from '../../src/insights/index.js';
+import { percentages } from '../../src/insights/index.js';
 
 describe('Student t', () => {
   it('matches table values', () => {

@@ -6,7 +6,7 @@ import { CatalogSource, seedDemo } from '../../src/app/index.js';
 import { MemoBudget, buildApp } from '../../src/http/index.js';
 import { type McpConfig, registerMcp } from '../../src/mcp/index.js';
 import { Store } from '../../src/store/index.js';
-import { tempDir } from '../helpers/tmp.js';
+import { tempDir } from '../helpers/index.js';
 
 export interface McpTestServer {
   url: string;

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { EVICTABLE_AFTER_MS, type SessionStore, StoreSessionStore } from '../../src/mcp/index.js';
 import { Store } from '../../src/store/index.js';
-import { PG_SKIP, freshPgDatabase } from '../helpers/pg.js';
-import { tempDir } from '../helpers/tmp.js';
+import { PG_SKIP, freshPgDatabase } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
 
 /** A session that must be created. */
 async function create(s: SessionStore, version: string) {

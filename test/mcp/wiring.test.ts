@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { RunningServer } from '../../src/app/index.js';
-import { startTestServer } from '../helpers/server.js';
+import { startTestServer } from '../helpers/index.js';
 import { connectClient } from './helpers.js';
 
 // The composition root (startServer, as `reviewcast serve` runs it) mounts /mcp with the configured limits.

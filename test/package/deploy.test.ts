@@ -4,7 +4,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
-import { tempDir } from '../helpers/tmp.js';
+import { tempDir } from '../helpers/index.js';
 
 // The unit and the snippet are read from docs/deploy.md, so what is tested is what operators copy.
 const doc = readFileSync(new URL('../../docs/deploy.md', import.meta.url), 'utf8');

@@ -5,8 +5,8 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { spawnCommand } from '../helpers/process.js';
-import { tempDir } from '../helpers/tmp.js';
+import { spawnCommand } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { type Browser, type BrowserContextOptions, type Page, chromium } from 'playwright-core';
 import type { RunningServer } from '../../src/app/index.js';
 import type { AggregateRating, Review } from '../../src/domain/index.js';
-import { startTestServer } from '../helpers/server.js';
+import { startTestServer } from '../helpers/index.js';
 
 // The pages in a real browser: Debian's chromium driven by playwright-core, with flags that need no
 // network. Screenshots land in test-results/ (git-ignored; CI keeps them as artifacts).

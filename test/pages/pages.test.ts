@@ -4,8 +4,8 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { RunningServer } from '../../src/app/index.js';
 import type { AggregateRating, Review } from '../../src/domain/index.js';
 import { mcpToolDefinitions } from '../../src/mcp/index.js';
-import { renderSitemap, renderSitemapPart } from '../../src/pages/sitemap.js';
-import { startTestServer } from '../helpers/server.js';
+import { renderSitemap, renderSitemapPart } from '../../src/pages/index.js';
+import { startTestServer } from '../helpers/index.js';
 
 // Pages are not part of the REST surface's OpenAPI document, so these tests use plain fetch rather
 // than the validating client in test/helpers/http.ts.
@@ -139,9 +139,9 @@ describe('review permalinks', () => {
     assert.ok(text.includes(`<link rel="canonical" href="${r.url}">`));
     assert.ok(text.includes('<meta property="og:type" content="article">'));
     assert.deepEqual(listedIds(text), []);
-    const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-    assert.ok(text.includes(escape(r.text!)));
-    assert.ok(text.includes(escape(r.owner_reply!.text)));
+    const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+    assert.ok(text.includes(escapeHtml(r.text!)));
+    assert.ok(text.includes(escapeHtml(r.owner_reply!.text)));
     const ld = jsonLd(text);
     assert.equal(ld['@type'], 'Review');
     assert.equal(ld.reviewRating.ratingValue, r.rating);

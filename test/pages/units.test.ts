@@ -3,12 +3,12 @@ import { after, before, describe, test } from 'node:test';
 import { z } from 'zod';
 import type { RunningServer } from '../../src/app/index.js';
 import type { Review } from '../../src/domain/index.js';
-import { renderDevelopers } from '../../src/pages/developers.js';
-import { clock, dayRange, formatCount, formatDate } from '../../src/pages/format.js';
-import { html, jsonScript } from '../../src/pages/html.js';
-import { prefersHtml } from '../../src/pages/negotiate.js';
-import { cardContext, namesOf, reviewCard } from '../../src/pages/review-card.js';
-import { startTestServer } from '../helpers/server.js';
+import { renderDevelopers } from '../../src/pages/index.js';
+import { clock, dayRange, formatCount, formatDate } from '../../src/pages/index.js';
+import { html, jsonScript } from '../../src/pages/index.js';
+import { prefersHtml } from '../../src/pages/index.js';
+import { cardContext, namesOf, reviewCard } from '../../src/pages/index.js';
+import { startTestServer } from '../helpers/index.js';
 
 let server: RunningServer;
 after(() => server?.close());

@@ -6,10 +6,10 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Store } from '../../src/store/index.js';
-import { PG_SKIP, freshPgDatabase } from '../helpers/pg.js';
-import { CLI, type ServerProcess, spawnServe } from '../helpers/process.js';
-import { tempDir } from '../helpers/tmp.js';
-import { Subscriber, type TestPki, makePki, waitFor, sleep } from '../websub/harness.js';
+import { PG_SKIP, freshPgDatabase } from '../helpers/index.js';
+import { CLI, type ServerProcess, spawnServe } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
+import { Subscriber, type TestPki, makePki, waitFor, sleep } from '../helpers/index.js';
 
 const run = promisify(execFile);
 const BASE = 'https://reviews.replicas.example';

@@ -5,9 +5,9 @@ import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
 import type { ImportRecordInput } from '../../src/domain/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { PG_SKIP, freshPgDatabase } from '../helpers/pg.js';
-import { collect } from '../helpers/pages.js';
-import { tempDir } from '../helpers/tmp.js';
+import { PG_SKIP, freshPgDatabase } from '../helpers/index.js';
+import { collect } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
 
 const rows = (records: ImportRecordInput[]) => records.map((value, index) => ({ index, value }));
 const NOW = '2026-11-01T10:00:00.000Z';

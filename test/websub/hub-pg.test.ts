@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { Store } from '../../src/store/index.js';
 import { HubConfigSchema, HubWorker, listSubscriptions } from '../../src/websub/index.js';
-import { PG_SKIP, freshPgDatabase } from '../helpers/pg.js';
-import { FAST, Subscriber, goodSubscriber, makePki, sleep, startHub, waitFor } from './harness.js';
+import { PG_SKIP, freshPgDatabase } from '../helpers/index.js';
+import { FAST, Subscriber, goodSubscriber, makePki, sleep, startHub, waitFor } from '../helpers/index.js';
 
 /** The same hub on PostgreSQL, with two workers ("replicas") claiming from one queue. */
 describe('hub on PostgreSQL', { skip: PG_SKIP }, () => {

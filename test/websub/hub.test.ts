@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer as createHttpServer } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { formatSubscriptions, listSubscriptions, removeSubscription } from '../../src/websub/index.js';
-import { type TestHub, type TestPki, Subscriber, goodSubscriber, hmac, makePki, sleep, startHub, waitFor } from './harness.js';
+import { type TestHub, type TestPki, Subscriber, goodSubscriber, hmac, makePki, sleep, startHub, waitFor } from '../helpers/index.js';
 
 const pki: TestPki = makePki();
 

@@ -5,8 +5,8 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Store } from '../../src/store/index.js';
 import { listSubscriptions } from '../../src/websub/index.js';
-import { tempDir } from '../helpers/tmp.js';
-import { Subscriber, fakeCatalog, goodSubscriber, makePki, waitFor } from './harness.js';
+import { tempDir } from '../helpers/index.js';
+import { Subscriber, fakeCatalog, goodSubscriber, makePki, waitFor } from '../helpers/index.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/hub-process.ts', import.meta.url));
 const BASE = 'https://reviews.example';

@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
 import { listSubscriptions } from '../../src/websub/index.js';
-import { CLI } from '../helpers/process.js';
-import { tempDir } from '../helpers/tmp.js';
-import { Subscriber, goodSubscriber, makePki, waitFor } from './harness.js';
+import { CLI } from '../helpers/index.js';
+import { tempDir } from '../helpers/index.js';
+import { Subscriber, goodSubscriber, makePki, waitFor } from '../helpers/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BASE = 'http://reviews.test';

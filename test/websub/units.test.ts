@@ -3,17 +3,17 @@ import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { describe, test } from 'node:test';
-import { canonicalHost, forbiddenReason, isLocalHostname } from '../../src/websub/address.js';
-import { HubConfigSchema, clampLease, retryDelayMs } from '../../src/websub/config.js';
+import { canonicalHost, forbiddenReason, isLocalHostname } from '../../src/websub/index.js';
+import { HubConfigSchema, clampLease, retryDelayMs } from '../../src/websub/index.js';
 import { buildConnector } from 'undici';
-import { OutboundClient, guardConnector, publicOnlyLookup, refuseUrl } from '../../src/websub/outbound.js';
-import { Subscriber, makePki } from './harness.js';
+import { OutboundClient, guardConnector, publicOnlyLookup, refuseUrl } from '../../src/websub/index.js';
+import { Subscriber, makePki } from '../helpers/index.js';
 import { RateLimiter, Store } from '../../src/store/index.js';
 import { join } from 'node:path';
-import { tempDir } from '../helpers/tmp.js';
-import { parseHubRequest, withQuery } from '../../src/websub/request.js';
-import { redactUrl } from '../../src/websub/redact.js';
-import { hubSignature } from '../../src/websub/signature.js';
+import { tempDir } from '../helpers/index.js';
+import { parseHubRequest, withQuery } from '../../src/websub/index.js';
+import { redactUrl } from '../../src/websub/index.js';
+import { hubSignature } from '../../src/websub/index.js';
 
 describe('address classification', () => {
   const refused: Array<[string, RegExp]> = [
@@ -169,8 +169,8 @@ describe('request validation', () => {
       const r = parse({ ...base, 'hub.callback': cb });
       return r.ok ? 202 : r.status;
     };
-    assert.equal(status('https://sub.example/' + 'a'.repeat(2020)), 202);
-    assert.equal(status('https://sub.example/' + 'a'.repeat(2040)), 400);
+    assert.equal(status(`https://sub.example/${'a'.repeat(2020)}`), 202);
+    assert.equal(status(`https://sub.example/${'a'.repeat(2040)}`), 400);
     assert.equal(status('http://sub.example/cb'), 400);
     assert.equal(status('ftp://sub.example/cb'), 400);
     assert.equal(status('https://user@sub.example/cb'), 400);

@@ -150,7 +150,7 @@ function validate(sentences, aspects) {
     if (ids.has(s.id)) errors.push(`${s.file}: duplicate id ${s.id} (also in ${ids.get(s.id)})`);
     else ids.set(s.id, s.file);
     const key = s.text.toLowerCase().replace(/\s+/g, ' ');
-    if (texts.has(key)) errors.push(`${s.file}: ${s.id} repeats the text of ${texts.get(key)}` + (s.heldOut ? '' : `: ${s.text}`));
+    if (texts.has(key)) errors.push(`${s.file}: ${s.id} repeats the text of ${texts.get(key)}${s.heldOut ? '' : `: ${s.text}`}`);
     else texts.set(key, s.id);
     const seen = new Set();
     for (const l of s.labels) {
@@ -184,7 +184,7 @@ function render(vertical, split, sentences) {
 
 function report(vertical, aspects, splits) {
   const lines = [];
-  const pct = (n, d) => (d ? ((100 * n) / d).toFixed(1) : '0.0') + '%';
+  const pct = (n, d) => `${d ? ((100 * n) / d).toFixed(1) : '0.0'}%`;
   const all = [...splits.train, ...splits.dev, ...splits.test];
   const named = [['train', splits.train], ['dev', splits.dev], ...(splits.test.length ? [['test', splits.test]] : []), ['total', all]];
   lines.push(`vertical: ${vertical}`);
@@ -200,13 +200,13 @@ function report(vertical, aspects, splits) {
   };
   const cell = (nums) => nums.map((n) => String(n).padStart(4)).join('');
   const head = ' pos neg neu con  all';
-  lines.push('', 'labels per aspect x polarity', ''.padEnd(20) + named.map(([n]) => ' | ' + n.padEnd(head.length - 1)).join(''));
-  lines.push('aspect'.padEnd(20) + (' |' + head).repeat(named.length));
-  const row = (label, aspect) => label.padEnd(20) + named.map(([, l]) => l).map((list) => ' |' + cell(count(list, aspect)).slice(0, 16) + ' ' + String(count(list, aspect)[4]).padStart(4)).join('');
+  lines.push('', 'labels per aspect x polarity', ''.padEnd(20) + named.map(([n]) => ` | ${n.padEnd(head.length - 1)}`).join(''));
+  lines.push('aspect'.padEnd(20) + (` |${head}`).repeat(named.length));
+  const row = (label, aspect) => label.padEnd(20) + named.map(([, l]) => l).map((list) => ` |${cell(count(list, aspect)).slice(0, 16)} ${String(count(list, aspect)[4]).padStart(4)}`).join('');
   for (const a of aspects) lines.push(row(a, a));
   lines.push(row('ALL', null));
   const tot = count(all, null);
-  lines.push('', `polarity share (total): ` + POLARITIES.map((p, i) => `${p} ${pct(tot[i], tot[4])}`).join(', '));
+  lines.push('', `polarity share (total): ${POLARITIES.map((p, i) => `${p} ${pct(tot[i], tot[4])}`).join(', ')}`);
   return lines.join('\n');
 }
 
@@ -244,7 +244,7 @@ function main() {
   const leaked = sentences.filter((s) => s.heldOut && seen.has(textKey(s)));
   const kept = sentences.filter((s) => !leaked.includes(s));
   errors.push(...validate(kept, aspects));
-  if (errors.length) fail(`${errors.length} problem(s), nothing written:\n` + errors.join('\n'));
+  if (errors.length) fail(`${errors.length} problem(s), nothing written:\n${errors.join('\n')}`);
   if (leaked.length) console.log(`left out of test.xml, text already in train/dev: ${leaked.map((s) => `${s.id} (= ${seen.get(textKey(s))})`).join(', ')}`);
 
   const splits = { train: [], dev: [], test: [] };

@@ -3,7 +3,7 @@
 // category polarity accuracy with the gold categories given (4 classes: positive/negative/neutral/conflict).
 // Reads any file in the SemEval XML shape: the task's own, MAMS-ACSA, and the project's sets in data/absa/.
 import { XMLParser } from 'fast-xml-parser';
-import type { Polarity } from '../../src/domain/insights.js';
+import type { Polarity } from '../../src/domain/index.js';
 import type { Analyzer } from '../../src/insights/index.js';
 
 export interface GoldSentence {

@@ -1,6 +1,6 @@
 // Aspect insights: per aspect, how many reviews mention it and with which polarity (review-level, as stored
 // in each analysis's `aspects`), the most frequent phrases, newest examples and the strongest quotes.
-import type { AspectInsight, Polarity } from '../../domain/insights.js';
+import type { AspectInsight, Polarity } from '../../domain/index.js';
 import { percentages } from './percent.js';
 import { sentenceText, TopQuotes } from './quotes.js';
 import { mean, topKeys, type Accumulator, type Row } from './rows.js';

@@ -1,6 +1,6 @@
 // buildInsights: the whole /insights.json from published reviews and their stored analyses. Pure and
 // linear in the corpus (one pass, one sort at most), so a new review in a 100k corpus costs well under a second.
-import type { Insights, ReviewAnalysis } from '../../domain/insights.js';
+import type { Insights, ReviewAnalysis } from '../../domain/index.js';
 import { loadLexicon } from '../lexicon.js';
 import { ENGINE_VERSION } from '../version.js';
 import { AspectAccumulator } from './aspects.js';

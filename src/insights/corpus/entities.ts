@@ -1,7 +1,7 @@
 // Technicians, services and service areas from each review's explicit attribution, and problems from the
 // text analysis. Every entity of the business profile is listed (zero reviews included, so a client sees
 // the whole team); an attributed id missing from the profile is listed under its id rather than dropped.
-import type { EntityInsight, ProblemInsight } from '../../domain/insights.js';
+import type { EntityInsight, ProblemInsight } from '../../domain/index.js';
 import { percent } from './percent.js';
 import { mean, type Accumulator, type Row } from './rows.js';
 import { round } from '../score.js';

@@ -1,6 +1,6 @@
 // The corpus-level numbers that the FAQ and the summary both quote, computed once so that the prose and
 // the structured fields can never disagree.
-import type { AspectInsight, EntityInsight, ProblemInsight, Trend, TrendDetail } from '../../domain/insights.js';
+import type { AspectInsight, EntityInsight, ProblemInsight, Trend, TrendDetail } from '../../domain/index.js';
 import type { Row } from './rows.js';
 
 export interface Facts {

@@ -1,7 +1,7 @@
 // FAQ entries generated from the computed facts. Each entry is produced only when its claim can be grounded:
 // its supporting reviews are ones the answer is literally about (the reviews behind a count, the newest
 // reviews of a star value, the reviews attributed to a named technician…). At most 12 entries.
-import type { FaqEntry } from '../../domain/insights.js';
+import type { FaqEntry } from '../../domain/index.js';
 import { count, fmtInt, fmtPct, fmtRating, newestIds, type Facts } from './facts.js';
 import { percentages } from './percent.js';
 import type { Row } from './rows.js';

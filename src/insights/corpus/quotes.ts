@@ -1,6 +1,6 @@
 // Quotable sentences. A quote is always text.slice(start, end) of the review it names, so it is an exact
 // substring by construction; length bounds keep quotes readable in a card or an agent's answer.
-import type { Polarity } from '../../domain/insights.js';
+import type { Polarity } from '../../domain/index.js';
 import type { Accumulator, Row } from './rows.js';
 
 const MIN_QUOTE_CHARS = 25;

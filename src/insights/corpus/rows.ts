@@ -1,7 +1,7 @@
 // The corpus as the insight builders see it: each published review joined with its stored analysis,
 // newest first (date desc; within a date the caller's order, e.g. /reviews.json's), so "first k seen" is
 // "the k most recent" in every builder.
-import type { Polarity, ReviewAnalysis } from '../../domain/insights.js';
+import type { Polarity, ReviewAnalysis } from '../../domain/index.js';
 import { polarityOfScore } from '../score.js';
 
 export interface CorpusReview {

@@ -5,7 +5,7 @@
 // more), and test b = 0 with a two-sided t test. The trend is "improving" when p < 0.05 and the fitted
 // change across the window (b·11) is at least +0.1 stars, "declining" when p < 0.05 and it is at most
 // -0.1 stars, otherwise "stable". Fewer than 10 reviews or fewer than 3 distinct months: "stable".
-import type { MonthlyPoint, Trend, TrendDetail } from '../../domain/insights.js';
+import type { MonthlyPoint, Trend, TrendDetail } from '../../domain/index.js';
 import { mean, type Accumulator, type Row } from './rows.js';
 import { linearRegression } from './stats.js';
 import { round } from '../score.js';

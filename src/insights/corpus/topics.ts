@@ -2,7 +2,7 @@
 // biggest groups reported with the reviews that raise them and their mean review sentiment. A topic's label
 // is the longest phrase that most of its reviews contain ("water heater" when most say so, else "heater"):
 // the most frequent phrase alone would name a topic after a minority of it ("toilet repair" for all repairs).
-import type { TopicInsight } from '../../domain/insights.js';
+import type { TopicInsight } from '../../domain/index.js';
 import { mean, topKeys, type Accumulator, type Row } from './rows.js';
 import { round } from '../score.js';
 

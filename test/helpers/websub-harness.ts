@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -9,11 +9,11 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Catalog } from '../../src/catalog/index.js';
 // The two leaf modules only: the catalog's index pulls in the insights engine and its language model.
-import { links } from '../../src/catalog/render/links.js';
-import { Representation } from '../../src/catalog/representation.js';
+import { links } from '../../src/catalog/index.js';
+import { Representation } from '../../src/catalog/index.js';
 import { Store } from '../../src/store/index.js';
 import { type HubConfigInput, HubConfigSchema, HubWorker, registerHub } from '../../src/websub/index.js';
-import { tempDir } from '../helpers/tmp.js';
+import { tempDir } from './tmp.js';
 
 /** A throw-away CA and a server certificate for 127.0.0.1/localhost signed by it (EC P-256: fast handshakes). */
 export interface TestPki {

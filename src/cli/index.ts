@@ -1,0 +1,1 @@
+export { formatLogLine } from './logger.js';
