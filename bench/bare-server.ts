@@ -6,7 +6,9 @@ import { createServer } from 'node:http';
 
 type Headers = Record<string, string>;
 const routes = new Map<string, { body: Buffer; etag: string; type: string; headers: Headers }>();
-for (const [path, r] of Object.entries(JSON.parse(readFileSync(process.argv[2], 'utf8')) as Record<string, { file: string; etag: string; type: string; headers: Headers }>)) {
+for (const [path, r] of Object.entries(
+  JSON.parse(readFileSync(process.argv[2], 'utf8')) as Record<string, { file: string; etag: string; type: string; headers: Headers }>,
+)) {
   routes.set(path, { body: readFileSync(r.file), etag: r.etag, type: r.type, headers: r.headers });
 }
 const server = createServer((req, res) => {

@@ -66,7 +66,8 @@ async function run(url: string, paths: string[]): Promise<{ bytes: number; statu
 
 const day = (i: number) => new Date(Date.UTC(1900, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
 const words = ['leak', 'on time', 'price', 'drain', 'clean', 'late', 'explained', 'water heater', 'friendly', 'mess'];
-const search = (i: number) => `/api/reviews/search?query=${encodeURIComponent(words[i % words.length])}&since=${day(40_000 + (i % 3000))}&limit=${1 + (i % 100)}`;
+const search = (i: number) =>
+  `/api/reviews/search?query=${encodeURIComponent(words[i % words.length])}&since=${day(40_000 + (i % 3000))}&limit=${1 + (i % 100)}`;
 
 const rows: (string | number)[][] = [];
 for (const scale of SCALES) {
@@ -75,7 +76,11 @@ for (const scale of SCALES) {
     [`${SINCE} distinct since dates`, Array.from({ length: SINCE }, (_, i) => `/api/reviews/since/${day(i)}`)],
     [`${SEARCHES} distinct searches`, Array.from({ length: SEARCHES }, (_, i) => search(i))],
   ] as const) {
-    const server = await spawnServer(['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db], { LOG_LEVEL: 'info' }, /"url":"(http:[^"]+)".*reviewcast listening/);
+    const server = await spawnServer(
+      ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db],
+      { LOG_LEVEL: 'info' },
+      /"url":"(http:[^"]+)".*reviewcast listening/,
+    );
     while ((await fetch(`${server.url}/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 50));
     // One request of each kind first, so the baseline includes whatever a first request loads.
     await run(server.url, ['/api/reviews/since/2100-01-01', '/api/reviews/search?query=x']);
@@ -99,4 +104,16 @@ for (const scale of SCALES) {
     ]);
   }
 }
-table(['reviews', 'requests (accept-encoding: br)', 'statuses', 'MB sent (as coded)', 'wall s', 'server CPU s', 'server RSS MB before → after', 'memo MiB'], rows);
+table(
+  [
+    'reviews',
+    'requests (accept-encoding: br)',
+    'statuses',
+    'MB sent (as coded)',
+    'wall s',
+    'server CPU s',
+    'server RSS MB before → after',
+    'memo MiB',
+  ],
+  rows,
+);

@@ -45,7 +45,9 @@ function variedSearches(n: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
     const year = 2022 + (i % 5);
-    out.push(`/api/reviews/search?min_rating=${1 + (i % 5)}&since=${year}-${String(1 + (i % 12)).padStart(2, '0')}-01&query=${encodeURIComponent(words[i % words.length])}&mentions_technician=${techs[(i >> 3) % techs.length]}&limit=${4 + (i % 97)}`);
+    out.push(
+      `/api/reviews/search?min_rating=${1 + (i % 5)}&since=${year}-${String(1 + (i % 12)).padStart(2, '0')}-01&query=${encodeURIComponent(words[i % words.length])}&mentions_technician=${techs[(i >> 3) % techs.length]}&limit=${4 + (i % 97)}`,
+    );
   }
   return out;
 }
@@ -53,7 +55,11 @@ function variedSearches(n: number): string[] {
 for (const scale of SCALES) {
   const { dir, db } = await demoDatabase(scale);
 
-  const ours = await spawnServer(['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db], { LOG_LEVEL: 'info' }, /"url":"(http:[^"]+)".*reviewcast listening/);
+  const ours = await spawnServer(
+    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db],
+    { LOG_LEVEL: 'info' },
+    /"url":"(http:[^"]+)".*reviewcast listening/,
+  );
   const paths = { reviews: '/reviews.json', feed: '/api/feed.json', search: '/api/reviews/search?rating=5&query=leak&since=2024-01-01' };
   const fetched: Record<string, { file: string; etag: string; type: string; headers: Record<string, string> }> = {};
   for (const [name, path] of Object.entries(paths)) {
@@ -89,7 +95,11 @@ for (const scale of SCALES) {
   // json-server 0.17 over the same reviews; its full-text `q` is the closest to our `query`.
   writeFileSync(join(dir, 'db.json'), JSON.stringify({ reviews: reviewsDoc.reviews }));
   const port = await freePort();
-  const js = await spawnServer(['node_modules/json-server/lib/cli/bin.js', '--port', String(port), '--host', '127.0.0.1', join(dir, 'db.json')], {}, /(http:\/\/127\.0\.0\.1:\d+)/);
+  const js = await spawnServer(
+    ['node_modules/json-server/lib/cli/bin.js', '--port', String(port), '--host', '127.0.0.1', join(dir, 'db.json')],
+    {},
+    /(http:\/\/127\.0\.0\.1:\d+)/,
+  );
   await run('search (rating, query)', 'json-server 0.17', `http://127.0.0.1:${port}/reviews?rating=5&q=leak&_limit=20`);
   await js.stop();
 }

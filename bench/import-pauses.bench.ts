@@ -25,11 +25,29 @@ const file = demoFile(dir, N);
   await store.close();
 }
 const serve = () =>
-  spawnServer(['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db], { LOG_LEVEL: 'info', REVIEWCAST_DEMO_IF_EMPTY: '0' }, /"url":"(http:[^"]+)".*reviewcast listening/);
+  spawnServer(
+    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db],
+    { LOG_LEVEL: 'info', REVIEWCAST_DEMO_IF_EMPTY: '0' },
+    /"url":"(http:[^"]+)".*reviewcast listening/,
+  );
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rows: (string | number)[][] = [];
-const record = (label: string, reviews: number, loop: Awaited<ReturnType<typeof eventLoopDelay>>, probe: { slowestMs: number; probes: number; failures: number }, secs: number) => {
-  rows.push([label, fmt(reviews), fmt(loop.p50, 1), fmt(loop.p99, 1), fmt(loop.max, 1), `${fmt(probe.slowestMs, 1)} (${fmt(probe.probes)} probes, ${probe.failures} failed)`, fmt(secs, 1)]);
+const record = (
+  label: string,
+  reviews: number,
+  loop: Awaited<ReturnType<typeof eventLoopDelay>>,
+  probe: { slowestMs: number; probes: number; failures: number },
+  secs: number,
+) => {
+  rows.push([
+    label,
+    fmt(reviews),
+    fmt(loop.p50, 1),
+    fmt(loop.p99, 1),
+    fmt(loop.max, 1),
+    `${fmt(probe.slowestMs, 1)} (${fmt(probe.probes)} probes, ${probe.failures} failed)`,
+    fmt(secs, 1),
+  ]);
   console.error(`${label}: max ${fmt(loop.max, 1)} ms, p99 ${fmt(loop.p99, 1)} ms, slowest /healthz ${fmt(probe.slowestMs, 1)} ms`);
 };
 
@@ -43,7 +61,13 @@ const record = (label: string, reviews: number, loop: Awaited<ReturnType<typeof 
   const secs = (performance.now() - t) / 1000;
   // What a build does after the swap (storing analyses and the snapshot) is part of the import's cost.
   await sleep(SETTLE_MS);
-  record(`initial import of ${fmt(N)} into a running server (CLI import + analysis, server build)`, N, await eventLoopDelay(server.url), await probe.stop(), secs);
+  record(
+    `initial import of ${fmt(N)} into a running server (CLI import + analysis, server build)`,
+    N,
+    await eventLoopDelay(server.url),
+    await probe.stop(),
+    secs,
+  );
   await server.stop();
 }
 
@@ -57,12 +81,30 @@ const record = (label: string, reviews: number, loop: Awaited<ReturnType<typeof 
   const t = performance.now();
   for (let k = 1; k <= 3; k++) {
     const one = join(dir, `one-${k}.json`);
-    writeFileSync(one, JSON.stringify([{ source: 'direct', source_review_id: `pause-${k}`, author: 'Pause Check', rating: 4, date: new Date().toISOString().slice(0, 10), text: `Dave cleared the drain, visit ${k}.` }]));
+    writeFileSync(
+      one,
+      JSON.stringify([
+        {
+          source: 'direct',
+          source_review_id: `pause-${k}`,
+          author: 'Pause Check',
+          rating: 4,
+          date: new Date().toISOString().slice(0, 10),
+          text: `Dave cleared the drain, visit ${k}.`,
+        },
+      ]),
+    );
     await cliImport(one, db);
     await waitFor(async () => (await servedCount(server.url)) === N + k, 60_000, 'the new review');
     await sleep(SETTLE_MS / 2);
   }
-  record(`one-review import ×3 into a server holding ${fmt(N)} (started from its snapshot)`, N + 3, await eventLoopDelay(server.url), await probe.stop(), (performance.now() - t) / 1000);
+  record(
+    `one-review import ×3 into a server holding ${fmt(N)} (started from its snapshot)`,
+    N + 3,
+    await eventLoopDelay(server.url),
+    await probe.stop(),
+    (performance.now() - t) / 1000,
+  );
   await server.stop();
 }
 

@@ -13,7 +13,14 @@ const dir = benchDir();
 const file = demoFile(dir, N);
 const onPg = process.argv.includes('--pg');
 const db = onPg
-  ? (await freshPgDatabase(process.env.REVIEWCAST_BENCH_PG_URL ?? execFileSync('scripts/pg-test-cluster.sh', ['55478', `${dir}/pg`]).toString().trim())).url
+  ? (
+      await freshPgDatabase(
+        process.env.REVIEWCAST_BENCH_PG_URL ??
+          execFileSync('scripts/pg-test-cluster.sh', ['55478', `${dir}/pg`])
+            .toString()
+            .trim(),
+      )
+    ).url
   : join(dir, 'bench.db');
 console.log(`engine: ${onPg ? 'PostgreSQL' : 'SQLite'}\n`);
 
@@ -34,10 +41,27 @@ await store.close();
 /** Wall time from process start to /readyz answering 200, as an operator sees it. */
 async function coldStart(): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db, '--public-base-url', 'https://reviews.bench.example'], {
-    env: { ...process.env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'serve',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--database-url',
+      db,
+      '--public-base-url',
+      'https://reviews.bench.example',
+    ],
+    {
+      env: { ...process.env, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (d) => {
@@ -64,18 +88,59 @@ const cold = [await coldStart(), await coldStart(), await coldStart()].sort((a, 
  * ones (a few seconds apart, as imports come) only what changed.
  */
 async function freshness(): Promise<{ first: Fresh; later: Fresh[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db, '--public-base-url', 'https://reviews.bench.example'], {
-    env: { ...process.env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'serve',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--database-url',
+      db,
+      '--public-base-url',
+      'https://reviews.bench.example',
+    ],
+    {
+      env: { ...process.env, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
-  const url = await new Promise<string>((resolve) => child.stdout.on('data', (d) => (out += d) && out.match(/"url":"(http:[^"]+)".*reviewcast listening/) && resolve(out.match(/"url":"(http:[^"]+)".*reviewcast listening/)![1])));
+  const url = await new Promise<string>((resolve) =>
+    child.stdout.on(
+      'data',
+      (d) =>
+        (out += d) &&
+        out.match(/"url":"(http:[^"]+)".*reviewcast listening/) &&
+        resolve(out.match(/"url":"(http:[^"]+)".*reviewcast listening/)![1]),
+    ),
+  );
   const count = async () => (await (await fetch(`${url}/readyz`)).json()).reviews as number;
   const s = await Store.open(db);
   const once = async (k: number): Promise<Fresh> => {
     const before = await count();
     const t0 = performance.now();
-    await importRows(s, [{ index: 0, value: { source: 'direct', source_review_id: `fresh-${Date.now()}-${k}`, author: 'Fresh', rating: 5, date: '2026-11-21', text: 'Dave fixed the sewer line the same day.' } }], []);
+    await importRows(
+      s,
+      [
+        {
+          index: 0,
+          value: {
+            source: 'direct',
+            source_review_id: `fresh-${Date.now()}-${k}`,
+            author: 'Fresh',
+            rating: 5,
+            date: '2026-11-21',
+            text: 'Dave fixed the sewer line the same day.',
+          },
+        },
+      ],
+      [],
+    );
     const committed = performance.now();
     while ((await count()) === before) await new Promise((r) => setTimeout(r, 5));
     const served = performance.now() - committed;
@@ -106,11 +171,21 @@ table(
   ['step', 'reviews', 'time', 'rate'],
   [
     ['import (new)', fmt(report.added), `${fmt(importMs / 1000, 2)} s`, `${fmt(report.added / (importMs / 1000))} reviews/s`],
-    ['re-import (unchanged)', fmt(again.unchanged), `${fmt(reimportMs / 1000, 2)} s`, `${fmt(again.unchanged / (reimportMs / 1000))} reviews/s`],
+    [
+      're-import (unchanged)',
+      fmt(again.unchanged),
+      `${fmt(reimportMs / 1000, 2)} s`,
+      `${fmt(again.unchanged / (reimportMs / 1000))} reviews/s`,
+    ],
     ['analyse', fmt(analysed.analysed), `${fmt(analyseMs / 1000, 2)} s`, `${fmt(analysed.analysed / (analyseMs / 1000))} reviews/s`],
     ['cold start to ready (median of 3)', fmt(N), `${fmt(cold / 1000, 2)} s`, ''],
     ['one new review: the import command (first change after a start)', fmt(N + 1), `${fmt(fresh.first.importMs / 1000, 2)} s`, ''],
-    ['one new review: commit → served in /insights.json (first change after a start)', fmt(N + 1), `${fmt(fresh.first.servedMs / 1000, 2)} s`, ''],
+    [
+      'one new review: commit → served in /insights.json (first change after a start)',
+      fmt(N + 1),
+      `${fmt(fresh.first.servedMs / 1000, 2)} s`,
+      '',
+    ],
     ['one new review: the import command (later changes, median of 3)', fmt(N + 2), `${fmt(laterImport / 1000, 2)} s`, ''],
     ['one new review: commit → served in /insights.json (later changes, median of 3)', fmt(N + 2), `${fmt(laterServed / 1000, 2)} s`, ''],
   ],

@@ -9,8 +9,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname } from 'node:path';
-import { buildInsights, createAnalyzer, ENGINE_VERSION, type CorpusReview, type ReviewAnalysis } from '../src/insights/index.js';
 import { prng } from '../src/demo/index.js';
+import { buildInsights, type CorpusReview, createAnalyzer, ENGINE_VERSION, type ReviewAnalysis } from '../src/insights/index.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,16 +23,37 @@ const JSON_OUT = process.argv.includes('--json') ? arg('json', 'bench/results/in
 const business = {
   vertical: 'home_services',
   name: 'Bench Plumbing',
-  technicians: ['Mike Johnson', 'Ana Núñez', 'Raj Patel', 'Chris Lee', 'Dana White', 'Omar Haddad'].map((name, i) => ({ id: `t${i}`, name, aliases: [name.split(' ')[0]] })),
-  services: ['Drain cleaning', 'Water heater repair', 'Leak repair', 'Toilet repair', 'Sewer line'].map((name, i) => ({ id: `s${i}`, name, aliases: [] })),
+  technicians: ['Mike Johnson', 'Ana Núñez', 'Raj Patel', 'Chris Lee', 'Dana White', 'Omar Haddad'].map((name, i) => ({
+    id: `t${i}`,
+    name,
+    aliases: [name.split(' ')[0]],
+  })),
+  services: ['Drain cleaning', 'Water heater repair', 'Leak repair', 'Toilet repair', 'Sewer line'].map((name, i) => ({
+    id: `s${i}`,
+    name,
+    aliases: [],
+  })),
   service_areas: ['Northside', 'Southside', 'Eastgate', 'Westfield'].map((name, i) => ({ id: `a${i}`, name })),
 };
 
-const OPENERS = ['{tech} came out to look at our {problem}.', 'We called about a {problem} on a Sunday.', 'Booked them for {service} in {area}.', 'Second time using this company.', ''];
+const OPENERS = [
+  '{tech} came out to look at our {problem}.',
+  'We called about a {problem} on a Sunday.',
+  'Booked them for {service} in {area}.',
+  'Second time using this company.',
+  '',
+];
 const CLAIMS = [
-  '{tech} arrived {punct} and {work}.', 'The price was {price} and {tech} {comm}.', '{tech} was {friendly}, {work}.',
-  'Honestly {work}, but {tech} was {punct}.', 'They {clean} after the job.', 'Scheduling was {sched}.', 'The office {comm}.',
-  '{tech} {tech_knowledge}.', 'Response time was {resp}.', 'Would {recommend} recommend them to friends.',
+  '{tech} arrived {punct} and {work}.',
+  'The price was {price} and {tech} {comm}.',
+  '{tech} was {friendly}, {work}.',
+  'Honestly {work}, but {tech} was {punct}.',
+  'They {clean} after the job.',
+  'Scheduling was {sched}.',
+  'The office {comm}.',
+  '{tech} {tech_knowledge}.',
+  'Response time was {resp}.',
+  'Would {recommend} recommend them to friends.',
 ];
 const SLOTS: Record<string, string[]> = {
   problem: ['leak under the sink', 'clogged drain', 'water heater', 'running toilet', 'burst pipe', 'low water pressure'],
@@ -58,9 +79,13 @@ function generate(n: number): CorpusReview[] {
     const tech = pick(business.technicians);
     const service = pick(business.services);
     const area = pick(business.service_areas);
-    const fill = (t: string): string => t.replace(/\{(\w+)\}/g, (_, k: string) =>
-      k === 'tech' ? tech.aliases[0] : k === 'service' ? service.name.toLowerCase() : k === 'area' ? area.name : pick(SLOTS[k]));
-    const sentences = [pick(OPENERS), ...Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => pick(CLAIMS))].filter((s) => s !== '').map(fill);
+    const fill = (t: string): string =>
+      t.replace(/\{(\w+)\}/g, (_, k: string) =>
+        k === 'tech' ? tech.aliases[0] : k === 'service' ? service.name.toLowerCase() : k === 'area' ? area.name : pick(SLOTS[k]),
+      );
+    const sentences = [pick(OPENERS), ...Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => pick(CLAIMS))]
+      .filter((s) => s !== '')
+      .map(fill);
     const rating = 1 + Math.floor(rnd() ** 0.35 * 5);
     reviews[i] = {
       id: `r${String(i).padStart(7, '0')}`,
@@ -81,7 +106,12 @@ const mb = (bytes: number) => Math.round(bytes / 1048576);
 const reviews = generate(REVIEWS);
 gc?.();
 const heapBefore = process.memoryUsage().heapUsed;
-const analyzer = createAnalyzer({ vertical: business.vertical, technicians: business.technicians, services: business.services, serviceAreas: business.service_areas });
+const analyzer = createAnalyzer({
+  vertical: business.vertical,
+  technicians: business.technicians,
+  services: business.services,
+  serviceAreas: business.service_areas,
+});
 
 // Warm up the JIT and wink's caches before timing.
 for (let i = 0; i < 500; i++) analyzer.analyze({ id: 'w', rating: 5, text: reviews[i % reviews.length].text, title: null, language: null });
@@ -102,12 +132,20 @@ peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
 
 // Baseline in the same run: the lexicon engine alone (no trained model), which is how absa-lexicon/1.12.0
 // analysed, on the first reviews of the same corpus.
-const lexiconOnly = createAnalyzer({ vertical: business.vertical, technicians: business.technicians, services: business.services, serviceAreas: business.service_areas, model: null });
+const lexiconOnly = createAnalyzer({
+  vertical: business.vertical,
+  technicians: business.technicians,
+  services: business.services,
+  serviceAreas: business.service_areas,
+  model: null,
+});
 const baselineReviews = reviews.slice(0, Math.min(REVIEWS, 20_000));
-for (let i = 0; i < 500; i++) lexiconOnly.analyze({ id: 'w', rating: 5, text: baselineReviews[i % baselineReviews.length].text, title: null, language: null });
+for (let i = 0; i < 500; i++)
+  lexiconOnly.analyze({ id: 'w', rating: 5, text: baselineReviews[i % baselineReviews.length].text, title: null, language: null });
 let baselineSentences = 0;
 const b0 = performance.now();
-for (const r of baselineReviews) baselineSentences += lexiconOnly.analyze({ id: r.id, rating: r.rating, text: r.text, title: null, language: null }).sentences.length;
+for (const r of baselineReviews)
+  baselineSentences += lexiconOnly.analyze({ id: r.id, rating: r.rating, text: r.text, title: null, language: null }).sentences.length;
 const baselineSeconds = (performance.now() - b0) / 1000;
 gc?.();
 const retained = process.memoryUsage().heapUsed - heapBefore;
@@ -158,18 +196,38 @@ const results = {
 };
 
 const rows: [string, string, string][] = [
-  [`analysis speed (1 core), ${ENGINE_VERSION}`, `${results.sentences_per_second.toLocaleString('en-US')} sentences/s`, '≥ 2,000 sentences/s'],
+  [
+    `analysis speed (1 core), ${ENGINE_VERSION}`,
+    `${results.sentences_per_second.toLocaleString('en-US')} sentences/s`,
+    '≥ 2,000 sentences/s',
+  ],
   ['', `${results.reviews_per_second.toLocaleString('en-US')} reviews/s`, ''],
-  ['same run, lexicon alone (no model)', `${results.baseline_lexicon_only_sentences_per_second.toLocaleString('en-US')} sentences/s`, 'baseline'],
-  [`heap, analysing ${REVIEWS.toLocaleString('en-US')} reviews`, `${results.peak_heap_mb} MB peak${gc ? `, ${results.retained_heap_mb} MB retained` : ''}`, '≤ 512 MB'],
+  [
+    'same run, lexicon alone (no model)',
+    `${results.baseline_lexicon_only_sentences_per_second.toLocaleString('en-US')} sentences/s`,
+    'baseline',
+  ],
+  [
+    `heap, analysing ${REVIEWS.toLocaleString('en-US')} reviews`,
+    `${results.peak_heap_mb} MB peak${gc ? `, ${results.retained_heap_mb} MB retained` : ''}`,
+    '≤ 512 MB',
+  ],
   ['stored analysis size', `${results.stored_analysis_bytes_per_review} B/review (JSON)`, 'compact'],
-  [`buildInsights at ${REVIEWS.toLocaleString('en-US')}`, `${results.build_insights_ms_median} ms median (min ${results.build_insights_ms_min}), CPU ${results.build_insights_cpu_ms_median} ms`, '< 1,000 ms'],
+  [
+    `buildInsights at ${REVIEWS.toLocaleString('en-US')}`,
+    `${results.build_insights_ms_median} ms median (min ${results.build_insights_ms_min}), CPU ${results.build_insights_cpu_ms_median} ms`,
+    '< 1,000 ms',
+  ],
   ['one new review → insights', `${results.one_new_review_ms} ms`, '< 1,000 ms'],
 ];
 const w = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length)), 20];
 const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(w[i])).join(' | ')} |`;
-process.stdout.write(`${[line(['measure', 'result', 'target']), `|${w.map((x) => '-'.repeat(x + 2)).join('|')}|`, ...rows.map(line)].join('\n')}\n`);
-process.stdout.write(`(${sentences.toLocaleString('en-US')} sentences in ${results.analyse_seconds} s, node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores)\n`);
+process.stdout.write(
+  `${[line(['measure', 'result', 'target']), `|${w.map((x) => '-'.repeat(x + 2)).join('|')}|`, ...rows.map(line)].join('\n')}\n`,
+);
+process.stdout.write(
+  `(${sentences.toLocaleString('en-US')} sentences in ${results.analyse_seconds} s, node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores)\n`,
+);
 if (JSON_OUT) {
   mkdirSync(dirname(JSON_OUT), { recursive: true });
   writeFileSync(JSON_OUT, `${JSON.stringify(results, null, 2)}\n`);

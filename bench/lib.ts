@@ -10,7 +10,12 @@ export const benchDir = () => mkdtempSync(join(tmpdir(), 'reviewcast-bench-'));
 /** An NDJSON file of N deterministic demo reviews. */
 export function demoFile(dir: string, n: number): string {
   const file = join(dir, `demo-${n}.ndjson`);
-  writeFileSync(file, `${generateDemoReviews({ reviews: n }).map((r) => JSON.stringify(r)).join('\n')}\n`);
+  writeFileSync(
+    file,
+    `${generateDemoReviews({ reviews: n })
+      .map((r) => JSON.stringify(r))
+      .join('\n')}\n`,
+  );
   return file;
 }
 

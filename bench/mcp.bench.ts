@@ -14,7 +14,7 @@ import autocannon from 'autocannon';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { CatalogSource, seedDemo } from '../src/app/index.js';
-import { MemoBudget, buildApp } from '../src/http/index.js';
+import { buildApp, MemoBudget } from '../src/http/index.js';
 import { registerMcp } from '../src/mcp/index.js';
 import { Store } from '../src/store/index.js';
 import { benchDir, fmt, table } from './lib.js';
@@ -37,7 +37,9 @@ async function serve(kind: Kind, reviews: number): Promise<void> {
   const catalog = new CatalogSource(store, { publicBaseUrl: () => base, pollMs: 60_000, log });
   const noop = () => {
     const s = new McpServer({ name: 'noop', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
-    s.registerTool('search_reviews', { description: 'returns at once', inputSchema: z.object({}).passthrough() }, () => ({ content: [{ type: 'text', text: '{}' }] }));
+    s.registerTool('search_reviews', { description: 'returns at once', inputSchema: z.object({}).passthrough() }, () => ({
+      content: [{ type: 'text', text: '{}' }],
+    }));
     return s;
   };
   const memo = new MemoBudget(64 << 20);
@@ -84,7 +86,12 @@ async function requestFor(url: string, era: Era, limit: number) {
   const init = await fetch(url, {
     method: 'POST',
     headers: HEADERS,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: era, capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: era, capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    }),
   });
   await init.arrayBuffer();
   const session = init.headers.get('mcp-session-id')!;
@@ -94,7 +101,10 @@ async function requestFor(url: string, era: Era, limit: number) {
 type Era = '2025-11-25' | '2026-07-28';
 
 function startServer(kind: Kind, reviews: number): Promise<{ url: string; stop: () => void }> {
-  const child = fork(SELF, ['--serve', kind, String(reviews)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(SELF, ['--serve', kind, String(reviews)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ url: (m as { url: string }).url, stop: () => child.kill() }));
     child.once('exit', (code) => reject(new Error(`${kind} server exited ${code}`)));
@@ -129,7 +139,14 @@ async function main(): Promise<void> {
         }
         for (const kind of ['no-op', 'search_reviews'] as Kind[]) {
           const rs = samples[kind];
-          rows.push({ era, limit, tool: kind, rps: median(rs.map((r) => r.requests.average)), p50: median(rs.map((r) => r.latency.p50)), p99: median(rs.map((r) => r.latency.p99)) });
+          rows.push({
+            era,
+            limit,
+            tool: kind,
+            rps: median(rs.map((r) => r.requests.average)),
+            p50: median(rs.map((r) => r.latency.p50)),
+            p99: median(rs.map((r) => r.latency.p99)),
+          });
         }
       }
     }
@@ -137,10 +154,20 @@ async function main(): Promise<void> {
     for (const s of Object.values(servers)) s.stop();
   }
   const noopRps = (era: Era, limit: number) => rows.find((r) => r.era === era && r.limit === limit && r.tool === 'no-op')!.rps;
-  console.log(`\nMCP tools/call over HTTP: ${reviews} reviews, ${connections} connections, median of ${rounds} × ${seconds}s per row (Node ${process.version})\n`);
+  console.log(
+    `\nMCP tools/call over HTTP: ${reviews} reviews, ${connections} connections, median of ${rounds} × ${seconds}s per row (Node ${process.version})\n`,
+  );
   table(
     ['protocol era', 'search limit', 'tool', 'calls/s', 'p50 ms', 'p99 ms', 'vs no-op'],
-    rows.map((r) => [r.era, r.limit, r.tool, fmt(r.rps), fmt(r.p50, 1), fmt(r.p99, 1), r.tool === 'no-op' ? '1.00×' : `${fmt(r.rps / noopRps(r.era, r.limit), 2)}×`]),
+    rows.map((r) => [
+      r.era,
+      r.limit,
+      r.tool,
+      fmt(r.rps),
+      fmt(r.p50, 1),
+      fmt(r.p99, 1),
+      r.tool === 'no-op' ? '1.00×' : `${fmt(r.rps / noopRps(r.era, r.limit), 2)}×`,
+    ]),
   );
   const json = arg('json', '');
   if (json) writeFileSync(json, JSON.stringify({ reviews, seconds, rounds, connections, node: process.version, rows }, null, 2));

@@ -47,7 +47,9 @@ export function probeHealth(url: string, everyMs = 20): { stop(): Promise<{ slow
 /** `reviewcast import FILE` in its own process, as an operator runs it; resolves with its output, rejects on a non-zero exit. */
 export function cliImport(file: string, db: string, extra: string[] = []): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', file, '--database-url', db, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', file, '--database-url', db, ...extra], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

@@ -8,8 +8,7 @@ import autocannon from 'autocannon';
 import { demoBusiness } from '../src/demo/index.js';
 import { importRows } from '../src/ingest/index.js';
 import { Store } from '../src/store/index.js';
-import { freshPgDatabase } from '../test/helpers/index.js';
-import { makePki } from '../test/helpers/index.js';
+import { freshPgDatabase, makePki } from '../test/helpers/index.js';
 import { benchDir, fmt, table } from './lib.js';
 import { spawnServer } from './servers.js';
 
@@ -20,16 +19,43 @@ const arg = (name: string, dflt: string) => {
 const SUBSCRIBERS = Number(arg('subscribers', '10000'));
 const SECONDS = Number(arg('seconds', '8'));
 const BASE = 'https://reviews.bench.example';
-const pgRoot = process.env.REVIEWCAST_BENCH_PG_URL ?? execFileSync('scripts/pg-test-cluster.sh', ['55477', `${benchDir()}/pg`]).toString().trim();
+const pgRoot =
+  process.env.REVIEWCAST_BENCH_PG_URL ??
+  execFileSync('scripts/pg-test-cluster.sh', ['55477', `${benchDir()}/pg`])
+    .toString()
+    .trim();
 
 const freshDb = async () => (await freshPgDatabase(pgRoot)).url;
 
 const pki = makePki(benchDir());
 const replicaEnv = { REVIEWCAST_HUB_ALLOW_PRIVATE_CALLBACKS: '1', REVIEWCAST_HUB_CA_FILE: pki.caFile, LOG_LEVEL: 'info' };
 const startReplicas = async (db: string, n: number) => {
-  const first = await spawnServer(['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db, '--public-base-url', BASE], replicaEnv, /"url":"(http:[^"]+)".*reviewcast listening/);
+  const first = await spawnServer(
+    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db, '--public-base-url', BASE],
+    replicaEnv,
+    /"url":"(http:[^"]+)".*reviewcast listening/,
+  );
   const rest = await Promise.all(
-    Array.from({ length: n - 1 }, () => spawnServer(['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db, '--public-base-url', BASE], replicaEnv, /"url":"(http:[^"]+)".*reviewcast listening/)),
+    Array.from({ length: n - 1 }, () =>
+      spawnServer(
+        [
+          '--import',
+          'tsx',
+          'src/cli/main.ts',
+          'serve',
+          '--port',
+          '0',
+          '--host',
+          '127.0.0.1',
+          '--database-url',
+          db,
+          '--public-base-url',
+          BASE,
+        ],
+        replicaEnv,
+        /"url":"(http:[^"]+)".*reviewcast listening/,
+      ),
+    ),
   );
   return [first, ...rest];
 };
@@ -45,7 +71,11 @@ const throughput: (string | number)[][] = [];
       ['search (rating, query, since)', '/api/reviews/search?rating=5&query=leak&since=2024-01-01'],
     ] as const) {
       // autocannon spreads its connections round-robin over an array of URLs (its typings only name a string).
-      const r = await autocannon({ url: replicas.slice(0, n).map((s) => s.url + path) as unknown as string, connections: 48, duration: SECONDS });
+      const r = await autocannon({
+        url: replicas.slice(0, n).map((s) => s.url + path) as unknown as string,
+        connections: 48,
+        duration: SECONDS,
+      });
       throughput.push([n, label, fmt(r.requests.average), fmt(r.latency.p50, 1), fmt(r.latency.p99, 1)]);
       console.error(`${n} replica(s) ${label}: ${fmt(r.requests.average)} req/s`);
     }
@@ -76,12 +106,40 @@ for (const workers of [1, 3]) {
   for (let i = 0; i < SUBSCRIBERS; i += 1000) {
     await store.db
       .insertInto('websub_subscriptions')
-      .values(Array.from({ length: Math.min(1000, SUBSCRIBERS - i) }, (_, j) => ({ topic: `${BASE}/api/feed.json`, callback: `https://127.0.0.1:${port}/s/${i + j}`, secret: null, lease_seconds: 864_000, expires_at: now + 864_000_000, failures: 0, last_delivered_etag: null, created_at: new Date(now).toISOString(), updated_at: new Date(now).toISOString() })))
+      .values(
+        Array.from({ length: Math.min(1000, SUBSCRIBERS - i) }, (_, j) => ({
+          topic: `${BASE}/api/feed.json`,
+          callback: `https://127.0.0.1:${port}/s/${i + j}`,
+          secret: null,
+          lease_seconds: 864_000,
+          expires_at: now + 864_000_000,
+          failures: 0,
+          last_delivered_etag: null,
+          created_at: new Date(now).toISOString(),
+          updated_at: new Date(now).toISOString(),
+        })),
+      )
       .execute();
   }
   await store.setBusiness(demoBusiness(), new Date().toISOString());
   const t0 = performance.now();
-  await importRows(store, [{ index: 0, value: { source: 'direct', source_review_id: `fan-${workers}`, author: 'Fan Out', rating: 5, date: '2026-11-21', text: 'One change for everyone.' } }], []);
+  await importRows(
+    store,
+    [
+      {
+        index: 0,
+        value: {
+          source: 'direct',
+          source_review_id: `fan-${workers}`,
+          author: 'Fan Out',
+          rating: 5,
+          date: '2026-11-21',
+          text: 'One change for everyone.',
+        },
+      },
+    ],
+    [],
+  );
   await all;
   const secs = (performance.now() - t0) / 1000;
   fanout.push([fmt(SUBSCRIBERS), workers, `${fmt(secs, 2)} s`, fmt(SUBSCRIBERS / secs)]);

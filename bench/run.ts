@@ -7,5 +7,9 @@ if (!name || !existsSync(`bench/${name}.bench.ts`)) {
   console.error('usage: npm run bench -- <import|import-pauses|soak|http|insights|mcp|websub|replicas|hostile|startup>');
   process.exit(2);
 }
-const r = spawnSync(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', `bench/${name}.bench.ts`, ...process.argv.slice(3)], { stdio: 'inherit' });
+const r = spawnSync(
+  process.execPath,
+  ['--max-old-space-size=8192', '--import', 'tsx', `bench/${name}.bench.ts`, ...process.argv.slice(3)],
+  { stdio: 'inherit' },
+);
 process.exit(r.status ?? 1);

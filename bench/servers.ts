@@ -11,7 +11,11 @@ export const freePort = () =>
   });
 
 /** A server in its own process (so the load generator does not share its event loop), and its URL. */
-export async function spawnServer(args: string[], env: NodeJS.ProcessEnv, urlPattern: RegExp): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+export async function spawnServer(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  urlPattern: RegExp,
+): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {

@@ -33,7 +33,11 @@ const db = join(dir, 'soak.db');
   await store.close();
 }
 
-const server = await spawnServer(['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db], { LOG_LEVEL: 'info', REVIEWCAST_DEMO_IF_EMPTY: '0' }, /"url":"(http:[^"]+)".*reviewcast listening/);
+const server = await spawnServer(
+  ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db],
+  { LOG_LEVEL: 'info', REVIEWCAST_DEMO_IF_EMPTY: '0' },
+  /"url":"(http:[^"]+)".*reviewcast listening/,
+);
 const rssMb = () => Number(readFileSync(`/proc/${server.child.pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+)/m)?.[1] ?? 0) / 1024;
 // Let it store its first snapshot before the clock starts.
 await new Promise((r) => setTimeout(r, 15_000));
@@ -41,7 +45,8 @@ const atStart = await eventLoopDelay(server.url);
 console.error(`ready; event loop since ready: max ${fmt(atStart.max, 1)} ms; RSS ${fmt(rssMb())} MB`);
 
 // A page of reviews to pick permalinks and dates from.
-const sample = ((await (await fetch(`${server.url}/api/reviews/search?limit=100`)).json()) as { reviews: { id: string; date: string }[] }).reviews;
+const sample = ((await (await fetch(`${server.url}/api/reviews/search?limit=100`)).json()) as { reviews: { id: string; date: string }[] })
+  .reviews;
 const paths = [
   '/healthz',
   '/api/feed.json',
@@ -75,7 +80,14 @@ const importer = (async () => {
     round++;
     const file = join(dir, `round-${round}.json`);
     const today = new Date().toISOString().slice(0, 10);
-    const fresh = Array.from({ length: 10 }, (_, i) => ({ source: 'direct', source_review_id: `soak-${round}-${i}`, author: `Soak ${round}.${i}`, rating: 1 + ((round + i) % 5), date: today, text: `Visit ${round}.${i}: Dave cleared the drain and explained the fix.` }));
+    const fresh = Array.from({ length: 10 }, (_, i) => ({
+      source: 'direct',
+      source_review_id: `soak-${round}-${i}`,
+      author: `Soak ${round}.${i}`,
+      rating: 1 + ((round + i) % 5),
+      date: today,
+      text: `Visit ${round}.${i}: Dave cleared the drain and explained the fix.`,
+    }));
     writeFileSync(file, JSON.stringify([...fresh, ...edits.map((e) => ({ ...e, text: `${e.text ?? ''} (update ${round})` }))]));
     const before = await servedCount(server.url);
     await cliImport(file, db);
@@ -88,7 +100,9 @@ const importer = (async () => {
 const samples: { minute: number; rssMb: number; loopMaxMs: number; loopP99Ms: number }[] = [];
 const started = performance.now();
 const sampler = setInterval(() => {
-  void eventLoopDelay(server.url).then((loop) => samples.push({ minute: (performance.now() - started) / 60_000, rssMb: rssMb(), loopMaxMs: loop.max, loopP99Ms: loop.p99 }));
+  void eventLoopDelay(server.url).then((loop) =>
+    samples.push({ minute: (performance.now() - started) / 60_000, rssMb: rssMb(), loopMaxMs: loop.max, loopP99Ms: loop.p99 }),
+  );
 }, SAMPLE_EVERY_MS);
 
 const result = await autocannon({
@@ -100,7 +114,11 @@ const result = await autocannon({
     {
       setupRequest: (req: any) => {
         const path = paths[next++ % paths.length];
-        return { ...req, path, headers: { ...req.headers, 'accept-encoding': 'gzip, br', ...(conditional.has(path) ? { 'if-none-match': '*' } : {}) } };
+        return {
+          ...req,
+          path,
+          headers: { ...req.headers, 'accept-encoding': 'gzip, br', ...(conditional.has(path) ? { 'if-none-match': '*' } : {}) },
+        };
       },
     },
   ],
@@ -113,28 +131,61 @@ const finalRss = rssMb();
 await server.stop();
 
 const status = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
-const byClass = (c: string) => Object.entries(status).filter(([code]) => code.startsWith(c)).reduce((n, [, s]) => n + s.count, 0);
+const byClass = (c: string) =>
+  Object.entries(status)
+    .filter(([code]) => code.startsWith(c))
+    .reduce((n, [, s]) => n + s.count, 0);
 const visible = imports.map((i) => i.visibleMs).sort((a, b) => a - b);
-console.log(`\n${MINUTES} min, ${fmt(N)} reviews, ${CONNECTIONS} connections, ${imports.length} imports (10 new + 5 edited reviews each, every ${IMPORT_EVERY_MS / 1000} s)\n`);
+console.log(
+  `\n${MINUTES} min, ${fmt(N)} reviews, ${CONNECTIONS} connections, ${imports.length} imports (10 new + 5 edited reviews each, every ${IMPORT_EVERY_MS / 1000} s)\n`,
+);
 table(
   ['requests', 'req/s', '2xx', '304', '4xx', '5xx', 'socket errors', 'timeouts', 'p50 ms', 'p99 ms', 'max ms'],
-  [[fmt(result.requests.total), fmt(result.requests.average), fmt(byClass('2')), fmt(status['304']?.count ?? 0), fmt(byClass('4')), fmt(byClass('5')), fmt(result.errors), fmt(result.timeouts), fmt(result.latency.p50, 1), fmt(result.latency.p99, 1), fmt(result.latency.max, 1)]],
+  [
+    [
+      fmt(result.requests.total),
+      fmt(result.requests.average),
+      fmt(byClass('2')),
+      fmt(status['304']?.count ?? 0),
+      fmt(byClass('4')),
+      fmt(byClass('5')),
+      fmt(result.errors),
+      fmt(result.timeouts),
+      fmt(result.latency.p50, 1),
+      fmt(result.latency.p99, 1),
+      fmt(result.latency.max, 1),
+    ],
+  ],
 );
 console.log('');
 table(
-  ['event loop since ready: p50 ms', 'p99 ms', 'max ms', 'RSS min MB', 'RSS max MB', 'RSS at end MB', 'import → served, median s', 'slowest s'],
-  [[
-    fmt(loop.p50, 1),
-    fmt(loop.p99, 1),
-    fmt(loop.max, 1),
-    fmt(Math.min(...samples.map((s) => s.rssMb))),
-    fmt(Math.max(...samples.map((s) => s.rssMb), finalRss)),
-    fmt(finalRss),
-    visible.length ? fmt(visible[Math.floor(visible.length / 2)] / 1000, 2) : '–',
-    visible.length ? fmt(visible[visible.length - 1] / 1000, 2) : '–',
-  ]],
+  [
+    'event loop since ready: p50 ms',
+    'p99 ms',
+    'max ms',
+    'RSS min MB',
+    'RSS max MB',
+    'RSS at end MB',
+    'import → served, median s',
+    'slowest s',
+  ],
+  [
+    [
+      fmt(loop.p50, 1),
+      fmt(loop.p99, 1),
+      fmt(loop.max, 1),
+      fmt(Math.min(...samples.map((s) => s.rssMb))),
+      fmt(Math.max(...samples.map((s) => s.rssMb), finalRss)),
+      fmt(finalRss),
+      visible.length ? fmt(visible[Math.floor(visible.length / 2)] / 1000, 2) : '–',
+      visible.length ? fmt(visible[visible.length - 1] / 1000, 2) : '–',
+    ],
+  ],
 );
 console.log('');
 // RSS and the longest pause so far, once a minute.
 const perMinute = samples.filter((s, i) => i === samples.length - 1 || Math.floor(s.minute) !== Math.floor(samples[i + 1].minute));
-table(['minute', 'RSS MB', 'event loop max so far ms', 'p99 so far ms'], perMinute.map((s) => [fmt(s.minute, 1), fmt(s.rssMb), fmt(s.loopMaxMs, 1), fmt(s.loopP99Ms, 1)]));
+table(
+  ['minute', 'RSS MB', 'event loop max so far ms', 'p99 so far ms'],
+  perMinute.map((s) => [fmt(s.minute, 1), fmt(s.rssMb), fmt(s.loopMaxMs, 1), fmt(s.loopP99Ms, 1)]),
+);

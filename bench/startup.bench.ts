@@ -50,7 +50,11 @@ const fresh = () => {
 
 /** Spawn a server and resolve when it logs that it listens; then stop it with SIGTERM. */
 async function untilListening(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  const child: ChildProcess = spawn(cmd, args, { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const child: ChildProcess = spawn(cmd, args, {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+  });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d) => {
@@ -70,20 +74,43 @@ cli('compiled', 'demo', '--reviews', '2000', '--out', join(dir, 'reviews.ndjson'
 cli('compiled', 'business', 'set', join(dir, 'business.json'), '--database-url', base);
 cli('compiled', 'import', join(dir, 'reviews.ndjson'), '--database-url', base);
 cli('compiled', 'demo', '--reviews', '1', '--seed', '99', '--out', join(dir, 'one.json'));
-await untilListening(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--public-base-url', BASE_URL, '--database-url', base], {});
+await untilListening(
+  process.execPath,
+  ['dist/cli/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--public-base-url', BASE_URL, '--database-url', base],
+  {},
+);
 
 const rows: (string | number)[][] = [];
 for (const v of Object.keys(variants) as Variant[]) {
   const [cmd, ...pre] = variants[v];
   const label = v === 'compiled' ? 'compiled `dist/`' : 'same source through tsx';
-  rows.push(['`reviewcast --help`', label, ...(await timeMs(() => {}, () => cli(v, '--help')))]);
-  rows.push(['`reviewcast import one.json` (one new review, with its analysis)', label, ...(await timeMs(fresh, () => cli(v, 'import', join(dir, 'one.json'), '--database-url', db)))]);
-  rows.push(['`reviewcast serve` to listening (stored snapshot)', label, ...(await timeMs(fresh, () => untilListening(cmd, [...pre, 'serve', '--port', '0', '--host', '127.0.0.1', '--public-base-url', BASE_URL, '--database-url', db], {})))]);
+  rows.push([
+    '`reviewcast --help`',
+    label,
+    ...(await timeMs(
+      () => {},
+      () => cli(v, '--help'),
+    )),
+  ]);
+  rows.push([
+    '`reviewcast import one.json` (one new review, with its analysis)',
+    label,
+    ...(await timeMs(fresh, () => cli(v, 'import', join(dir, 'one.json'), '--database-url', db))),
+  ]);
+  rows.push([
+    '`reviewcast serve` to listening (stored snapshot)',
+    label,
+    ...(await timeMs(fresh, () =>
+      untilListening(cmd, [...pre, 'serve', '--port', '0', '--host', '127.0.0.1', '--public-base-url', BASE_URL, '--database-url', db], {}),
+    )),
+  ]);
 }
 rows.push([
   '`npm start` to listening (npm, the no-op build, then serve)',
   'compiled `dist/`',
-  ...(await timeMs(fresh, () => untilListening('npm', ['start', '--', '--port', '0', '--host', '127.0.0.1', '--public-base-url', BASE_URL, '--database-url', db], {}))),
+  ...(await timeMs(fresh, () =>
+    untilListening('npm', ['start', '--', '--port', '0', '--host', '127.0.0.1', '--public-base-url', BASE_URL, '--database-url', db], {}),
+  )),
 ]);
 console.log(`\n${runs} runs each; Node ${process.version}\n`);
 table(['command', 'runs as', 'fastest', 'median'], rows);

@@ -61,15 +61,36 @@ async function main(): Promise<void> {
   const pki = makePki(pkiDir);
   const rows: Row[] = [];
   try {
-    const scenarios: Array<[number, Mode]> = [...sizes.map((n): [number, Mode] => [n, 'new TLS per delivery']), ...sizes.map((n): [number, Mode] => [n, 'keep-alive'])];
+    const scenarios: Array<[number, Mode]> = [
+      ...sizes.map((n): [number, Mode] => [n, 'new TLS per delivery']),
+      ...sizes.map((n): [number, Mode] => [n, 'keep-alive']),
+    ];
     for (const [n, mode] of scenarios) rows.push(await scenario(n, mode, concurrency, dir, pkiDir, pki.caFile));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`\nWebSub fan-out: one change → N HTTPS subscribers on loopback (Node ${process.version}, body ${fmt(BODY_BYTES / 1024)} KiB, half signed, concurrency ${concurrency})\n`);
+  console.log(
+    `\nWebSub fan-out: one change → N HTTPS subscribers on loopback (Node ${process.version}, body ${fmt(BODY_BYTES / 1024)} KiB, half signed, concurrency ${concurrency})\n`,
+  );
   table(
-    ['subscribers', 'connections', 'time to all delivered (s)', 'deliveries/s', 'hub RSS before → peak (MB)', 'hub CPU (s)', 'subscribers CPU (s)'],
-    rows.map((r) => [fmt(r.subscribers), r.connections, fmt(r.seconds, 2), fmt(r.perSecond), `${fmt(r.rssBeforeMb)} → ${fmt(r.peakRssMb)}`, fmt(r.hubCpuS, 1), fmt(r.subscribersCpuS, 1)]),
+    [
+      'subscribers',
+      'connections',
+      'time to all delivered (s)',
+      'deliveries/s',
+      'hub RSS before → peak (MB)',
+      'hub CPU (s)',
+      'subscribers CPU (s)',
+    ],
+    rows.map((r) => [
+      fmt(r.subscribers),
+      r.connections,
+      fmt(r.seconds, 2),
+      fmt(r.perSecond),
+      `${fmt(r.rssBeforeMb)} → ${fmt(r.peakRssMb)}`,
+      fmt(r.hubCpuS, 1),
+      fmt(r.subscribersCpuS, 1),
+    ]),
   );
   const out = arg('--json');
   if (out) writeFileSync(out, JSON.stringify(rows, null, 2));
@@ -80,7 +101,9 @@ async function scenario(n: number, mode: Mode, concurrency: number, dir: string,
   try {
     const ports: number[] = [];
     for (let c = 0; c < CHILDREN; c++) {
-      const child = fork(SELF, ['--serve-subscribers', join(pkiDir, 'server.key'), join(pkiDir, 'server.pem'), mode], { execArgv: ['--import', 'tsx'] });
+      const child = fork(SELF, ['--serve-subscribers', join(pkiDir, 'server.key'), join(pkiDir, 'server.pem'), mode], {
+        execArgv: ['--import', 'tsx'],
+      });
       children.push(child);
       ports.push(...(await nextMessage<{ ports: number[] }>(child)).ports);
     }
@@ -93,9 +116,13 @@ async function scenario(n: number, mode: Mode, concurrency: number, dir: string,
       }
       return sum / 1000;
     };
-    const hubProcess = fork(SELF, ['--hub', JSON.stringify({ n, mode, concurrency, ports, caFile, dbFile: join(dir, `hub-${n}-${mode.length}.db`) } satisfies HubArgs)], {
-      execArgv: ['--import', 'tsx'],
-    });
+    const hubProcess = fork(
+      SELF,
+      ['--hub', JSON.stringify({ n, mode, concurrency, ports, caFile, dbFile: join(dir, `hub-${n}-${mode.length}.db`) } satisfies HubArgs)],
+      {
+        execArgv: ['--import', 'tsx'],
+      },
+    );
     children.push(hubProcess);
     await nextMessage(hubProcess); // seeded and ready
     const before = await subscribersCpu();
@@ -162,7 +189,12 @@ async function hub(a: HubArgs): Promise<void> {
     const r = (o as { reason?: string }).reason;
     if (r) reasons.set(r, (reasons.get(r) ?? 0) + 1);
   };
-  const config = HubConfigSchema.parse({ allowPrivateCallbacks: true, caFile: a.caFile, metricsLogIntervalMs: 0, concurrency: a.concurrency });
+  const config = HubConfigSchema.parse({
+    allowPrivateCallbacks: true,
+    caFile: a.caFile,
+    metricsLogIntervalMs: 0,
+    concurrency: a.concurrency,
+  });
   const worker = new HubWorker({ store, catalog: () => catalog, config, log: { info: note, warn: note, error: note, debug() {} } });
   await worker.onRevision(catalog);
   await worker.start();

@@ -11,7 +11,9 @@ const walk = (dir) =>
   });
 
 const filter = process.argv.slice(2);
-const files = walk('test').filter((f) => filter.length === 0 || filter.some((x) => f.includes(x))).sort();
+const files = walk('test')
+  .filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)))
+  .sort();
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
@@ -19,5 +21,7 @@ if (files.length === 0) {
 // Tests that start the CLI run the compiled dist/, what the package ships: build it first (a no-op when current).
 const built = spawnSync(process.execPath, ['scripts/build.js'], { stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

@@ -31,12 +31,20 @@ export const ConfigSchema = z
     REVIEWCAST_HUB_CLAIM_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
     /** Hub subscribe/unsubscribe requests per minute per client address (burst: a third of it, at least 1). */
     REVIEWCAST_HUB_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
-    REVIEWCAST_MCP_SESSION_TTL_MS: z.coerce.number().int().min(1000).default(30 * 60_000),
+    REVIEWCAST_MCP_SESSION_TTL_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(30 * 60_000),
     REVIEWCAST_MCP_MAX_SESSIONS: z.coerce.number().int().min(1).default(10_000),
     /** MCP sessions (initialize) a client address may start per minute (burst: a third of it, at least 1); global across replicas. */
     REVIEWCAST_MCP_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     /** Bytes every per-URL memo (search, since, filtered pages, permalinks, MCP results) may hold together. */
-    REVIEWCAST_MEMO_BYTES: z.coerce.number().int().min(1 << 20).default(64 << 20),
+    REVIEWCAST_MEMO_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1 << 20)
+      .default(64 << 20),
     /** Comma-separated Origins allowed on /mcp; unset = the server's own origin and localhost only. */
     REVIEWCAST_MCP_ALLOWED_ORIGINS: z.string().optional(),
   })
@@ -59,7 +67,11 @@ export const ConfigSchema = z
     mcpMaxSessions: c.REVIEWCAST_MCP_MAX_SESSIONS,
     mcpSessionsPerMinute: c.REVIEWCAST_MCP_SESSIONS_PER_MINUTE,
     memoBytes: c.REVIEWCAST_MEMO_BYTES,
-    mcpAllowedOrigins: c.REVIEWCAST_MCP_ALLOWED_ORIGINS ? c.REVIEWCAST_MCP_ALLOWED_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : null,
+    mcpAllowedOrigins: c.REVIEWCAST_MCP_ALLOWED_ORIGINS
+      ? c.REVIEWCAST_MCP_ALLOWED_ORIGINS.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : null,
   }));
 export type Config = z.output<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;

@@ -1,12 +1,12 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Logger } from 'pino';
-import { CATALOG_FORMAT, Catalog, CorpusWorker, StaleCorpusError, buildCatalog, unpackLayouts } from '../catalog/index.js';
+import { buildCatalog, CATALOG_FORMAT, Catalog, CorpusWorker, StaleCorpusError, unpackLayouts } from '../catalog/index.js';
 import { demoBusiness } from '../demo/index.js';
 import type { Business } from '../domain/index.js';
 import { analysisContext } from '../ingest/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
-import type { Revision, ReviewAnalysisTable, ReviewTable, RevisionListener as PgRevisionListener, Store } from '../store/index.js';
+import type { RevisionListener as PgRevisionListener, ReviewAnalysisTable, ReviewTable, Revision, Store } from '../store/index.js';
 import { SliceClock } from '../threads/index.js';
 import { StoreWriter } from './store-writer.js';
 
@@ -94,14 +94,31 @@ export class CatalogSource {
     let from = 'snapshot';
     if (snap) {
       const [reviews, insights] = await Promise.all([gunzipAsync(snap.reviews), gunzipAsync(snap.insights)]);
-      catalog = Catalog.fromSnapshot({ revision: latest!, reviews, insights, reviewsGzip: snap.reviews, insightsGzip: snap.insights, insightsCore: snap.insights_core, layout: snap.layout, publicBaseUrl: base });
+      catalog = Catalog.fromSnapshot({
+        revision: latest!,
+        reviews,
+        insights,
+        reviewsGzip: snap.reviews,
+        insightsGzip: snap.insights,
+        insightsCore: snap.insights_core,
+        layout: snap.layout,
+        publicBaseUrl: base,
+      });
       // The corpus thread takes this revision over (parsing its analyses there), so the next one is built on it.
-      this.state = { revision: catalog.revision, context: buildContext(catalog.business, base), ids: new Set(catalog.reviews.map((r) => r.id)), catalog };
+      this.state = {
+        revision: catalog.revision,
+        context: buildContext(catalog.business, base),
+        ids: new Set(catalog.reviews.map((r) => r.id)),
+        catalog,
+      };
       const loaded = catalog;
       void this.corpus()
         .seed(catalog.revision, reviews, insights, unpackLayouts(snap.layout)[1], new SliceClock())
         .catch((err) => {
-          this.opts.log.warn({ err, revision: loaded.revision }, 'the corpus thread could not take over the loaded catalog; the next revision reads everything');
+          this.opts.log.warn(
+            { err, revision: loaded.revision },
+            'the corpus thread could not take over the loaded catalog; the next revision reads everything',
+          );
           if (this.state?.catalog === loaded) this.state = null;
         });
     } else ({ catalog, analysed, from } = await this.build());
@@ -163,7 +180,10 @@ export class CatalogSource {
         this.nextSnapshot = null;
         try {
           const stored = await job.catalog.snapshot();
-          await this.storeWriter().saveSnapshot({ revision: job.catalog.revision, base_url: job.base, engine: job.format, ...stored, created_at: new Date().toISOString() }, new SliceClock());
+          await this.storeWriter().saveSnapshot(
+            { revision: job.catalog.revision, base_url: job.base, engine: job.format, ...stored, created_at: new Date().toISOString() },
+            new SliceClock(),
+          );
         } catch (err) {
           this.opts.log.warn({ err, revision: job.catalog.revision }, 'storing the catalog snapshot failed');
         }
@@ -213,7 +233,16 @@ export class CatalogSource {
         }
         await clock.maybePause();
       }
-      return { revision, business, context, suffix, byId, full, published: full ? byId.size : await this.store.publishedCount(trx), stored };
+      return {
+        revision,
+        business,
+        context,
+        suffix,
+        byId,
+        full,
+        published: full ? byId.size : await this.store.publishedCount(trx),
+        stored,
+      };
     });
     // The held id set is updated in place; until this build completes nothing is held, so a failure starts over.
     this.state = null;

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import { type Config, type ConfigInput, loadConfig } from '../config.js';
-import { MemoBudget, buildApp, memoMetricsText } from '../http/index.js';
-import { McpCounters, StoreSessionStore, mcpMetricsText, mcpToolDefinitions, registerMcp } from '../mcp/index.js';
+import { buildApp, MemoBudget, memoMetricsText } from '../http/index.js';
+import { McpCounters, mcpMetricsText, mcpToolDefinitions, registerMcp, StoreSessionStore } from '../mcp/index.js';
 import { registerPages } from '../pages/index.js';
 import { Store } from '../store/index.js';
 import { HubConfigSchema, HubWorker, registerHub } from '../websub/index.js';
@@ -78,7 +78,10 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
               config,
               log: log.child({ module: 'mcp' }),
               // On PostgreSQL (the several-replicas setup) sessions live in the database so every replica accepts them.
-              sessions: store.dialect === 'postgres' ? new StoreSessionStore(store, { ttlMs: config.mcpSessionTtlMs, maxSessions: config.mcpMaxSessions }) : undefined,
+              sessions:
+                store.dialect === 'postgres'
+                  ? new StoreSessionStore(store, { ttlMs: config.mcpSessionTtlMs, maxSessions: config.mcpMaxSessions })
+                  : undefined,
               rateLimits: store,
               counters: mcpCounters,
               memo,

@@ -1,7 +1,7 @@
 // Worker thread: writes what the catalog source stores (analyses, snapshots) on a connection of its own.
 import { parentPort, workerData } from 'node:worker_threads';
-import { lowerThreadPriority } from '../threads/index.js';
 import { type CatalogSnapshotTable, Store } from '../store/index.js';
+import { lowerThreadPriority } from '../threads/index.js';
 import type { FromWriter, ToWriter } from './store-writer.js';
 
 lowerThreadPriority();
@@ -23,7 +23,12 @@ port.on('message', (m: ToWriter) => {
       }
       if (m.t === 'analyses') await s.saveAnalyses(m.rows);
       else {
-        const snap: CatalogSnapshotTable = { ...m.snapshot, reviews: asBuffer(m.snapshot.reviews), insights: asBuffer(m.snapshot.insights), layout: asBuffer(m.snapshot.layout) };
+        const snap: CatalogSnapshotTable = {
+          ...m.snapshot,
+          reviews: asBuffer(m.snapshot.reviews),
+          insights: asBuffer(m.snapshot.insights),
+          layout: asBuffer(m.snapshot.layout),
+        };
         await s.saveSnapshot(snap);
       }
       port.postMessage({ id: m.id } satisfies FromWriter);

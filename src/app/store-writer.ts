@@ -2,9 +2,21 @@ import type { Worker } from 'node:worker_threads';
 import type { ReviewAnalysisTable } from '../store/index.js';
 import { type SliceClock, startWorker } from '../threads/index.js';
 
-type SnapshotMessage = { revision: number; base_url: string; engine: string; insights_core: string; created_at: string; reviews: Uint8Array; insights: Uint8Array; layout: Uint8Array };
+type SnapshotMessage = {
+  revision: number;
+  base_url: string;
+  engine: string;
+  insights_core: string;
+  created_at: string;
+  reviews: Uint8Array;
+  insights: Uint8Array;
+  layout: Uint8Array;
+};
 
-export type ToWriter = { t: 'analyses'; id: number; rows: ReviewAnalysisTable[] } | { t: 'snapshot'; id: number; snapshot: SnapshotMessage } | { t: 'close'; id: number };
+export type ToWriter =
+  | { t: 'analyses'; id: number; rows: ReviewAnalysisTable[] }
+  | { t: 'snapshot'; id: number; snapshot: SnapshotMessage }
+  | { t: 'close'; id: number };
 export type FromWriter = { id: number; error?: string };
 
 /** Rows per message: copying one is a millisecond or two. */
@@ -67,8 +79,15 @@ export class StoreWriter {
     await Promise.all(parts);
   }
 
-  async saveSnapshot(snap: Omit<SnapshotMessage, 'reviews' | 'insights' | 'layout'> & { reviews: Buffer; insights: Buffer; layout: Buffer }, clock: SliceClock): Promise<void> {
-    const [reviews, insights, layout] = [await shared(snap.reviews, clock), await shared(snap.insights, clock), await shared(snap.layout, clock)];
+  async saveSnapshot(
+    snap: Omit<SnapshotMessage, 'reviews' | 'insights' | 'layout'> & { reviews: Buffer; insights: Buffer; layout: Buffer },
+    clock: SliceClock,
+  ): Promise<void> {
+    const [reviews, insights, layout] = [
+      await shared(snap.reviews, clock),
+      await shared(snap.insights, clock),
+      await shared(snap.layout, clock),
+    ];
     await this.send({ t: 'snapshot', id: this.nextId++, snapshot: { ...snap, reviews, insights, layout } });
   }
 

@@ -1,14 +1,14 @@
 import { type Business, RatingTally, type ReviewsDocument } from '../domain/index.js';
-import type { Revision, ReviewTable } from '../store/index.js';
-import { SliceClock, type Steps, runInSlices } from '../threads/index.js';
-import { Catalog, attributionFor, positionsOf } from './catalog.js';
-import { FEED_SIZE } from './render/feeds.js';
+import type { ReviewTable, Revision } from '../store/index.js';
+import { runInSlices, SliceClock, type Steps } from '../threads/index.js';
+import { attributionFor, Catalog, positionsOf } from './catalog.js';
 import type { CorpusRow } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
 import { orderAll, orderUpdated } from './ordered-reviews.js';
-import { ReviewIndex } from './review-index.js';
-import { SplicedJson } from './render/spliced-json.js';
+import { FEED_SIZE } from './render/feeds.js';
 import { links } from './render/links.js';
+import { SplicedJson } from './render/spliced-json.js';
+import { ReviewIndex } from './review-index.js';
 
 interface BuildCommon {
   revision: Revision;
@@ -87,7 +87,15 @@ export async function buildCatalog(input: CatalogInput | CatalogUpdate, engine: 
   const published: ReviewTable[] = [];
   for (const r of update ? update.changes.values() : (input as CatalogInput).rows.values()) if (r) published.push(r);
   const rows = await runInSlices(corpusRows(published, input.analyses), clock);
-  const staged = await engine.stage({ business: input.business, basedOn: update ? update.previous.revision : null, changed: update ? [...update.changes.keys()] : [], rows }, clock);
+  const staged = await engine.stage(
+    {
+      business: input.business,
+      basedOn: update ? update.previous.revision : null,
+      changed: update ? [...update.changes.keys()] : [],
+      rows,
+    },
+    clock,
+  );
 
   const ordered = await runInSlices(
     update ? orderUpdated(update.previous.reviews, update.changes, staged.found, l.review) : orderAll(published, staged.found, l.review),
@@ -100,17 +108,45 @@ export async function buildCatalog(input: CatalogInput | CatalogUpdate, engine: 
     if (k % 4096 === 0) await clock.maybePause();
   }
   // The engine renders the insights and feeds while this thread builds the rest.
-  const committed = engine.commit({ revision: input.revision, freshIds, freshPositions, newest: reviews.slice(0, FEED_SIZE), publicBaseUrl: input.publicBaseUrl });
+  const committed = engine.commit({
+    revision: input.revision,
+    freshIds,
+    freshPositions,
+    newest: reviews.slice(0, FEED_SIZE),
+    publicBaseUrl: input.publicBaseUrl,
+  });
   committed.catch(() => {});
 
   const generatedAt = input.revision.created_at;
   const aggregateRating = await runInSlices(tally(reviews, generatedAt), clock);
-  const doc: ReviewsDocument = { business: input.business, aggregate_rating: aggregateRating, reviews, generated_at: generatedAt, revision: input.revision.id };
+  const doc: ReviewsDocument = {
+    business: input.business,
+    aggregate_rating: aggregateRating,
+    reviews,
+    generated_at: generatedAt,
+    revision: input.revision.id,
+  };
   const ids = await runInSlices(idsOf(reviews), clock);
-  const reviewsJson = await runInSlices(SplicedJson.renderSteps(doc, 'reviews', 'array', { keys: ids, values: reviews }, update?.previous.reviewsJson, update ? ordered.fresh : undefined), clock);
+  const reviewsJson = await runInSlices(
+    SplicedJson.renderSteps(
+      doc,
+      'reviews',
+      'array',
+      { keys: ids, values: reviews },
+      update?.previous.reviewsJson,
+      update ? ordered.fresh : undefined,
+    ),
+    clock,
+  );
   const attribution = attributionFor(input.business);
   const index = await runInSlices(
-    ReviewIndex.build(reviews, attribution.technicians, attribution.services, undefined, update ? { index: update.previous.index, fresh: ordered.fresh } : undefined),
+    ReviewIndex.build(
+      reviews,
+      attribution.technicians,
+      attribution.services,
+      undefined,
+      update ? { index: update.previous.index, fresh: ordered.fresh } : undefined,
+    ),
     clock,
   );
   const positions = await runInSlices(positionsOf(reviews), clock);

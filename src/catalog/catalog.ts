@@ -1,12 +1,21 @@
-import { type AggregateRating, type Business, type Review, type ReviewsDocument, type SearchQuery, type SearchResult, type SinceResult, createMentionMatcher } from '../domain/index.js';
 import type { Insights, ReviewAnalysis } from '../domain/index.js';
+import {
+  type AggregateRating,
+  type Business,
+  createMentionMatcher,
+  type Review,
+  type ReviewsDocument,
+  type SearchQuery,
+  type SearchResult,
+  type SinceResult,
+} from '../domain/index.js';
 import type { Revision } from '../store/index.js';
-import { type Steps, runAtOnce } from '../threads/index.js';
-import { ReviewIndex } from './review-index.js';
+import { runAtOnce, type Steps } from '../threads/index.js';
 import { FEED_SIZE, renderFeeds } from './render/feeds.js';
-import { SplicedJson } from './render/spliced-json.js';
 import { type Links, links } from './render/links.js';
-import { PER_URL, Representation, httpDate } from './representation.js';
+import { SplicedJson } from './render/spliced-json.js';
+import { httpDate, PER_URL, Representation } from './representation.js';
+import { ReviewIndex } from './review-index.js';
 import type { Attribution } from './to-review.js';
 
 /** Bump when the rendered shape of /reviews.json or /insights.json changes, so stored snapshots are rebuilt. */
@@ -137,7 +146,8 @@ export class Catalog {
       configurable: true,
       get: () => (perReview ??= Object.fromEntries(ids().map((id, i) => [id, this.analysisAt(i)]))),
     }) as Insights;
-    const rep = (type: string, body: Buffer, known?: { digest: Buffer; gzipped?: Buffer }) => new Representation(type, body, this.lastModified, known);
+    const rep = (type: string, body: Buffer, known?: { digest: Buffer; gzipped?: Buffer }) =>
+      new Representation(type, body, this.lastModified, known);
     this.representations = {
       reviews: rep(JSON_TYPE, parts.reviewsJson.body, { digest: parts.reviewsJson.digest, gzipped: parts.gzipped?.reviews }),
       insights: rep(JSON_TYPE, parts.insightsJson.body, { digest: parts.insightsJson.digest, gzipped: parts.gzipped?.insights }),
@@ -207,8 +217,16 @@ export class Catalog {
    * keeps the write small enough not to stall requests.
    */
   async snapshot(): Promise<{ reviews: Buffer; insights: Buffer; insights_core: string; layout: Buffer }> {
-    const [reviews, insights] = await Promise.all([this.representations.reviews.encoded('gzip'), this.representations.insights.encoded('gzip')]);
-    return { reviews, insights, insights_core: this.insightsCore, layout: packLayouts(this.reviewsJson.layout(), this.insightsJson.layout()) };
+    const [reviews, insights] = await Promise.all([
+      this.representations.reviews.encoded('gzip'),
+      this.representations.insights.encoded('gzip'),
+    ]);
+    return {
+      reviews,
+      insights,
+      insights_core: this.insightsCore,
+      layout: packLayouts(this.reviewsJson.layout(), this.insightsJson.layout()),
+    };
   }
 
   /** REST search and MCP search_reviews: one function, one schema (validated by the caller). */

@@ -1,7 +1,6 @@
-import type { Business, Review } from '../domain/index.js';
-import type { Insights, ReviewAnalysis } from '../domain/index.js';
+import type { Business, Insights, Review, ReviewAnalysis } from '../domain/index.js';
+import { type Analyzer, buildInsights, type CorpusReview, createAnalyzer } from '../insights/index.js';
 import type { Revision } from '../store/index.js';
-import { type Analyzer, type CorpusReview, buildInsights, createAnalyzer } from '../insights/index.js';
 import { renderFeeds } from './render/feeds.js';
 import { links } from './render/links.js';
 import { type Allocate, SplicedJson } from './render/spliced-json.js';
@@ -81,20 +80,29 @@ const analyzerKey = (b: Business) => JSON.stringify([b.vertical, b.technicians, 
  */
 export class CorpusModel {
   private held: Held | null = null;
-  private staged: { business: Business; changed: Set<string>; fresh: Map<string, { review: CorpusReview; analysis: ReviewAnalysis }> } | null = null;
+  private staged: {
+    business: Business;
+    changed: Set<string>;
+    fresh: Map<string, { review: CorpusReview; analysis: ReviewAnalysis }>;
+  } | null = null;
   private analyzer: { key: string; analyzer: Analyzer } | null = null;
 
   constructor(private readonly allocate?: Allocate) {}
 
   private analyzerFor(b: Business): Analyzer {
     const key = analyzerKey(b);
-    if (this.analyzer?.key !== key) this.analyzer = { key, analyzer: createAnalyzer({ vertical: b.vertical, technicians: b.technicians, services: b.services, serviceAreas: b.service_areas }) };
+    if (this.analyzer?.key !== key)
+      this.analyzer = {
+        key,
+        analyzer: createAnalyzer({ vertical: b.vertical, technicians: b.technicians, services: b.services, serviceAreas: b.service_areas }),
+      };
     return this.analyzer.analyzer;
   }
 
   stage(input: StageInput): Staged {
     if (input.basedOn === null) this.held = null;
-    else if (this.held?.revision !== input.basedOn) throw new StaleCorpusError(`the corpus is at revision ${this.held?.revision ?? 'none'}, not ${input.basedOn}`);
+    else if (this.held?.revision !== input.basedOn)
+      throw new StaleCorpusError(`the corpus is at revision ${this.held?.revision ?? 'none'}, not ${input.basedOn}`);
     const found = new Map<string, FoundMentions>();
     const analysed = new Map<string, string>();
     const fresh = new Map<string, { review: CorpusReview; analysis: ReviewAnalysis }>();
@@ -102,7 +110,13 @@ export class CorpusModel {
       let analysis: ReviewAnalysis;
       if (row.stored !== null) analysis = JSON.parse(row.stored) as ReviewAnalysis;
       else {
-        analysis = this.analyzerFor(input.business).analyze({ id: row.id, rating: row.rating, text: row.text, title: row.title, language: row.language });
+        analysis = this.analyzerFor(input.business).analyze({
+          id: row.id,
+          rating: row.rating,
+          text: row.text,
+          title: row.title,
+          language: row.language,
+        });
         analysed.set(row.id, JSON.stringify(analysis));
       }
       const mentions = { technicians: analysis.technicians, services: analysis.services, service_areas: analysis.service_areas };
@@ -157,7 +171,15 @@ export class CorpusModel {
     }
     const insights = buildInsights({ business: staged.business, reviews, analyses, generatedAt: input.revision.created_at });
     // per_review in corpus order, which is the catalog's (newest first): a property test holds the bytes to JSON.stringify.
-    const perReview = SplicedJson.render(insights, 'per_review', 'object', { keys: ids, values: analyses }, held?.perReview, freshValues, this.allocate);
+    const perReview = SplicedJson.render(
+      insights,
+      'per_review',
+      'object',
+      { keys: ids, values: analyses },
+      held?.perReview,
+      freshValues,
+      this.allocate,
+    );
     this.held = { revision: input.revision.id, ids, reviews, analyses, perReview };
     const feeds = renderFeeds(staged.business, input.newest, links(input.publicBaseUrl), input.revision.created_at);
     return { core: coreOf(insights), body: perReview.body, layout: perReview.layout(), digest: perReview.digest, feeds };
@@ -172,7 +194,8 @@ export class CorpusModel {
     const ids = doc.reviews.map((r) => r.id);
     const analyses: ReviewAnalysis[] = new Array(ids.length);
     const perReview = SplicedJson.fromLayout(insightsBody, insightsLayout, ids, analyses);
-    for (let i = 0; i < ids.length; i++) analyses[i] = JSON.parse(perReview.itemText(i).slice(JSON.stringify(ids[i]).length + 1)) as ReviewAnalysis;
+    for (let i = 0; i < ids.length; i++)
+      analyses[i] = JSON.parse(perReview.itemText(i).slice(JSON.stringify(ids[i]).length + 1)) as ReviewAnalysis;
     this.held = { revision, ids, reviews: doc.reviews, analyses, perReview };
     this.staged = null;
     // Loads the vertical's lexicon now rather than on the first update (hundreds of milliseconds).

@@ -20,7 +20,16 @@ export type FromCorpus =
   | { t: 'staged'; id: number; parts: number }
   | { t: 'staged-part'; id: number; found: FoundEntry[]; analysed: [string, string][] }
   /** `body` lives in shared memory: handed over without a copy. */
-  | { t: 'committed'; id: number; core: string; body: Uint8Array; layout: Uint8Array; digest: Uint8Array; feedJson: Uint8Array; feedAtom: Uint8Array }
+  | {
+      t: 'committed';
+      id: number;
+      core: string;
+      body: Uint8Array;
+      layout: Uint8Array;
+      digest: Uint8Array;
+      feedJson: Uint8Array;
+      feedAtom: Uint8Array;
+    }
   | { t: 'seeded'; id: number }
   | { t: 'failed'; id: number; message: string; stale: boolean };
 

@@ -8,7 +8,12 @@ const send = (m: FromCorpus) => port.postMessage(m);
 // Bodies in shared memory, so the main thread serves them as they are.
 const model = new CorpusModel((n) => Buffer.from(new SharedArrayBuffer(n)));
 let outbox: { found: FoundEntry[]; analysed: [string, string][] }[] = [];
-let staging: { business: Extract<ToCorpus, { t: 'stage-begin' }>['business']; basedOn: number | null; changed: string[]; rows: CorpusRow[] } | null = null;
+let staging: {
+  business: Extract<ToCorpus, { t: 'stage-begin' }>['business'];
+  basedOn: number | null;
+  changed: string[];
+  rows: CorpusRow[];
+} | null = null;
 
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
@@ -29,7 +34,8 @@ port.on('message', (m: ToCorpus) => {
         const entries: FoundEntry[] = [...found].map(([id, f]) => [id, [...f.technicians], [...f.services], [...f.service_areas]]);
         const made = [...analysed];
         outbox = [];
-        for (let i = 0; i < Math.max(entries.length, made.length); i += PART) outbox.push({ found: entries.slice(i, i + PART), analysed: made.slice(i, i + PART) });
+        for (let i = 0; i < Math.max(entries.length, made.length); i += PART)
+          outbox.push({ found: entries.slice(i, i + PART), analysed: made.slice(i, i + PART) });
         send({ t: 'staged', id: m.id, parts: outbox.length });
         return;
       }
@@ -37,8 +43,23 @@ port.on('message', (m: ToCorpus) => {
         send({ t: 'staged-part', id: m.id, ...outbox.shift()! });
         return;
       case 'commit': {
-        const done = model.commit({ revision: m.revision, freshIds: m.freshIds === '' ? [] : m.freshIds.split('\n'), freshPositions: m.freshPositions, newest: m.newest, publicBaseUrl: m.publicBaseUrl });
-        send({ t: 'committed', id: m.id, core: done.core, body: done.body, layout: done.layout, digest: done.digest, feedJson: done.feeds.json, feedAtom: done.feeds.atom });
+        const done = model.commit({
+          revision: m.revision,
+          freshIds: m.freshIds === '' ? [] : m.freshIds.split('\n'),
+          freshPositions: m.freshPositions,
+          newest: m.newest,
+          publicBaseUrl: m.publicBaseUrl,
+        });
+        send({
+          t: 'committed',
+          id: m.id,
+          core: done.core,
+          body: done.body,
+          layout: done.layout,
+          digest: done.digest,
+          feedJson: done.feeds.json,
+          feedAtom: done.feeds.atom,
+        });
         return;
       }
       case 'seed':
@@ -48,6 +69,11 @@ port.on('message', (m: ToCorpus) => {
     }
   } catch (err) {
     staging = null;
-    send({ t: 'failed', id: m.id, message: err instanceof Error ? (err.stack ?? err.message) : String(err), stale: err instanceof StaleCorpusError });
+    send({
+      t: 'failed',
+      id: m.id,
+      message: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      stale: err instanceof StaleCorpusError,
+    });
   }
 });

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { type SliceClock, startWorker } from '../threads/index.js';
-import { type CommitInput, type Committed, CorpusModel, StaleCorpusError, type StageInput, type Staged } from './corpus-model.js';
+import { type CommitInput, type Committed, CorpusModel, type Staged, type StageInput, StaleCorpusError } from './corpus-model.js';
 import { type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 import type { FoundMentions } from './to-review.js';
 
@@ -92,7 +92,9 @@ export class CorpusWorker implements CorpusEngine {
 
   private call(id: number): Promise<FromCorpus> {
     if (!this.dead) this.worker.ref();
-    const answer: Promise<FromCorpus> = this.dead ? Promise.reject(this.dead) : new Promise((resolve, reject) => this.calls.set(id, { resolve, reject }));
+    const answer: Promise<FromCorpus> = this.dead
+      ? Promise.reject(this.dead)
+      : new Promise((resolve, reject) => this.calls.set(id, { resolve, reject }));
     // Awaited once the request is sent; a failure meanwhile is not an unhandled rejection.
     answer.catch(() => {});
     return answer;
@@ -119,7 +121,8 @@ export class CorpusWorker implements CorpusEngine {
       const part = this.call(take);
       this.post({ t: 'stage-take', id: take });
       const m = (await part) as Extract<FromCorpus, { t: 'staged-part' }>;
-      for (const [rid, technicians, services, service_areas] of m.found) staged.found.set(rid, { technicians, services, service_areas } satisfies FoundMentions);
+      for (const [rid, technicians, services, service_areas] of m.found)
+        staged.found.set(rid, { technicians, services, service_areas } satisfies FoundMentions);
       for (const [rid, json] of m.analysed) staged.analysed.set(rid, json);
       if (clock?.due()) await clock.pause();
     }
@@ -131,9 +134,26 @@ export class CorpusWorker implements CorpusEngine {
     const id = this.nextId++;
     const answer = this.call(id);
     const positions = new Int32Array(input.freshPositions);
-    this.post({ t: 'commit', id, revision: input.revision, freshIds: input.freshIds.join('\n'), freshPositions: positions, newest: input.newest, publicBaseUrl: input.publicBaseUrl }, [positions.buffer]);
+    this.post(
+      {
+        t: 'commit',
+        id,
+        revision: input.revision,
+        freshIds: input.freshIds.join('\n'),
+        freshPositions: positions,
+        newest: input.newest,
+        publicBaseUrl: input.publicBaseUrl,
+      },
+      [positions.buffer],
+    );
     const m = (await answer) as Extract<FromCorpus, { t: 'committed' }>;
-    return { core: m.core, body: asBuffer(m.body), layout: asBuffer(m.layout), digest: asBuffer(m.digest), feeds: { json: asBuffer(m.feedJson), atom: asBuffer(m.feedAtom) } };
+    return {
+      core: m.core,
+      body: asBuffer(m.body),
+      layout: asBuffer(m.layout),
+      digest: asBuffer(m.digest),
+      feeds: { json: asBuffer(m.feedJson), atom: asBuffer(m.feedAtom) },
+    };
   }
 
   async seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer, clock?: SliceClock): Promise<void> {

@@ -1,11 +1,11 @@
-export { FEED_SIZE } from './render/feeds.js';
-export { Catalog, CATALOG_FORMAT, type CatalogSnapshot, type Representations, unpackLayouts } from './catalog.js';
 export { buildCatalog, type CatalogInput, type CatalogUpdate } from './build-catalog.js';
-export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
+export { CATALOG_FORMAT, Catalog, type CatalogSnapshot, type Representations, unpackLayouts } from './catalog.js';
 export { StaleCorpusError } from './corpus-model.js';
-export { Representation, PER_URL, PER_REVISION, httpDate, type CompressionPolicy, type Encoding } from './representation.js';
-export { links, websubLinkHeader, type Links } from './render/links.js';
+export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
 export { xmlSafe } from './render/atom.js';
-export { TextIndex } from './text-index.js';
-export { ReviewIndex } from './review-index.js';
+export { FEED_SIZE } from './render/feeds.js';
+export { type Links, links, websubLinkHeader } from './render/links.js';
 export { SplicedJson } from './render/spliced-json.js';
+export { type CompressionPolicy, type Encoding, httpDate, PER_REVISION, PER_URL, Representation } from './representation.js';
+export { ReviewIndex } from './review-index.js';
+export { TextIndex } from './text-index.js';

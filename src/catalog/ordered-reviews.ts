@@ -14,10 +14,26 @@ export interface OrderedReviews {
 
 /** The contract's order: date desc, then published_at desc, then id desc (plain code-unit comparison). */
 export const newestFirst = (a: Pick<Review, 'date' | 'published_at' | 'id'>, b: Pick<Review, 'date' | 'published_at' | 'id'>) =>
-  a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.published_at !== b.published_at ? (a.published_at < b.published_at ? 1 : -1) : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+  a.date !== b.date
+    ? a.date < b.date
+      ? 1
+      : -1
+    : a.published_at !== b.published_at
+      ? a.published_at < b.published_at
+        ? 1
+        : -1
+      : a.id < b.id
+        ? 1
+        : a.id > b.id
+          ? -1
+          : 0;
 
 /** Reviews for rows, made a slice at a time. `found` has the mentions of every row. */
-function* reviewsOf(rows: Iterable<ReviewTable>, found: ReadonlyMap<string, FoundMentions>, permalink: (id: string) => string): Steps<Review[]> {
+function* reviewsOf(
+  rows: Iterable<ReviewTable>,
+  found: ReadonlyMap<string, FoundMentions>,
+  permalink: (id: string) => string,
+): Steps<Review[]> {
   const out: Review[] = [];
   for (const row of rows) {
     out.push(toReview(row, found.get(row.id)!, permalink));
@@ -27,7 +43,11 @@ function* reviewsOf(rows: Iterable<ReviewTable>, found: ReadonlyMap<string, Foun
 }
 
 /** Every row as a review, sorted. */
-export function* orderAll(rows: Iterable<ReviewTable>, found: ReadonlyMap<string, FoundMentions>, permalink: (id: string) => string): Steps<OrderedReviews> {
+export function* orderAll(
+  rows: Iterable<ReviewTable>,
+  found: ReadonlyMap<string, FoundMentions>,
+  permalink: (id: string) => string,
+): Steps<OrderedReviews> {
   const reviews = yield* sortSteps(yield* reviewsOf(rows, found, permalink), newestFirst);
   const freshPositions = new Int32Array(reviews.length);
   for (let i = 0; i < reviews.length; i++) freshPositions[i] = i;

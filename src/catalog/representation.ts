@@ -94,13 +94,19 @@ export class Representation {
       v =
         encoding === 'br'
           ? brotliAsync(body, {
-              params: { [constants.BROTLI_PARAM_QUALITY]: this.policy.brotliQuality(body.length), [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: this.policy.brotliQuality(body.length),
+                [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+              },
             })
           : gzipAsync(body, { level: 6 });
-      v.then((b) => {
-        this.retainedBytes += b.length;
-        this.onGrow?.(b.length);
-      }, () => undefined);
+      v.then(
+        (b) => {
+          this.retainedBytes += b.length;
+          this.onGrow?.(b.length);
+        },
+        () => undefined,
+      );
       this.variants.set(encoding, v);
     }
     return v;

@@ -1,5 +1,5 @@
-import { type MentionMatcher, type Review, type SearchQuery, type SearchResult, foldText } from '../domain/index.js';
-import { type Steps, runAtOnce } from '../threads/index.js';
+import { foldText, type MentionMatcher, type Review, type SearchQuery, type SearchResult } from '../domain/index.js';
+import { runAtOnce, type Steps } from '../threads/index.js';
 import { TextIndex } from './text-index.js';
 
 /** A set of review positions as bits, one per review (newest first), 32 to a word. */
@@ -43,7 +43,10 @@ export class ReviewIndex {
     previous?: { index: ReviewIndex; fresh: ReadonlySet<unknown> },
   ): Steps<ReviewIndex> {
     const words = Math.ceil(reviews.length / 32);
-    const text = yield* TextIndex.build(reviews, previous && { index: previous.index.text, docs: previous.index.reviews, fresh: previous.fresh });
+    const text = yield* TextIndex.build(
+      reviews,
+      previous && { index: previous.index.text, docs: previous.index.reviews, fresh: previous.fresh },
+    );
     const dates: string[] = new Array(reviews.length);
     const ratingExact: Bits[] = [];
     const byTechnician = new Map<string, Bits>();
@@ -66,7 +69,19 @@ export class ReviewIndex {
       const exact = ratingExact[r];
       for (let w = 0; w < words; w++) acc[w] = above[w] | exact[w];
     }
-    return new ReviewIndex(reviews, technicians, services, directTextChecks, words, dates, ratingExact, ratingAtLeast, byTechnician, byService, text);
+    return new ReviewIndex(
+      reviews,
+      technicians,
+      services,
+      directTextChecks,
+      words,
+      dates,
+      ratingExact,
+      ratingAtLeast,
+      byTechnician,
+      byService,
+      text,
+    );
   }
 
   /** Position of the first review dated strictly before `date` (dates are descending). */

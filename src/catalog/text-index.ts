@@ -1,5 +1,5 @@
 import { foldText } from '../domain/index.js';
-import { type Steps, runAtOnce } from '../threads/index.js';
+import { runAtOnce, type Steps } from '../threads/index.js';
 
 const BUCKET_BITS = 20;
 const BUCKETS = 1 << BUCKET_BITS;
@@ -12,7 +12,8 @@ const STEP = 512;
 const MIN_DELTA = 2_000;
 const DELTA_SHARE = 0.05;
 
-const trigramBucket = (a: number, b: number, c: number) => (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b) ^ Math.imul(c, 0xc2b2ae35)) & MASK;
+const trigramBucket = (a: number, b: number, c: number) =>
+  (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b) ^ Math.imul(c, 0xc2b2ae35)) & MASK;
 
 /** A searchable document: the same object in the next revision means the same text. */
 export interface TextDoc {

@@ -14,7 +14,8 @@ export interface FoundMentions {
   service_areas: readonly string[];
 }
 
-export const union = (explicit: string[], found: readonly string[]) => (found.every((id) => explicit.includes(id)) ? explicit : [...new Set([...explicit, ...found])]);
+export const union = (explicit: string[], found: readonly string[]) =>
+  found.every((id) => explicit.includes(id)) ? explicit : [...new Set([...explicit, ...found])];
 
 /**
  * A stored row as the public Review. Explicit attributions from the import come first; names and
@@ -31,7 +32,8 @@ export function toReview(row: ReviewTable, analysis: FoundMentions, permalink: (
     text: row.text,
     source: row.source,
     source_url: row.source_url,
-    owner_reply: row.owner_reply_text != null && row.owner_reply_date != null ? { text: row.owner_reply_text, date: row.owner_reply_date } : null,
+    owner_reply:
+      row.owner_reply_text != null && row.owner_reply_date != null ? { text: row.owner_reply_text, date: row.owner_reply_date } : null,
     verified: row.verified === 1,
     published_at: row.published_at,
     updated_at: row.updated_at,

@@ -13,7 +13,9 @@ export async function readBusinessFile(path: string): Promise<Business> {
   }
   const parsed = BusinessSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(`${path} is not a valid business profile:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n')}`);
+    throw new Error(
+      `${path} is not a valid business profile:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n')}`,
+    );
   }
   return parsed.data;
 }

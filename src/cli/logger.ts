@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 const LEVELS: Record<number, { name: string; color: number }> = {
   10: { name: 'TRACE', color: 90 },
@@ -17,7 +17,9 @@ const value = (v: unknown) => (typeof v === 'string' && v !== '' && !/[\s"=]/.te
 /** `key=value` pairs; nested objects (a request, a response) flatten to `req.url=/x`. */
 function pairs(obj: Record<string, unknown>, prefix = ''): string[] {
   return Object.entries(obj).flatMap(([k, v]) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? pairs(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}=${value(v)}`],
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? pairs(v as Record<string, unknown>, `${prefix}${k}.`)
+      : [`${prefix}${k}=${value(v)}`],
   );
 }
 

@@ -8,7 +8,9 @@ import type { Store } from '../store/index.js';
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 // Each command imports what it needs when it runs, so `--help` and the light commands do not load the
 // server, the store and the language model first.
-const program = new Command('reviewcast').version(version).description('Publish one business’s verified reviews and insights over REST, feeds, MCP and WebSub.');
+const program = new Command('reviewcast')
+  .version(version)
+  .description('Publish one business’s verified reviews and insights over REST, feeds, MCP and WebSub.');
 
 /** The CLI reads the same configuration as the server, so it writes into the database a running server uses. */
 async function openStore(opts: { databaseUrl?: string }) {
@@ -26,7 +28,8 @@ async function withStore<T>(opts: { databaseUrl?: string }, fn: (store: Store) =
     await store.close();
   }
 }
-const dbOption = () => new Option('--database-url <url>', 'SQLite file or postgres:// URL (default: $DATABASE_URL or ./data/reviewcast.db)');
+const dbOption = () =>
+  new Option('--database-url <url>', 'SQLite file or postgres:// URL (default: $DATABASE_URL or ./data/reviewcast.db)');
 
 program
   .command('serve')
@@ -34,11 +37,27 @@ program
   .option('--port <port>', 'listen port ($PORT, default 3000)')
   .option('--host <host>', 'listen address ($HOST, default 0.0.0.0)')
   .option('--public-base-url <url>', 'absolute base URL used in feeds and links ($PUBLIC_BASE_URL)')
-  .addOption(new Option('--role <role>', 'api: HTTP surfaces; worker: hub deliveries; all: both ($REVIEWCAST_ROLE, default all)').choices(['api', 'worker', 'all']))
+  .addOption(
+    new Option('--role <role>', 'api: HTTP surfaces; worker: hub deliveries; all: both ($REVIEWCAST_ROLE, default all)').choices([
+      'api',
+      'worker',
+      'all',
+    ]),
+  )
   .addOption(dbOption())
   .action(async (opts) => {
-    const [{ startServer }, { loadConfig }, { processLogger }] = await Promise.all([import('../app/index.js'), import('../config.js'), import('./logger.js')]);
-    const settings = { PORT: opts.port, HOST: opts.host, PUBLIC_BASE_URL: opts.publicBaseUrl, DATABASE_URL: opts.databaseUrl, REVIEWCAST_ROLE: opts.role };
+    const [{ startServer }, { loadConfig }, { processLogger }] = await Promise.all([
+      import('../app/index.js'),
+      import('../config.js'),
+      import('./logger.js'),
+    ]);
+    const settings = {
+      PORT: opts.port,
+      HOST: opts.host,
+      PUBLIC_BASE_URL: opts.publicBaseUrl,
+      DATABASE_URL: opts.databaseUrl,
+      REVIEWCAST_ROLE: opts.role,
+    };
     const server = await startServer(settings, { logger: processLogger(loadConfig(settings).logLevel) });
     const shutdown = (signal: string) => {
       server.log.info({ signal }, 'shutting down: finishing in-flight requests');
@@ -65,8 +84,14 @@ const importCommand = program
   .option('--no-analyze', 'skip the sentiment analysis of new and changed reviews (the server does it when it loads them)')
   .addOption(dbOption())
   .action(async (file: string, opts) => {
-    const [{ FORMATS, ImportFileError, describeCleaning, formatRowError, importFile }, { progress }] = await Promise.all([import('../ingest/index.js'), import('./progress.js')]);
-    if (opts.format !== undefined && !FORMATS.includes(opts.format)) importCommand.error(`error: option '--format <format>' argument '${opts.format}' is invalid. Allowed choices are ${FORMATS.join(', ')}.`);
+    const [{ FORMATS, ImportFileError, describeCleaning, formatRowError, importFile }, { progress }] = await Promise.all([
+      import('../ingest/index.js'),
+      import('./progress.js'),
+    ]);
+    if (opts.format !== undefined && !FORMATS.includes(opts.format))
+      importCommand.error(
+        `error: option '--format <format>' argument '${opts.format}' is invalid. Allowed choices are ${FORMATS.join(', ')}.`,
+      );
     await withStore(opts, async (store) => {
       try {
         const bar = progress('importing');
@@ -89,7 +114,9 @@ const importCommand = program
         bar.stop();
         for (const e of report.invalid) console.error(`invalid: ${formatRowError(e)}`);
         if (!report.written) {
-          console.error(`${report.invalid.length} invalid row(s) in ${file}; nothing was imported (use --skip-invalid to import the valid rows).`);
+          console.error(
+            `${report.invalid.length} invalid row(s) in ${file}; nothing was imported (use --skip-invalid to import the valid rows).`,
+          );
           process.exitCode = 1;
           return;
         }
@@ -99,7 +126,8 @@ const importCommand = program
             ` — ${report.revision ? `revision ${report.revision.id}` : 'no change'} in ${secs.toFixed(1)} s`,
         );
         for (const line of describeCleaning(report.cleaned)) console.log(`cleaned: ${line}`);
-        if (report.syncSkipped) console.error('--sync was not applied: some rows are invalid, and an invalid row may still be a live review.');
+        if (report.syncSkipped)
+          console.error('--sync was not applied: some rows are invalid, and an invalid row may still be a live review.');
         if (report.invalid.length) process.exitCode = 1;
       } catch (err) {
         if (!(err instanceof ImportFileError)) throw err;

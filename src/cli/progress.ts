@@ -4,7 +4,12 @@ import cliProgress from 'cli-progress';
 export function progress(label: string): { update(done: number, total: number): void; stop(): void } {
   if (!process.stderr.isTTY) return { update() {}, stop() {} };
   const bar = new cliProgress.SingleBar(
-    { format: `${label.padEnd(10)} {bar} {percentage}% | {value}/{total} | {eta_formatted} left`, stream: process.stderr, hideCursor: true, etaBuffer: 200 },
+    {
+      format: `${label.padEnd(10)} {bar} {percentage}% | {value}/{total} | {eta_formatted} left`,
+      stream: process.stderr,
+      hideCursor: true,
+      etaBuffer: 200,
+    },
     cliProgress.Presets.shades_classic,
   );
   let started = false;

@@ -4,7 +4,8 @@ import type { BusinessInput } from '../domain/index.js';
 export const DEMO_BUSINESS: BusinessInput = {
   id: 'brightwater-plumbing',
   name: 'Brightwater Plumbing & Heating',
-  description: 'Family-run plumbing, heating and drain company serving the greater Portland area since 2009. Licensed, bonded and insured; 24/7 emergency service.',
+  description:
+    'Family-run plumbing, heating and drain company serving the greater Portland area since 2009. Licensed, bonded and insured; 24/7 emergency service.',
   vertical: 'home_services',
   schema_type: 'Plumber',
   url: 'https://brightwater.example',

@@ -1,6 +1,17 @@
 import { type Business, BusinessSchema, type ImportRecordInput, shiftDays } from '../domain/index.js';
 import { DEMO_BUSINESS } from './business.js';
-import { ASPECT_PHRASES, CLOSERS_MIX, CLOSERS_NEG, CLOSERS_POS, FIRST_NAMES, LAST_INITIALS, OPENERS, PROBLEMS, REPLIES_NEG, REPLIES_POS } from './phrases.js';
+import {
+  ASPECT_PHRASES,
+  CLOSERS_MIX,
+  CLOSERS_NEG,
+  CLOSERS_POS,
+  FIRST_NAMES,
+  LAST_INITIALS,
+  OPENERS,
+  PROBLEMS,
+  REPLIES_NEG,
+  REPLIES_POS,
+} from './phrases.js';
 
 /** mulberry32: a tiny seeded PRNG, so the demo is the same on every machine. */
 export function prng(seed: number): () => number {
@@ -23,8 +34,19 @@ export interface DemoOptions {
 }
 
 // J-shaped: mostly fives, a real tail of ones, few in the middle.
-const RATING_WEIGHTS: [number, number][] = [[5, 0.66], [4, 0.14], [3, 0.05], [2, 0.04], [1, 0.11]];
-const SOURCES: [string, number][] = [['google', 0.55], ['yelp', 0.2], ['facebook', 0.13], ['direct', 0.12]];
+const RATING_WEIGHTS: [number, number][] = [
+  [5, 0.66],
+  [4, 0.14],
+  [3, 0.05],
+  [2, 0.04],
+  [1, 0.11],
+];
+const SOURCES: [string, number][] = [
+  ['google', 0.55],
+  ['yelp', 0.2],
+  ['facebook', 0.13],
+  ['direct', 0.12],
+];
 
 export function demoBusiness(): Business {
   return BusinessSchema.parse(DEMO_BUSINESS);
@@ -55,7 +77,11 @@ export function generateDemoReviews(opts: DemoOptions = {}): ImportRecordInput[]
     const area = pick(business.service_areas);
     const author = `${pick(FIRST_NAMES)} ${LAST_INITIALS[Math.floor(rand() * LAST_INITIALS.length)]}.`;
     const ratingOnly = rand() < 0.15;
-    const fill = (s: string) => s.replace('{t}', rand() < 0.5 ? tech.name.split(' ')[0] : tech.name).replace('{s}', service.name.toLowerCase()).replace('{p}', pick(PROBLEMS));
+    const fill = (s: string) =>
+      s
+        .replace('{t}', rand() < 0.5 ? tech.name.split(' ')[0] : tech.name)
+        .replace('{s}', service.name.toLowerCase())
+        .replace('{p}', pick(PROBLEMS));
     let text: string | null = null;
     if (!ratingOnly) {
       const parts = [fill(pick(OPENERS))];

@@ -1,2 +1,2 @@
 export { DEMO_BUSINESS } from './business.js';
-export { demoBusiness, generateDemoReviews, prng, type DemoOptions } from './generate.js';
+export { type DemoOptions, demoBusiness, generateDemoReviews, prng } from './generate.js';

@@ -86,7 +86,11 @@ export class RatingTally {
       by_source: [...this.bySource.entries()]
         .map(([source, s]) => ({ source, rating_value: round2(s.sum / s.n), rating_count: s.n }))
         .sort((a, b) => b.rating_count - a.rating_count || a.source.localeCompare(b.source)),
-      recent: { window_days: RECENT_WINDOW_DAYS, rating_value: this.recentN ? round2(this.recentSum / this.recentN) : null, rating_count: this.recentN },
+      recent: {
+        window_days: RECENT_WINDOW_DAYS,
+        rating_value: this.recentN ? round2(this.recentSum / this.recentN) : null,
+        rating_count: this.recentN,
+      },
       last_review_date: this.last,
     };
   }

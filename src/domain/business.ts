@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { HttpUrl, Slug } from './common.js';
 
-export const Vertical = z
-  .enum(['home_services', 'senior_living', 'restaurant', 'local_business'])
-  .describe('selects the aspect taxonomy');
+export const Vertical = z.enum(['home_services', 'senior_living', 'restaurant', 'local_business']).describe('selects the aspect taxonomy');
 
 const Named = z.object({
   id: Slug,
@@ -51,7 +49,10 @@ export const BusinessSchema = z
     telephone: z.string().nullable().default(null),
     email: z.email().nullable().default(null),
     address: Address.nullable().default(null),
-    geo: z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }).nullable().default(null),
+    geo: z
+      .object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
+      .nullable()
+      .default(null),
     hours: z.array(OpeningHours).default([]),
     service_areas: z.array(ServiceArea).default([]),
     services: z.array(Service).default([]),

@@ -10,7 +10,10 @@ export const MAX_SECRET_BYTES = 199;
  */
 export const HubRequestFormSchema = z
   .object({
-    'hub.callback': z.url({ protocol: /^https$/ }).max(MAX_CALLBACK_LENGTH).describe('HTTPS callback URL; no user name, password or fragment'),
+    'hub.callback': z
+      .url({ protocol: /^https$/ })
+      .max(MAX_CALLBACK_LENGTH)
+      .describe('HTTPS callback URL; no user name, password or fragment'),
     'hub.mode': z.enum(['subscribe', 'unsubscribe']),
     'hub.topic': z.url().describe('one of /feed.xml, /api/feed.json, /reviews.json'),
     'hub.lease_seconds': z.int().min(0).optional().describe('requested lease in seconds; clamped by the hub, ignored on unsubscribe'),

@@ -9,7 +9,10 @@ export interface Nameable {
 }
 
 export function foldText(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -34,9 +37,7 @@ export function createMentionMatcher(items: readonly Nameable[]): MentionMatcher
   const order = new Map(items.map((item, i) => [item.id, i]));
   // Longest terms first so "Mike Jones" wins over "Mike"; \p{L}\p{N} lookarounds make word boundaries Unicode-aware.
   const terms = [...byTerm.keys()].filter((t) => t.length > 1).sort((a, b) => b.length - a.length);
-  const re = terms.length
-    ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${terms.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu')
-    : null;
+  const re = terms.length ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${terms.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu') : null;
   const findFolded = (folded: string): string[] => {
     if (!re || !folded) return [];
     const found = new Set<string>();

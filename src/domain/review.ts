@@ -68,7 +68,13 @@ const trimmedOrNull = (max: number) =>
  */
 export const ImportRecordSchema = z.object({
   source: ReviewSource.default('direct'),
-  source_review_id: z.string().trim().min(1).max(200).nullish().transform((v) => v ?? null),
+  source_review_id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .nullish()
+    .transform((v) => v ?? null),
   author: z.string().trim().min(1).max(200),
   author_avatar_url: HttpUrl.nullish().transform((v) => v ?? null),
   rating: Rating,
@@ -89,7 +95,12 @@ export const ImportRecordSchema = z.object({
     .transform((v) => v ?? null),
   technicians: z.array(z.string().trim().min(1)).default([]),
   services: z.array(z.string().trim().min(1)).default([]),
-  service_area: z.string().trim().min(1).nullish().transform((v) => v ?? null),
+  service_area: z
+    .string()
+    .trim()
+    .min(1)
+    .nullish()
+    .transform((v) => v ?? null),
 });
 export type ImportRecordInput = z.input<typeof ImportRecordSchema>;
 export type ImportRecord = z.output<typeof ImportRecordSchema>;

@@ -17,7 +17,7 @@ export const SearchQuerySchema = z
     since: IsoDate.optional().describe('only reviews dated on or after this day'),
     until: IsoDate.optional().describe('only reviews dated on or before this day'),
     query: z.string().max(200).optional().describe('case-insensitive plain-text substring of the review text'),
-    mentions_technician: z.string().min(1).max(120).optional().describe("technician id, name or alias"),
+    mentions_technician: z.string().min(1).max(120).optional().describe('technician id, name or alias'),
     mentions_service: z.string().min(1).max(120).optional().describe('service id, name or alias'),
     limit: z.int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_DEFAULT).describe('maximum reviews returned (1–100, default 20)'),
   })
@@ -27,7 +27,12 @@ export const SearchQuerySchema = z
       if (issue) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     },
     // Also when another field is invalid, so one answer lists every problem; only the two dates must be valid.
-    { when: (payload) => typeof payload.value === 'object' && payload.value !== null && !payload.issues.some((i) => i.path?.[0] === 'since' || i.path?.[0] === 'until') },
+    {
+      when: (payload) =>
+        typeof payload.value === 'object' &&
+        payload.value !== null &&
+        !payload.issues.some((i) => i.path?.[0] === 'since' || i.path?.[0] === 'until'),
+    },
   )
   .meta({ id: 'SearchQuery' });
 export type SearchQuery = z.output<typeof SearchQuerySchema>;
@@ -44,7 +49,16 @@ export function sinceAfterUntil(since: unknown, until: unknown): { path: ['since
 export type SearchQueryInput = z.input<typeof SearchQuerySchema>;
 
 /** Names of the search filters, for surfaces that translate raw input (REST query strings). */
-export const SEARCH_PARAMS = ['rating', 'min_rating', 'since', 'until', 'query', 'mentions_technician', 'mentions_service', 'limit'] as const;
+export const SEARCH_PARAMS = [
+  'rating',
+  'min_rating',
+  'since',
+  'until',
+  'query',
+  'mentions_technician',
+  'mentions_service',
+  'limit',
+] as const;
 export const NUMERIC_SEARCH_PARAMS = new Set<string>(['rating', 'min_rating', 'limit']);
 
 export const SearchResultSchema = z

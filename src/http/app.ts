@@ -4,9 +4,9 @@ import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/index.js';
 import { frameworkError, registerErrorHandling, sendError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
+import type { MemoBudget } from './revision-cache.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { discoveryRoutes } from './routes/discovery.js';
-import type { MemoBudget } from './revision-cache.js';
 import { searchRoutes } from './routes/search.js';
 
 export interface AppDeps {
@@ -45,7 +45,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'HEAD', 'POST', 'DELETE'],
-    allowedHeaders: ['Content-Type', 'Accept', 'If-None-Match', 'If-Modified-Since', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'],
+    allowedHeaders: [
+      'Content-Type',
+      'Accept',
+      'If-None-Match',
+      'If-Modified-Since',
+      'Mcp-Session-Id',
+      'MCP-Protocol-Version',
+      'Mcp-Method',
+      'Mcp-Name',
+      'Last-Event-ID',
+    ],
     exposedHeaders: ['ETag', 'Last-Modified', 'Link', 'Content-Encoding', 'Mcp-Session-Id'],
     maxAge: 86_400,
   });

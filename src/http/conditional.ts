@@ -60,7 +60,11 @@ export async function sendRepresentation(req: FastifyRequest, reply: FastifyRepl
   const encoding = rep.compressible ? negotiateEncoding(req.headers['accept-encoding']) : null;
   const etag = encoding ? `"${rep.etag.slice(1, -1)}${SUFFIX[encoding]}"` : rep.etag;
   // One call for all validators: this is the hot path of every dataset request.
-  reply.headers(rep.compressible ? { 'cache-control': CACHE_CONTROL, 'last-modified': rep.lastModified, vary: 'Accept-Encoding', etag } : { 'cache-control': CACHE_CONTROL, 'last-modified': rep.lastModified, etag });
+  reply.headers(
+    rep.compressible
+      ? { 'cache-control': CACHE_CONTROL, 'last-modified': rep.lastModified, vary: 'Accept-Encoding', etag }
+      : { 'cache-control': CACHE_CONTROL, 'last-modified': rep.lastModified, etag },
+  );
   if (notModified(req, rep)) return reply.code(304).send();
   reply.type(rep.contentType);
   if (!encoding) {

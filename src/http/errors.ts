@@ -7,7 +7,12 @@ export function sendError(reply: FastifyReply, status: number, error: string, me
 }
 
 const patternToRegExp = (url: string) =>
-  new RegExp(`^${url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+').replace(/\*/g, '.*')}/?$`);
+  new RegExp(
+    `^${url
+      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\/:[^/]+/g, '/[^/]+')
+      .replace(/\*/g, '.*')}/?$`,
+  );
 
 /**
  * Every error the REST surface returns is the contract's JSON body: unknown paths are 404, a known
@@ -39,12 +44,16 @@ export function registerErrorHandling(app: FastifyInstance) {
     closing = true;
   });
   app.addHook('onRequest', async (req, reply) => {
-    if (closing) return sendError(reply.header('Connection', 'close'), 503, 'shutting_down', 'This server is shutting down; retry in a moment.');
+    if (closing)
+      return sendError(reply.header('Connection', 'close'), 503, 'shutting_down', 'This server is shutting down; retry in a moment.');
     if (req.method !== 'OPTIONS' || (req.headers.origin && req.headers['access-control-request-method'])) return;
     const path = req.url.split('?')[0];
     const allowed = allowedOn(path);
     if (allowed.size === 0) return sendError(reply, 404, 'not_found', `Nothing is published at ${path}.`);
-    return reply.code(204).header('Allow', [...allowed, 'OPTIONS'].sort().join(', ')).send();
+    return reply
+      .code(204)
+      .header('Allow', [...allowed, 'OPTIONS'].sort().join(', '))
+      .send();
   });
 
   app.setNotFoundHandler((req, reply) => {
@@ -52,7 +61,12 @@ export function registerErrorHandling(app: FastifyInstance) {
     const allowed = allowedOn(path);
     if (allowed.size > 0) {
       reply.header('Allow', [...allowed].sort().join(', '));
-      return sendError(reply, 405, 'method_not_allowed', `${req.method} is not allowed on ${path}; allowed: ${[...allowed].sort().join(', ')}.`);
+      return sendError(
+        reply,
+        405,
+        'method_not_allowed',
+        `${req.method} is not allowed on ${path}; allowed: ${[...allowed].sort().join(', ')}.`,
+      );
     }
     return sendError(reply, 404, 'not_found', `Nothing is published at ${path}.`);
   });
@@ -70,9 +84,14 @@ export function registerErrorHandling(app: FastifyInstance) {
 
 /** Errors Fastify's router raises before any route runs: a path that is not valid percent-encoding, a parameter over the length limit. */
 export function frameworkError(err: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
-  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, 414, 'uri_too_long', 'A path segment of this URL is longer than any published resource allows.');
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return sendError(reply, 414, 'uri_too_long', 'A path segment of this URL is longer than any published resource allows.');
   if (err.code === 'FST_ERR_BAD_URL') {
-    const issue = { path: ['path'], code: 'invalid_percent_encoding', message: 'The path contains a % that is not followed by two hexadecimal digits of valid UTF-8.' };
+    const issue = {
+      path: ['path'],
+      code: 'invalid_percent_encoding',
+      message: 'The path contains a % that is not followed by two hexadecimal digits of valid UTF-8.',
+    };
     return sendError(reply, 400, 'bad_url', 'The URL path is not valid percent-encoding.', [issue]);
   }
   reply.log.error({ err }, 'request failed');

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { IsoDate, SearchQuerySchema } from '../domain/index.js';
-import { Insights } from '../domain/index.js';
+import { Insights, IsoDate, SearchQuerySchema } from '../domain/index.js';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (schema: object, type = 'application/json') => ({ content: { [type]: { schema } } });
@@ -9,7 +8,10 @@ const conditionalHeaders = {
   'Last-Modified': { description: 'When this data revision was made', schema: { type: 'string' } },
   'Cache-Control': { schema: { type: 'string' } },
 };
-const topicHeaders = { ...conditionalHeaders, Link: { description: 'WebSub discovery: rel="hub" and rel="self"', schema: { type: 'string' } } };
+const topicHeaders = {
+  ...conditionalHeaders,
+  Link: { description: 'WebSub discovery: rel="hub" and rel="self"', schema: { type: 'string' } },
+};
 const notModified = { description: 'Not Modified: the If-None-Match / If-Modified-Since copy is current (empty body)' };
 const badRequest = { description: 'Invalid input', ...json(ref('Error')) };
 const conditionalParams = [
@@ -38,13 +40,23 @@ function searchParameters() {
 export function buildOpenApi(baseUrl: string): object {
   // HEAD is served wherever GET is: same status and headers, no body.
   const headOf = (responses: Record<string, object>) =>
-    Object.fromEntries(Object.entries(responses).map(([status, r]) => [status, { description: (r as { description: string }).description, ...('headers' in r ? { headers: r.headers } : {}) }]));
+    Object.fromEntries(
+      Object.entries(responses).map(([status, r]) => [
+        status,
+        { description: (r as { description: string }).description, ...('headers' in r ? { headers: r.headers } : {}) },
+      ]),
+    );
   const get = (summary: string, operationId: string, ok: Record<string, object>, extra: object = {}) => ({
     get: { summary, operationId, ...extra, responses: { ...ok } },
     head: { summary: `${summary} (headers only)`, operationId: `${operationId}Head`, ...extra, responses: headOf(ok) },
   });
   const dataset = (summary: string, operationId: string, schema: object, type: string, headers = conditionalHeaders) =>
-    get(summary, operationId, { 200: { description: 'OK', headers, ...json(schema, type) }, 304: notModified }, { parameters: conditionalParams });
+    get(
+      summary,
+      operationId,
+      { 200: { description: 'OK', headers, ...json(schema, type) }, 304: notModified },
+      { parameters: conditionalParams },
+    );
   return {
     openapi: '3.1.0',
     info: {
@@ -59,10 +71,33 @@ export function buildOpenApi(baseUrl: string): object {
     security: [],
     tags: [{ name: 'datasets' }, { name: 'search' }, { name: 'websub' }, { name: 'operations' }],
     paths: {
-      '/reviews.json': dataset('Business, aggregate rating and every published review (a WebSub topic)', 'getReviews', ref('ReviewsDocument'), 'application/json', topicHeaders),
-      '/insights.json': dataset('Aspect-based sentiment, entities, topics, trend, FAQ and summary', 'getInsights', ref('Insights'), 'application/json'),
-      '/api/feed.json': dataset('JSON Feed 1.1 of the 50 newest reviews (a WebSub topic)', 'getJsonFeed', ref('JsonFeed'), 'application/feed+json', topicHeaders),
-      '/feed.xml': dataset('Atom 1.0 feed of the 50 newest reviews (a WebSub topic)', 'getAtomFeed', { type: 'string' }, 'application/atom+xml', topicHeaders),
+      '/reviews.json': dataset(
+        'Business, aggregate rating and every published review (a WebSub topic)',
+        'getReviews',
+        ref('ReviewsDocument'),
+        'application/json',
+        topicHeaders,
+      ),
+      '/insights.json': dataset(
+        'Aspect-based sentiment, entities, topics, trend, FAQ and summary',
+        'getInsights',
+        ref('Insights'),
+        'application/json',
+      ),
+      '/api/feed.json': dataset(
+        'JSON Feed 1.1 of the 50 newest reviews (a WebSub topic)',
+        'getJsonFeed',
+        ref('JsonFeed'),
+        'application/feed+json',
+        topicHeaders,
+      ),
+      '/feed.xml': dataset(
+        'Atom 1.0 feed of the 50 newest reviews (a WebSub topic)',
+        'getAtomFeed',
+        { type: 'string' },
+        'application/atom+xml',
+        topicHeaders,
+      ),
       '/api/reviews/search': get(
         'Search reviews; filters combine with AND; newest first',
         'searchReviews',
@@ -72,7 +107,12 @@ export function buildOpenApi(baseUrl: string): object {
       '/api/reviews/since/{date}': get(
         'Reviews dated on or after a day, newest first',
         'getReviewsSince',
-        { 200: { description: 'OK', headers: conditionalHeaders, ...json(ref('SinceResult')) }, 304: notModified, 400: badRequest, 414: { description: 'The date segment is over 1,000 characters', ...json(ref('Error')) } },
+        {
+          200: { description: 'OK', headers: conditionalHeaders, ...json(ref('SinceResult')) },
+          304: notModified,
+          400: badRequest,
+          414: { description: 'The date segment is over 1,000 characters', ...json(ref('Error')) },
+        },
         { parameters: [{ name: 'date', in: 'path', required: true, schema: z.toJSONSchema(IsoDate) }, ...conditionalParams] },
       ),
       '/api/websub/hub': {
@@ -87,19 +127,35 @@ export function buildOpenApi(baseUrl: string): object {
             },
           },
           responses: {
-            202: { description: 'Accepted: verification of intent follows asynchronously', content: { 'text/plain': { schema: { type: 'string' } } } },
+            202: {
+              description: 'Accepted: verification of intent follows asynchronously',
+              content: { 'text/plain': { schema: { type: 'string' } } },
+            },
             400: { description: 'Invalid request', content: { 'text/plain': { schema: { type: 'string' } } } },
             429: { description: 'Too many requests', content: { 'text/plain': { schema: { type: 'string' } } } },
           },
         },
       },
       '/healthz': get('Liveness', 'healthz', { 200: { description: 'alive', ...json({ type: 'object' }) } }, { tags: ['operations'] }),
-      '/readyz': get('Readiness (database reachable, catalog loaded)', 'readyz', { 200: { description: 'ready', ...json({ type: 'object' }) }, 503: { description: 'not ready', ...json(ref('Error')) } }, { tags: ['operations'] }),
-      '/openapi.json': get('This document', 'openapi', { 200: { description: 'OK', ...json({ type: 'object' }) } }, { tags: ['operations'] }),
-      '/llms.txt': get('A summary for language models and agents', 'llmsTxt', { 200: { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } } }),
-      '/robots.txt': get('Crawler rules', 'robotsTxt', { 200: { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } } }),
+      '/readyz': get(
+        'Readiness (database reachable, catalog loaded)',
+        'readyz',
+        { 200: { description: 'ready', ...json({ type: 'object' }) }, 503: { description: 'not ready', ...json(ref('Error')) } },
+        { tags: ['operations'] },
+      ),
+      '/openapi.json': get(
+        'This document',
+        'openapi',
+        { 200: { description: 'OK', ...json({ type: 'object' }) } },
+        { tags: ['operations'] },
+      ),
+      '/llms.txt': get('A summary for language models and agents', 'llmsTxt', {
+        200: { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } },
+      }),
+      '/robots.txt': get('Crawler rules', 'robotsTxt', {
+        200: { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } },
+      }),
     },
     components: { schemas: components() },
   };
 }
-

@@ -1,4 +1,12 @@
-import { type ErrorIssue, NUMERIC_SEARCH_PARAMS, SEARCH_PARAMS, type SearchQuery, SearchQuerySchema, sinceAfterUntil, toErrorIssues } from '../domain/index.js';
+import {
+  type ErrorIssue,
+  NUMERIC_SEARCH_PARAMS,
+  SEARCH_PARAMS,
+  type SearchQuery,
+  SearchQuerySchema,
+  sinceAfterUntil,
+  toErrorIssues,
+} from '../domain/index.js';
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 

@@ -12,7 +12,12 @@ import { hashOf } from './identity.js';
 export const analysisContext = (b: Business) => hashOf([ENGINE_VERSION, b.vertical, b.technicians, b.services, b.service_areas]);
 
 /** The analyzer's view of a business profile. */
-export const analyzerOptions = (b: Business): AnalyzerOptions => ({ vertical: b.vertical, technicians: b.technicians, services: b.services, serviceAreas: b.service_areas });
+export const analyzerOptions = (b: Business): AnalyzerOptions => ({
+  vertical: b.vertical,
+  technicians: b.technicians,
+  services: b.services,
+  serviceAreas: b.service_areas,
+});
 
 /** Stored a batch at a time, so memory stays flat on a large corpus. */
 const BATCH = 2_000;
@@ -46,8 +51,12 @@ export async function analyzePending(
   try {
     for (let i = 0; i < pending.length; i += BATCH) {
       const batch = pending.slice(i, i + BATCH);
-      const analyses = await pool.analyze(batch.map((r) => ({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language })));
-      await store.saveAnalyses(batch.map((r, k) => ({ review_id: r.id, engine: ENGINE_VERSION, content_hash: r.row_hash + suffix, analysis: analyses[k] })));
+      const analyses = await pool.analyze(
+        batch.map((r) => ({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language })),
+      );
+      await store.saveAnalyses(
+        batch.map((r, k) => ({ review_id: r.id, engine: ENGINE_VERSION, content_hash: r.row_hash + suffix, analysis: analyses[k] })),
+      );
       opts.onProgress?.(i + batch.length, pending.length);
     }
   } finally {

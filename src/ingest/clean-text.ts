@@ -56,5 +56,8 @@ const FIX_DESCRIPTIONS: Record<TextFix, string> = {
 
 /** The import summary's account of cleaning, e.g. "3 reviews had control characters removed". */
 export function describeCleaning(cleaned: Record<TextFix, number>): string[] {
-  return TEXT_FIXES.filter((f) => cleaned[f] > 0).map((f) => `${cleaned[f]} review${cleaned[f] === 1 ? '' : 's'} ${cleaned[f] === 1 ? FIX_DESCRIPTIONS[f].replace(/^were /, 'was ') : FIX_DESCRIPTIONS[f]}`);
+  return TEXT_FIXES.filter((f) => cleaned[f] > 0).map(
+    (f) =>
+      `${cleaned[f]} review${cleaned[f] === 1 ? '' : 's'} ${cleaned[f] === 1 ? FIX_DESCRIPTIONS[f].replace(/^were /, 'was ') : FIX_DESCRIPTIONS[f]}`,
+  );
 }

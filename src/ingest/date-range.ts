@@ -8,7 +8,8 @@ export function dateRangeErrors(record: ImportRecord, now: string): Omit<RowErro
   const errors: Omit<RowError, 'line' | 'index'>[] = [];
   const check = (field: string, value: string | null | undefined, last: string) => {
     if (value == null) return;
-    if (value < EARLIEST_REVIEW_DATE) errors.push({ field, reason: `${value} is before ${EARLIEST_REVIEW_DATE}, the earliest date accepted` });
+    if (value < EARLIEST_REVIEW_DATE)
+      errors.push({ field, reason: `${value} is before ${EARLIEST_REVIEW_DATE}, the earliest date accepted` });
     else if (value > last) errors.push({ field, reason: `${value} is more than a day after the import (${now.slice(0, 10)})` });
   };
   check('date', record.date, latestDay);

@@ -5,7 +5,9 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 /** Strict UTF-8 (a BOM is dropped); invalid bytes are reported with their line, never replaced silently. */
 export function decodeUtf8(bytes: Uint8Array): string {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-    throw new ImportFileError([{ line: 1, field: '', reason: 'the file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8' }]);
+    throw new ImportFileError([
+      { line: 1, field: '', reason: 'the file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8' },
+    ]);
   }
   try {
     return decoder.decode(bytes);

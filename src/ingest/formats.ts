@@ -1,6 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { ImportRecordInput } from '../domain/index.js';
-import { type RowError, type RowRef, ImportFileError } from './errors.js';
+import { ImportFileError, type RowError, type RowRef } from './errors.js';
 import { googleToRecord, isGoogleReview } from './google.js';
 
 export type Format = 'json' | 'ndjson' | 'csv' | 'google';
@@ -60,13 +60,17 @@ export function detectFormat(text: string, fileName: string, flag?: Format): For
     return 'csv';
   }
   if (/\.(ndjson|jsonl)$/i.test(fileName)) {
-    if (t.startsWith('[')) throw fileError(`${fileName} is named .${fileName.split('.').pop()} but holds a JSON array, not one JSON object per line; rename it to .json or pass --format json`);
+    if (t.startsWith('['))
+      throw fileError(
+        `${fileName} is named .${fileName.split('.').pop()} but holds a JSON array, not one JSON object per line; rename it to .json or pass --format json`,
+      );
     return 'ndjson';
   }
   if (/\.json$/i.test(fileName)) {
     const json = jsonDocument(t);
     if (json) return jsonFlavour(json.doc);
-    if (isJsonLines(t)) throw fileError(`${fileName} is named .json but holds one JSON value per line; rename it to .ndjson or pass --format ndjson`);
+    if (isJsonLines(t))
+      throw fileError(`${fileName} is named .json but holds one JSON value per line; rename it to .ndjson or pass --format ndjson`);
     // Parsed as JSON anyway, so the error names where the JSON breaks.
     return 'json';
   }
@@ -81,7 +85,8 @@ export function detectFormat(text: string, fileName: string, flag?: Format): For
 /** Parse a file in a format; a file without a single review row is an error. */
 export function parseFile(text: string, format: Format): ParsedFile {
   const parsed = parseAs(text, format);
-  if (parsed.rows.length + parsed.errors.length === 0) throw fileError(`no reviews in the file (read as ${format === 'google' ? 'a Google Business Profile export' : format.toUpperCase()})`);
+  if (parsed.rows.length + parsed.errors.length === 0)
+    throw fileError(`no reviews in the file (read as ${format === 'google' ? 'a Google Business Profile export' : format.toUpperCase()})`);
   return parsed;
 }
 
@@ -105,7 +110,10 @@ function parseJson(text: string, format: 'json' | 'google'): ParsedFile {
     throw new ImportFileError([{ field: '', reason: `not valid JSON: ${(err as Error).message}` }]);
   }
   const items = Array.isArray(doc) ? doc : (doc as { reviews?: unknown })?.reviews;
-  if (!Array.isArray(items)) throw fileError(`expected a JSON array of reviews or an object with a "reviews" array (got ${doc === null ? 'null' : Array.isArray(doc) ? 'an array' : typeof doc})`);
+  if (!Array.isArray(items))
+    throw fileError(
+      `expected a JSON array of reviews or an object with a "reviews" array (got ${doc === null ? 'null' : Array.isArray(doc) ? 'an array' : typeof doc})`,
+    );
   const rows: RawRow[] = [];
   const errors: RowError[] = [];
   items.forEach((value, index) => {
@@ -157,10 +165,23 @@ function parseCsvFile(text: string): ParsedFile {
   // The header first: a file that is not a CSV of reviews is named as such, not by its first bad row.
   const header = csvHeader(text);
   const missing = CSV_REQUIRED.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new ImportFileError([{ line: 1, field: '', reason: `not a CSV of reviews: the header row lacks ${missing.join(', ')} (found ${header.length ? header.map((h) => JSON.stringify(h.slice(0, 40))).join(', ') : 'no columns'})` }]);
+  if (missing.length > 0)
+    throw new ImportFileError([
+      {
+        line: 1,
+        field: '',
+        reason: `not a CSV of reviews: the header row lacks ${missing.join(', ')} (found ${header.length ? header.map((h) => JSON.stringify(h.slice(0, 40))).join(', ') : 'no columns'})`,
+      },
+    ]);
   let records: { record: Record<string, string>; info: { lines: number } }[];
   try {
-    records = parseCsv(text, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), info: true, skip_empty_lines: true, relax_column_count: false, bom: true });
+    records = parseCsv(text, {
+      columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()),
+      info: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      bom: true,
+    });
   } catch (err) {
     const e = err as Error & { lines?: number };
     throw new ImportFileError([{ line: e.lines, field: '', reason: `not valid CSV: ${e.message}` }]);

@@ -33,12 +33,16 @@ export function googleToRecord(value: unknown): { record: ImportRecordInput } | 
   const rating = STARS[String(g.starRating)];
   if (!rating) errors.push({ field: 'starRating', reason: `expected ONE, TWO, THREE, FOUR or FIVE (got ${JSON.stringify(g.starRating)})` });
   const created = timestamp(g.createTime);
-  if (!created || !/^\d{4}-\d{2}-\d{2}T/.test(created)) errors.push({ field: 'createTime', reason: `expected an RFC 3339 timestamp (got ${JSON.stringify(g.createTime)})` });
+  if (!created || !/^\d{4}-\d{2}-\d{2}T/.test(created))
+    errors.push({ field: 'createTime', reason: `expected an RFC 3339 timestamp (got ${JSON.stringify(g.createTime)})` });
   const id = str(g.reviewId) ?? str(g.name)?.split('/').pop();
   if (!id) errors.push({ field: 'reviewId', reason: 'missing' });
   if (errors.length) return { errors };
   const anonymous = g.reviewer?.isAnonymous === true;
-  const reply = g.reviewReply && str(g.reviewReply.comment) ? { text: str(g.reviewReply.comment)!, date: (timestamp(g.reviewReply.updateTime) ?? created!).slice(0, 10) } : null;
+  const reply =
+    g.reviewReply && str(g.reviewReply.comment)
+      ? { text: str(g.reviewReply.comment)!, date: (timestamp(g.reviewReply.updateTime) ?? created!).slice(0, 10) }
+      : null;
   return {
     record: {
       source: 'google',

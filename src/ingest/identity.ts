@@ -6,7 +6,16 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
 /** Dedupe key without a platform id: same source, author, day and text is the same review. */
 export const fingerprint = (source: string, author: string, date: string, text: string | null) =>
-  sha256([source, foldText(author).trim(), date, foldText(text ?? '').replace(/\s+/g, ' ').trim()].join('\u0000')).toString('base64url');
+  sha256(
+    [
+      source,
+      foldText(author).trim(),
+      date,
+      foldText(text ?? '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    ].join('\u0000'),
+  ).toString('base64url');
 
 export const hashOf = (value: unknown) => sha256(JSON.stringify(value)).toString('base64url').slice(0, 32);
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Store } from '../store/index.js';
 import { decodeUtf8 } from './decode.js';
-import { type Format, detectFormat, parseFile } from './formats.js';
+import { detectFormat, type Format, parseFile } from './formats.js';
 import { type ImportOptions, type ImportReport, importRows } from './import.js';
 
 export interface FileImportReport extends ImportReport {

@@ -1,12 +1,12 @@
-import { type AnalysisInput, ENGINE_VERSION, createAnalyzer } from '../insights/index.js';
-import type { Revision, ReviewAnalysisTable, ReviewTable, Store, Tx } from '../store/index.js';
+import { type AnalysisInput, createAnalyzer, ENGINE_VERSION } from '../insights/index.js';
+import type { ReviewAnalysisTable, ReviewTable, Revision, Store, Tx } from '../store/index.js';
 import { AnalysisPool } from './analysis-pool.js';
 import { analysisContext, analyzerOptions } from './analyze.js';
 import { TEXT_FIXES, type TextFix } from './clean-text.js';
-import { type RowError, formatRef } from './errors.js';
+import { formatRef, type RowError } from './errors.js';
+import type { RawRow } from './formats.js';
 import { hashOf, reviewId } from './identity.js';
 import { type NormalizedReview, normalizeRow, resolversFor } from './normalize.js';
-import type { RawRow } from './formats.js';
 
 export interface ImportOptions {
   /** Write the valid rows and report the others instead of writing nothing. */
@@ -39,13 +39,25 @@ export interface ImportReport {
   cleaned: Record<TextFix, number>;
 }
 
-type Existing = Pick<ReviewTable, 'id' | 'source' | 'source_review_id' | 'fingerprint' | 'row_hash' | 'content_hash' | 'published' | 'updated_at' | 'first_seen_at'>;
-
+type Existing = Pick<
+  ReviewTable,
+  'id' | 'source' | 'source_review_id' | 'fingerprint' | 'row_hash' | 'content_hash' | 'published' | 'updated_at' | 'first_seen_at'
+>;
 
 const BATCH = 500;
 /** Up to this many rows, an import reads only the stored reviews its rows could match, not all of them. */
 const KEYED_READ_MAX = 2_000;
-const EXISTING_COLUMNS = ['id', 'source', 'source_review_id', 'fingerprint', 'row_hash', 'content_hash', 'published', 'updated_at', 'first_seen_at'] as const;
+const EXISTING_COLUMNS = [
+  'id',
+  'source',
+  'source_review_id',
+  'fingerprint',
+  'row_hash',
+  'content_hash',
+  'published',
+  'updated_at',
+  'first_seen_at',
+] as const;
 
 /**
  * The stored reviews an import must compare its rows with: all of them for --sync (it unpublishes
@@ -66,12 +78,22 @@ async function existingFor(trx: Tx, valid: NormalizedReview[], sync: boolean): P
   const found = new Map<string, Existing>();
   for (const [source, ids] of platformIds) {
     for (let i = 0; i < ids.length; i += BATCH) {
-      const rows = await trx.selectFrom('reviews').select(EXISTING_COLUMNS).where('source', '=', source).where('source_review_id', 'in', ids.slice(i, i + BATCH)).execute();
+      const rows = await trx
+        .selectFrom('reviews')
+        .select(EXISTING_COLUMNS)
+        .where('source', '=', source)
+        .where('source_review_id', 'in', ids.slice(i, i + BATCH))
+        .execute();
       for (const e of rows) found.set(e.id, e);
     }
   }
   for (let i = 0; i < fingerprints.length; i += BATCH) {
-    for (const e of await trx.selectFrom('reviews').select(EXISTING_COLUMNS).where('fingerprint', 'in', fingerprints.slice(i, i + BATCH)).execute()) found.set(e.id, e);
+    for (const e of await trx
+      .selectFrom('reviews')
+      .select(EXISTING_COLUMNS)
+      .where('fingerprint', 'in', fingerprints.slice(i, i + BATCH))
+      .execute())
+      found.set(e.id, e);
   }
   return [...found.values()];
 }
@@ -95,7 +117,12 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     }
     const first = seen.get(n.key);
     if (first) {
-      invalid.push({ line: row.line, index: row.index, field: n.record.source_review_id ? 'source_review_id' : '', reason: `duplicate of ${formatRef(first)} (same ${n.record.source_review_id ? 'source and source_review_id' : 'source, author, date and text'})` });
+      invalid.push({
+        line: row.line,
+        index: row.index,
+        field: n.record.source_review_id ? 'source_review_id' : '',
+        reason: `duplicate of ${formatRef(first)} (same ${n.record.source_review_id ? 'source and source_review_id' : 'source, author, date and text'})`,
+      });
       continue;
     }
     seen.set(n.key, row);
@@ -104,7 +131,17 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
   invalid.sort((a, b) => (a.line ?? a.index ?? 0) - (b.line ?? b.index ?? 0));
   const cleaned = Object.fromEntries(TEXT_FIXES.map((f) => [f, 0])) as Record<TextFix, number>;
   for (const n of valid) for (const f of n.fixed) cleaned[f]++;
-  const report: ImportReport = { added: 0, updated: 0, unchanged: 0, unpublished: 0, invalid, revision: null, written: false, syncSkipped: Boolean(opts.sync) && invalid.length > 0, cleaned };
+  const report: ImportReport = {
+    added: 0,
+    updated: 0,
+    unchanged: 0,
+    unpublished: 0,
+    invalid,
+    revision: null,
+    written: false,
+    syncSkipped: Boolean(opts.sync) && invalid.length > 0,
+    cleaned,
+  };
   if (invalid.length > 0 && !opts.skipInvalid) return report;
   const sync = Boolean(opts.sync);
   const analysis = opts.analyze && business ? { business, suffix: `|${analysisContext(business)}` } : null;
@@ -120,7 +157,10 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     if (targets.length > 0) {
       const pool = new AnalysisPool(analyzerOptions(analysis.business));
       try {
-        const out = await pool.analyze(targets.map((t) => t.input), opts.onAnalysisProgress);
+        const out = await pool.analyze(
+          targets.map((t) => t.input),
+          opts.onAnalysisProgress,
+        );
         targets.forEach((t, i) => prepared.set(t.input.id, { row_hash: t.row_hash, analysis: out[i] }));
       } finally {
         await pool.close();
@@ -137,16 +177,27 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     report.unchanged = planned.unchanged;
     // A row that failed validation may still be a live review: never unpublish on an incomplete file.
     const sources = new Set(valid.map((n) => n.record.source));
-    const gone = sync && invalid.length === 0 ? existing.filter((e) => e.published === 1 && sources.has(e.source) && !planned.touched.has(e.id)).map((e) => e.id) : [];
+    const gone =
+      sync && invalid.length === 0
+        ? existing.filter((e) => e.published === 1 && sources.has(e.source) && !planned.touched.has(e.id)).map((e) => e.id)
+        : [];
     report.unpublished = gone.length;
     // An import that changes nothing makes no revision; otherwise every written row names it, so catalog
     // builds read only rows changed after the revision they hold.
     if (planned.inserts.length + planned.updates.length + gone.length === 0) return;
-    const revision = (report.revision = await store.addRevision(trx, now, `import: ${report.added} added, ${report.updated} updated, ${report.unpublished} unpublished`));
+    const revision = (report.revision = await store.addRevision(
+      trx,
+      now,
+      `import: ${report.added} added, ${report.updated} updated, ${report.unpublished} unpublished`,
+    ));
     let done = 0;
     const total = planned.inserts.length + planned.updates.length;
     for (const u of planned.updates) {
-      await trx.updateTable('reviews').set({ ...u.set, changed_revision: revision.id }).where('id', '=', u.id).execute();
+      await trx
+        .updateTable('reviews')
+        .set({ ...u.set, changed_revision: revision.id })
+        .where('id', '=', u.id)
+        .execute();
       opts.onProgress?.(++done, total);
     }
     for (let i = 0; i < planned.inserts.length; i += BATCH) {
@@ -155,13 +206,20 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
       opts.onProgress?.((done += batch.length), total);
     }
     for (let i = 0; i < gone.length; i += BATCH) {
-      await trx.updateTable('reviews').set({ published: 0, row_hash: '', changed_revision: revision.id }).where('id', 'in', gone.slice(i, i + BATCH)).execute();
+      await trx
+        .updateTable('reviews')
+        .set({ published: 0, row_hash: '', changed_revision: revision.id })
+        .where('id', 'in', gone.slice(i, i + BATCH))
+        .execute();
     }
     if (analysis) {
       let inline: ReturnType<typeof createAnalyzer> | null = null;
       const rows: ReviewAnalysisTable[] = analysisTargets(planned).map((t) => {
         const ready = prepared.get(t.input.id);
-        const text = ready?.row_hash === t.row_hash ? ready.analysis : JSON.stringify((inline ??= createAnalyzer(analyzerOptions(analysis.business))).analyze(t.input));
+        const text =
+          ready?.row_hash === t.row_hash
+            ? ready.analysis
+            : JSON.stringify((inline ??= createAnalyzer(analyzerOptions(analysis.business))).analyze(t.input));
         return { review_id: t.input.id, engine: ENGINE_VERSION, content_hash: t.row_hash + analysis.suffix, analysis: text };
       });
       await store.saveAnalyses(rows, trx);
@@ -235,16 +293,27 @@ function planWrites(valid: NormalizedReview[], existing: Existing[], now: string
     const prev = find(n);
     if (!prev) {
       const updated_at = r.updated_at ?? base.published_at;
-      out.inserts.push({ id: reviewId(n.key, base.published_at), ...base, updated_at, first_seen_at: now, row_hash: hashOf([base, updated_at]) });
+      out.inserts.push({
+        id: reviewId(n.key, base.published_at),
+        ...base,
+        updated_at,
+        first_seen_at: now,
+        row_hash: hashOf([base, updated_at]),
+      });
       continue;
     }
     out.touched.add(prev.id);
     // updated_at moves only when the text, rating or owner reply changes; the hash covers what is stored.
-    const updated_at = prev.content_hash === content_hash ? prev.updated_at : r.updated_at && r.updated_at > prev.updated_at ? r.updated_at : now;
+    const updated_at =
+      prev.content_hash === content_hash ? prev.updated_at : r.updated_at && r.updated_at > prev.updated_at ? r.updated_at : now;
     const row_hash = hashOf([base, updated_at]);
     if (prev.row_hash === row_hash) out.unchanged++;
     // A source id learnt for a review first imported without one is kept (and the key is then the id).
-    else out.updates.push({ id: prev.id, set: { ...base, source_review_id: base.source_review_id ?? prev.source_review_id, updated_at, row_hash } });
+    else
+      out.updates.push({
+        id: prev.id,
+        set: { ...base, source_review_id: base.source_review_id ?? prev.source_review_id, updated_at, row_hash },
+      });
   }
   return out;
 }
@@ -252,5 +321,7 @@ function planWrites(valid: NormalizedReview[], existing: Existing[], now: string
 /** The published rows a plan writes, as analysis inputs with the row hash their analysis is of. */
 function analysisTargets(p: PlannedWrites): { input: AnalysisInput; row_hash: string }[] {
   const rows = [...p.inserts, ...p.updates.map((u) => ({ id: u.id, ...u.set }))];
-  return rows.filter((r) => r.published === 1).map((r) => ({ input: { id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language }, row_hash: r.row_hash }));
+  return rows
+    .filter((r) => r.published === 1)
+    .map((r) => ({ input: { id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language }, row_hash: r.row_hash }));
 }

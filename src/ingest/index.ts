@@ -1,8 +1,8 @@
-export { importFile, type FileImportReport } from './import-file.js';
-export { importRows, type ImportOptions, type ImportReport } from './import.js';
-export { analyzePending, analysisContext } from './analyze.js';
-export { FORMATS, type Format, type RawRow, detectFormat, parseFile } from './formats.js';
-export { ImportFileError, formatRowError, type RowError } from './errors.js';
+export { analysisContext, analyzePending } from './analyze.js';
+export { describeCleaning, type TextFix } from './clean-text.js';
 export { decodeUtf8 } from './decode.js';
-export { type TextFix, describeCleaning } from './clean-text.js';
+export { formatRowError, ImportFileError, type RowError } from './errors.js';
+export { detectFormat, FORMATS, type Format, parseFile, type RawRow } from './formats.js';
 export { fingerprint, hashOf, reviewId } from './identity.js';
+export { type ImportOptions, type ImportReport, importRows } from './import.js';
+export { type FileImportReport, importFile } from './import-file.js';

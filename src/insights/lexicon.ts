@@ -2,8 +2,8 @@
 // and compiles them into token matchers. Compiled lexicons are cached per vertical.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { PhraseMatcher } from './phrase-matcher.js';
 import { tokenizePhrase } from './nlp.js';
+import { PhraseMatcher } from './phrase-matcher.js';
 import { SpellFixer } from './spelling.js';
 
 const ScoreMap = z.record(z.string(), z.number().min(-3).max(3));
@@ -27,21 +27,25 @@ const TaxonomyFile = z.object({
   label: z.string(),
   version: z.number().int().positive(),
   default_aspect: z.string().nullable(),
-  aspects: z.array(z.object({
-    id: z.string(),
-    label: z.string(),
-    terms: z.array(z.string()),
-    cues: ScoreMap,
-    /** Terms that name the aspect only when an opinion attaches to them ("we made a reservation" is no service). */
-    weak_terms: z.array(z.string()).default([]),
-    /** Cues that name the aspect only when no other aspect's term is close by ("fast" service, "fast" food prep). */
-    weak_cues: z.array(z.string()).default([]),
-    /**
-     * Aspects whose terms this aspect's terms and cues absorb: "the pizza is too expensive" and "$12 for the
-     * soup" are about price, not food, so restaurant `price` absorbs `food`.
-     */
-    absorbs: z.array(z.string()).default([]),
-  })).min(1),
+  aspects: z
+    .array(
+      z.object({
+        id: z.string(),
+        label: z.string(),
+        terms: z.array(z.string()),
+        cues: ScoreMap,
+        /** Terms that name the aspect only when an opinion attaches to them ("we made a reservation" is no service). */
+        weak_terms: z.array(z.string()).default([]),
+        /** Cues that name the aspect only when no other aspect's term is close by ("fast" service, "fast" food prep). */
+        weak_cues: z.array(z.string()).default([]),
+        /**
+         * Aspects whose terms this aspect's terms and cues absorb: "the pizza is too expensive" and "$12 for the
+         * soup" are about price, not food, so restaurant `price` absorbs `food`.
+         */
+        absorbs: z.array(z.string()).default([]),
+      }),
+    )
+    .min(1),
   problems: z.array(z.object({ id: z.string(), label: z.string(), patterns: z.array(z.string()).min(1) })),
   opinion: ScoreMap,
   /** Nouns that turn an aspect term before them into a mere modifier: "sushi restaurant", "pizza place". */
@@ -143,7 +147,8 @@ function compile(english: z.infer<typeof EnglishFile>, taxonomy: TaxonomyFile): 
       owner.set(key, aspect.id);
     }
     for (const other of aspect.absorbs) {
-      if (!aspectIds.has(other) || other === aspect.id) throw new Error(`taxonomy ${taxonomy.vertical}: ${aspect.id} cannot absorb ${other}`);
+      if (!aspectIds.has(other) || other === aspect.id)
+        throw new Error(`taxonomy ${taxonomy.vertical}: ${aspect.id} cannot absorb ${other}`);
     }
     const weakTerms = new Set(aspect.weak_terms);
     for (const w of weakTerms) {

@@ -29,37 +29,47 @@ export const ModelFile = z.object({
     options: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
   }),
   /** Null where the lexicon's own aspect detection is kept. */
-  category: z.object({
-    aspects: z.array(z.string()),
-    /** An aspect is reported when its probability reaches this. */
-    threshold: z.number(),
-    /**
-     * Weight rows have one more entry than `aspects`: the probability that the sentence evaluates some aspect.
-     * When it reaches this and no aspect reached `threshold`, the likeliest aspect is reported (null: never).
-     */
-    any_threshold: z.number().nullable(),
-    /**
-     * Which of the lexicon's aspects are reported beside the model's: `attached`, those named with an opinion
-     * attached to the naming words; `all`, every aspect it reports; `none`.
-     */
-    lexicon: z.enum(['attached', 'all', 'none']),
-    weights: Weights,
-  }).nullable(),
-  polarity: z.object({
-    classes: z.array(z.enum(POLARITY_CLASSES)),
-    /** The scope's words are features (else only lexicon, general-lexicon and pattern evidence). */
-    words: z.boolean(),
-    /** The lexicon's own polarity stands wherever it is not neutral; the model judges the rest. */
-    lexicon_first: z.boolean(),
-    weights: Weights,
-  }).nullable(),
+  category: z
+    .object({
+      aspects: z.array(z.string()),
+      /** An aspect is reported when its probability reaches this. */
+      threshold: z.number(),
+      /**
+       * Weight rows have one more entry than `aspects`: the probability that the sentence evaluates some aspect.
+       * When it reaches this and no aspect reached `threshold`, the likeliest aspect is reported (null: never).
+       */
+      any_threshold: z.number().nullable(),
+      /**
+       * Which of the lexicon's aspects are reported beside the model's: `attached`, those named with an opinion
+       * attached to the naming words; `all`, every aspect it reports; `none`.
+       */
+      lexicon: z.enum(['attached', 'all', 'none']),
+      weights: Weights,
+    })
+    .nullable(),
+  polarity: z
+    .object({
+      classes: z.array(z.enum(POLARITY_CLASSES)),
+      /** The scope's words are features (else only lexicon, general-lexicon and pattern evidence). */
+      words: z.boolean(),
+      /** The lexicon's own polarity stands wherever it is not neutral; the model judges the rest. */
+      lexicon_first: z.boolean(),
+      weights: Weights,
+    })
+    .nullable(),
 });
 export type ModelFile = z.infer<typeof ModelFile>;
 
 /** A loaded model: weights per feature name as typed arrays, one entry per aspect or class. */
 export interface Model {
   file: ModelFile;
-  category: { aspects: string[]; threshold: number; anyThreshold: number | null; lexicon: 'attached' | 'all' | 'none'; weights: Map<string, Float64Array> } | null;
+  category: {
+    aspects: string[];
+    threshold: number;
+    anyThreshold: number | null;
+    lexicon: 'attached' | 'all' | 'none';
+    weights: Map<string, Float64Array>;
+  } | null;
   polarity: { classes: ModelPolarity[]; words: boolean; lexiconFirst: boolean; weights: Map<string, Float64Array> } | null;
 }
 
@@ -72,10 +82,18 @@ export function compileModel(file: ModelFile): Model {
   return {
     file,
     category: file.category && {
-      aspects: file.category.aspects, threshold: file.category.threshold, anyThreshold: file.category.any_threshold,
-      lexicon: file.category.lexicon, weights: toMap(file.category.weights),
+      aspects: file.category.aspects,
+      threshold: file.category.threshold,
+      anyThreshold: file.category.any_threshold,
+      lexicon: file.category.lexicon,
+      weights: toMap(file.category.weights),
     },
-    polarity: file.polarity && { classes: file.polarity.classes, words: file.polarity.words, lexiconFirst: file.polarity.lexicon_first, weights: toMap(file.polarity.weights) },
+    polarity: file.polarity && {
+      classes: file.polarity.classes,
+      words: file.polarity.words,
+      lexiconFirst: file.polarity.lexicon_first,
+      weights: toMap(file.polarity.weights),
+    },
   };
 }
 

@@ -1,7 +1,8 @@
 // The one place that talks to wink-nlp: turns text into sentences of tokens with character offsets.
 // The rest of the engine works on these plain arrays, so it does not depend on wink's API.
-import winkNLP, { type ItsFunction } from 'wink-nlp';
+
 import model from 'wink-eng-lite-web-model';
+import winkNLP, { type ItsFunction } from 'wink-nlp';
 
 export interface Token {
   /** Lowercased surface form (wink's `normal`, which also expands contractions: "n't" → "not"). */
@@ -94,12 +95,18 @@ export function parseText(text: string): ParsedSentence[] {
     const start = at < 0 ? cursor : at;
     const end = at < 0 ? cursor : at + value.length;
     cursor = end;
-    all[i] = tags[i] === 'SPACE' || value.trim() === '' ? null
-      : {
-        normal: normals[i], lemma: lemmas[i].toLowerCase(), pos: tags[i], negated: negations[i],
-        oov: ids[i] >= firstUnknownId && LETTERS.test(normals[i]) && (value === normals[i] || !isKnown(normals[i])),
-        start, end,
-      };
+    all[i] =
+      tags[i] === 'SPACE' || value.trim() === ''
+        ? null
+        : {
+            normal: normals[i],
+            lemma: lemmas[i].toLowerCase(),
+            pos: tags[i],
+            negated: negations[i],
+            oov: ids[i] >= firstUnknownId && LETTERS.test(normals[i]) && (value === normals[i] || !isKnown(normals[i])),
+            start,
+            end,
+          };
   }
 
   const sentences: ParsedSentence[] = [];

@@ -1,10 +1,10 @@
+import type { ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Catalog } from '../catalog/index.js';
 import type { MemoBudget } from '../http/index.js';
 import { RateLimiter, type Store } from '../store/index.js';
-import type { Catalog } from '../catalog/index.js';
 import { jsonRpcError } from './errors.js';
 import { McpCounters } from './metrics.js';
 import { originPolicy } from './origin.js';
@@ -52,7 +52,8 @@ export interface McpDeps {
  * classifier (isLegacyRequest) makes that decision, so routing cannot disagree with the SDK.
  */
 export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<void> {
-  const sessions = deps.sessions ?? new InMemorySessionStore({ ttlMs: deps.config.mcpSessionTtlMs, maxSessions: deps.config.mcpMaxSessions });
+  const sessions =
+    deps.sessions ?? new InMemorySessionStore({ ttlMs: deps.config.mcpSessionTtlMs, maxSessions: deps.config.mcpMaxSessions });
   const createServer = deps.createServer ?? createMcpServerFactory(deps.catalog, deps.memo);
   // Rejected requests are the client's problem, not the server's: keep them out of the default log level.
   const onerror = (err: Error) => deps.log.debug({ err: err.message }, 'mcp request rejected');
@@ -93,13 +94,15 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
         forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
       }
     }
-    if (await isLegacyRequest(forward, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES })) return sessionEra(forward, parsedBody, clientAddress);
+    if (await isLegacyRequest(forward, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES }))
+      return sessionEra(forward, parsedBody, clientAddress);
     return modern.fetch(forward, parsedBody === undefined ? undefined : { parsedBody });
   };
   const adapterOptions = { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err: Error) => deps.log.error({ err }, 'mcp request failed') };
   // One adapter per request (a closure, cheap) so the handler knows the client address Fastify
   // resolved (TRUST_PROXY applies), which the session-creation limit is keyed by.
-  const serve = (req: FastifyRequest, res: ServerResponse) => toNodeHandler({ fetch: (request: Request) => handle(request, req.ip) }, adapterOptions)(req.raw, res);
+  const serve = (req: FastifyRequest, res: ServerResponse) =>
+    toNodeHandler({ fetch: (request: Request) => handle(request, req.ip) }, adapterOptions)(req.raw, res);
 
   app.route({
     method: ['GET', 'POST', 'DELETE'],

@@ -1,6 +1,6 @@
 import type { Catalog } from '../catalog/index.js';
-import { foldText } from '../domain/index.js';
 import type { AspectInsight, EntityInsight } from '../domain/index.js';
+import { foldText } from '../domain/index.js';
 
 /** A name the caller gave that matches nothing: the message lists what would have matched. */
 export class UnknownName extends Error {}
@@ -12,7 +12,10 @@ const listChoices = (items: string[]) =>
   items.length <= MAX_LISTED ? items.join(', ') : `${items.slice(0, MAX_LISTED).join(', ')} and ${items.length - MAX_LISTED} more`;
 
 /** Labels are matched loosely ("Technical knowledge" finds `technical_knowledge`). */
-const loose = (s: string) => foldText(s).trim().replace(/[\s_-]+/g, ' ');
+const loose = (s: string) =>
+  foldText(s)
+    .trim()
+    .replace(/[\s_-]+/g, ' ');
 
 export function findAspect(catalog: Catalog, value: string): AspectInsight {
   const wanted = loose(value);
@@ -30,10 +33,16 @@ export type EntityKind = 'technician' | 'service';
 
 type Profiles = Catalog['business']['technicians'] | Catalog['business']['services'];
 /** The profile type of each kind: technicians carry a role, services do not. */
-type ProfileOf<K extends EntityKind> = (K extends 'technician' ? Catalog['business']['technicians'] : Catalog['business']['services'])[number];
+type ProfileOf<K extends EntityKind> = (K extends 'technician'
+  ? Catalog['business']['technicians']
+  : Catalog['business']['services'])[number];
 
 /** A technician or service of the business profile (by id, name or alias) with its insight entry. */
-export function findEntity<K extends EntityKind>(catalog: Catalog, kind: K, value: string): { profile: ProfileOf<K>; stats: EntityInsight } {
+export function findEntity<K extends EntityKind>(
+  catalog: Catalog,
+  kind: K,
+  value: string,
+): { profile: ProfileOf<K>; stats: EntityInsight } {
   const profiles: Profiles = kind === 'technician' ? catalog.business.technicians : catalog.business.services;
   const matcher = kind === 'technician' ? catalog.attribution.technicians : catalog.attribution.services;
   const id = matcher.resolve(value);
@@ -64,7 +73,10 @@ export function entityStats(catalog: Catalog, kind: EntityKind, profile: { id: s
 }
 
 /** Completion candidates: ids whose id, name or alias starts with (or contains) what was typed. */
-export function completeNames(items: readonly { id: string; name?: string; label?: string; aliases?: readonly string[] }[], typed: string): string[] {
+export function completeNames(
+  items: readonly { id: string; name?: string; label?: string; aliases?: readonly string[] }[],
+  typed: string,
+): string[] {
   const t = loose(typed);
   const terms = (i: (typeof items)[number]) => [i.id, i.name ?? '', i.label ?? '', ...(i.aliases ?? [])].map(loose);
   const prefix = items.filter((i) => terms(i).some((s) => s.startsWith(t)));

@@ -16,7 +16,10 @@ function orInvalidParams<T>(find: () => T): T {
 const userMessage = (text: string, uri: string, data: unknown) => ({
   messages: [
     { role: 'user' as const, content: { type: 'text' as const, text } },
-    { role: 'user' as const, content: { type: 'resource' as const, resource: { uri, mimeType: 'application/json', text: JSON.stringify(data) } } },
+    {
+      role: 'user' as const,
+      content: { type: 'resource' as const, resource: { uri, mimeType: 'application/json', text: JSON.stringify(data) } },
+    },
   ],
 });
 
@@ -30,11 +33,17 @@ const userMessage = (text: string, uri: string, data: unknown) => ({
  */
 export function preparePrompts(catalog: () => Catalog): (server: McpServer) => void {
   const aspectArgs = z.object({
-    aspect: completable(z.string().min(1).max(120).describe('aspect id or label'), (typed) => completeNames(catalog().insights.aspects, typed)),
+    aspect: completable(z.string().min(1).max(120).describe('aspect id or label'), (typed) =>
+      completeNames(catalog().insights.aspects, typed),
+    ),
   });
   const profiles = (kind: EntityKind) => (kind === 'technician' ? catalog().business.technicians : catalog().business.services);
   const entityArgs = (kind: EntityKind) =>
-    z.object({ [kind]: completable(z.string().min(1).max(120).describe(`${kind} id, name or alias`), (typed) => completeNames(profiles(kind), typed)) });
+    z.object({
+      [kind]: completable(z.string().min(1).max(120).describe(`${kind} id, name or alias`), (typed) =>
+        completeNames(profiles(kind), typed),
+      ),
+    });
   const technicianArgs = entityArgs('technician');
   const serviceArgs = entityArgs('service');
   return (server) => registerPrompts(server, catalog, aspectArgs, { technician: technicianArgs, service: serviceArgs });

@@ -16,7 +16,9 @@ export const RESOURCE_URIS = {
   service: 'reviewcast://services/{service}',
 } as const;
 
-const json = (uri: URL | string, value: unknown) => ({ contents: [{ uri: String(uri), mimeType: JSON_MIME, text: JSON.stringify(value) }] });
+const json = (uri: URL | string, value: unknown) => ({
+  contents: [{ uri: String(uri), mimeType: JSON_MIME, text: JSON.stringify(value) }],
+});
 
 /** A template variable's value, or "not found" for the URI (the SDK answers the spec's resource-not-found error). */
 function resolveOr<T>(uri: URL, find: () => T): T {
@@ -47,23 +49,47 @@ export function prepareResources(catalog: () => Catalog): (server: McpServer) =>
   // Templates hold only the parsed URI pattern and callbacks, so one set serves every per-request server.
   const reviewTemplate = new ResourceTemplate(RESOURCE_URIS.review, {
     list: undefined,
-    complete: { id: (typed) => catalog().reviews.filter((r) => r.id.startsWith(typed.toUpperCase())).slice(0, 100).map((r) => r.id) },
+    complete: {
+      id: (typed) =>
+        catalog()
+          .reviews.filter((r) => r.id.startsWith(typed.toUpperCase()))
+          .slice(0, 100)
+          .map((r) => r.id),
+    },
   });
   const aspectTemplate = new ResourceTemplate(RESOURCE_URIS.aspect, {
-    list: () => ({ resources: catalog().insights.aspects.map((a) => ({ uri: `reviewcast://aspects/${a.id}`, name: a.id, title: a.label, mimeType: JSON_MIME })) }),
+    list: () => ({
+      resources: catalog().insights.aspects.map((a) => ({
+        uri: `reviewcast://aspects/${a.id}`,
+        name: a.id,
+        title: a.label,
+        mimeType: JSON_MIME,
+      })),
+    }),
     complete: { aspect: (typed) => completeNames(catalog().insights.aspects, typed) },
   });
   const profiles = (kind: EntityKind) => (kind === 'technician' ? catalog().business.technicians : catalog().business.services);
   const entityTemplate = (kind: EntityKind) =>
     new ResourceTemplate(RESOURCE_URIS[kind], {
-      list: () => ({ resources: profiles(kind).map((p) => ({ uri: `reviewcast://${kind}s/${p.id}`, name: p.id, title: p.name, mimeType: JSON_MIME })) }),
+      list: () => ({
+        resources: profiles(kind).map((p) => ({ uri: `reviewcast://${kind}s/${p.id}`, name: p.id, title: p.name, mimeType: JSON_MIME })),
+      }),
       complete: { [kind]: (typed) => completeNames(profiles(kind), typed) },
     });
-  const templates = { review: reviewTemplate, aspect: aspectTemplate, technician: entityTemplate('technician'), service: entityTemplate('service') };
+  const templates = {
+    review: reviewTemplate,
+    aspect: aspectTemplate,
+    technician: entityTemplate('technician'),
+    service: entityTemplate('service'),
+  };
   return (server) => registerResources(server, catalog, templates);
 }
 
-function registerResources(server: McpServer, catalog: () => Catalog, templates: Record<'review' | 'aspect' | EntityKind, ResourceTemplate>): void {
+function registerResources(
+  server: McpServer,
+  catalog: () => Catalog,
+  templates: Record<'review' | 'aspect' | EntityKind, ResourceTemplate>,
+): void {
   server.registerResource(
     'business',
     RESOURCE_URIS.business,
@@ -99,13 +125,22 @@ function registerResources(server: McpServer, catalog: () => Catalog, templates:
     'aspect',
     templates.aspect,
     { title: 'Aspect sentiment', description: 'Sentiment about one aspect (id or label).', mimeType: JSON_MIME, cacheHint: CACHE },
-    (uri, vars) => json(uri, resolveOr(uri, () => findAspect(catalog(), variable(vars.aspect)))),
+    (uri, vars) =>
+      json(
+        uri,
+        resolveOr(uri, () => findAspect(catalog(), variable(vars.aspect))),
+      ),
   );
   for (const kind of ['technician', 'service'] as const) {
     server.registerResource(
       kind,
       templates[kind],
-      { title: kind === 'technician' ? 'Technician' : 'Service', description: `One ${kind} (id, name or alias) with review statistics.`, mimeType: JSON_MIME, cacheHint: CACHE },
+      {
+        title: kind === 'technician' ? 'Technician' : 'Service',
+        description: `One ${kind} (id, name or alias) with review statistics.`,
+        mimeType: JSON_MIME,
+        cacheHint: CACHE,
+      },
       (uri, vars) => {
         const { profile, stats } = resolveOr(uri, () => findEntity(catalog(), kind, variable(vars[kind])));
         return json(uri, { [kind]: profile, stats });

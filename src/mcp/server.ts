@@ -68,7 +68,9 @@ export type McpServerFactory = (exchange?: Exchange) => McpServer;
  */
 export function createMcpServerFactory(catalog: () => Catalog, memo: MemoBudget): McpServerFactory {
   // The text copy is the bulk (structuredContent mostly references catalog objects); counted at two bytes a character.
-  const results: ResultCache = new RevisionCache(memo, 'mcp_results', (r) => r.content.reduce((n, part) => n + ('text' in part ? 2 * part.text.length : 0), 0));
+  const results: ResultCache = new RevisionCache(memo, 'mcp_results', (r) =>
+    r.content.reduce((n, part) => n + ('text' in part ? 2 * part.text.length : 0), 0),
+  );
   const addResources = prepareResources(catalog);
   const addPrompts = preparePrompts(catalog);
   return (exchange) => {
@@ -85,10 +87,21 @@ export function createMcpServerFactory(catalog: () => Catalog, memo: MemoBudget)
   };
 }
 
-function registerTool(server: McpServer, { spec, input, output }: (typeof PREPARED)[number], catalog: () => Catalog, results: ResultCache): void {
+function registerTool(
+  server: McpServer,
+  { spec, input, output }: (typeof PREPARED)[number],
+  catalog: () => Catalog,
+  results: ResultCache,
+): void {
   server.registerTool(
     spec.name,
-    { title: spec.title, description: spec.description, inputSchema: input, outputSchema: output, annotations: { title: spec.title, ...READ_ONLY_ANNOTATIONS } },
+    {
+      title: spec.title,
+      description: spec.description,
+      inputSchema: input,
+      outputSchema: output,
+      annotations: { title: spec.title, ...READ_ONLY_ANNOTATIONS },
+    },
     (args: unknown) => runTool(spec, catalog, args, results),
   );
 }

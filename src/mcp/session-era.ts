@@ -1,8 +1,8 @@
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { jsonRpcError } from './errors.js';
+import type { McpCounters } from './metrics.js';
 import type { Exchange, McpServerFactory } from './server.js';
 import { EVICTABLE_AFTER_MS, type SessionStore } from './sessions.js';
-import type { McpCounters } from './metrics.js';
 
 export interface SessionEraOptions {
   createServer: McpServerFactory;
@@ -40,14 +40,22 @@ export function createSessionEraHandler(opts: SessionEraOptions) {
     // GET must open an SSE stream or be 405. Nothing is ever pushed from here, so it is 405 with or
     // without a session: the answer clients treat as "carry on with POST".
     if (method !== 'POST' && method !== 'DELETE') {
-      return jsonRpcError(405, -32000, 'Method not allowed: this server sends no server-initiated messages; use POST.', { Allow: 'POST, DELETE' });
+      return jsonRpcError(405, -32000, 'Method not allowed: this server sends no server-initiated messages; use POST.', {
+        Allow: 'POST, DELETE',
+      });
     }
     if (method === 'POST' && isInitializeRequest(parsedBody)) {
       // Checked before any work: one client cannot churn the session table (a token bucket per address, global across replicas).
       const wait = await opts.initializeLimit.take(clientAddress);
       if (wait > 0) {
         opts.counters.sessionsRefusedRateLimited++;
-        return jsonRpcError(429, -32000, `Too many sessions started from this address; retry in ${wait} s.`, { 'Retry-After': String(wait) }, idOf(parsedBody));
+        return jsonRpcError(
+          429,
+          -32000,
+          `Too many sessions started from this address; retry in ${wait} s.`,
+          { 'Retry-After': String(wait) },
+          idOf(parsedBody),
+        );
       }
       const response = await serve(request, parsedBody);
       if (response.status !== 200) return response;
@@ -55,7 +63,13 @@ export function createSessionEraHandler(opts: SessionEraOptions) {
       if (!session) {
         opts.counters.sessionsRefusedFull++;
         const retry = String(Math.ceil(EVICTABLE_AFTER_MS / 1000));
-        return jsonRpcError(503, -32000, `Every session slot is held by a client active within the last minute; retry in ${retry} s.`, { 'Retry-After': retry }, idOf(parsedBody));
+        return jsonRpcError(
+          503,
+          -32000,
+          `Every session slot is held by a client active within the last minute; retry in ${retry} s.`,
+          { 'Retry-After': retry },
+          idOf(parsedBody),
+        );
       }
       opts.counters.sessionsCreated++;
       const headers = new Headers(response.headers);

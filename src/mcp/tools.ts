@@ -2,8 +2,12 @@ import { z } from 'zod';
 import type { Catalog } from '../catalog/index.js';
 import {
   AggregateRatingSchema,
+  AspectInsight,
   BusinessSchema,
+  EntityInsight,
+  Insights,
   IsoDate,
+  ReviewAnalysis,
   ReviewSchema,
   SearchQuerySchema,
   SearchResultSchema,
@@ -11,7 +15,6 @@ import {
   SinceResultSchema,
   Technician,
 } from '../domain/index.js';
-import { AspectInsight, EntityInsight, Insights, ReviewAnalysis } from '../domain/index.js';
 import { type EntityKind, entityStats, findAspect, findEntity, UnknownName } from './lookup.js';
 
 /**
@@ -162,7 +165,8 @@ export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: 'list_technicians',
     title: 'List technicians',
-    description: 'Every technician of the business with aliases, role, review count, average rating, share of positive reviews and top aspects.',
+    description:
+      'Every technician of the business with aliases, role, review count, average rating, share of positive reviews and top aspects.',
     input: NoArguments,
     output: z.object({ technicians: z.array(TechnicianListEntry) }),
     run: (c) => ({
@@ -172,7 +176,8 @@ export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: 'get_technician',
     title: 'Technician details',
-    description: "One technician by id, name or alias: profile, review statistics, the aspects customers mention, and the newest reviews that mention them.",
+    description:
+      'One technician by id, name or alias: profile, review statistics, the aspects customers mention, and the newest reviews that mention them.',
     input: z.object({ technician: z.string().min(1).max(120).describe('technician id, name or alias'), recent: RecentLimit }),
     output: z.object({ technician: Technician, stats: EntityInsight, recent_reviews: z.array(ReviewSchema) }),
     run: (c, { technician, recent }) => {
@@ -191,7 +196,8 @@ export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: 'get_service',
     title: 'Service details',
-    description: 'One service by id, name or alias: profile, review statistics, the aspects customers mention, and the newest reviews about it.',
+    description:
+      'One service by id, name or alias: profile, review statistics, the aspects customers mention, and the newest reviews about it.',
     input: z.object({ service: z.string().min(1).max(120).describe('service id, name or alias'), recent: RecentLimit }),
     output: z.object({ service: Service, stats: EntityInsight, recent_reviews: z.array(ReviewSchema) }),
     run: (c, { service, recent }) => {
@@ -214,7 +220,8 @@ export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: 'get_faq',
     title: 'Questions answered by reviews',
-    description: 'Frequently asked questions about the business, each answered from the reviews with the ids of the reviews that support it.',
+    description:
+      'Frequently asked questions about the business, each answered from the reviews with the ids of the reviews that support it.',
     input: NoArguments,
     output: Insights.pick({ faq: true }),
     run: (c) => ({ faq: c.insights.faq }),

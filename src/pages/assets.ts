@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { Representation, httpDate } from '../catalog/index.js';
-import { sendRepresentation } from '../http/index.js';
-import { sendError } from '../http/index.js';
+import { httpDate, Representation } from '../catalog/index.js';
+import { sendError, sendRepresentation } from '../http/index.js';
 
 interface Asset {
   /** Path the pages link to, e.g. /assets/site.3f2a9c1b7d.css — the hash makes it safe to cache forever. */

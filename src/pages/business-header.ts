@@ -30,11 +30,15 @@ export function businessHero(c: Catalog, root: string, selectedRating: number | 
         ${street && html`<li><span class="contact-label">Address</span> <address>${street}</address></li>`}
         ${b.hours.length > 0 && html`<li><span class="contact-label">Hours</span> ${b.hours.map((h, i) => html`${i > 0 && ' · '}${dayRange(h.days)} ${clock(h.opens)}–${clock(h.closes)}`)}</li>`}
       </ul>
-      ${b.service_areas.length > 0 &&
-      html`<h2 class="mini-heading" id="areas-heading">Service areas</h2>
-      <ul class="chips" aria-labelledby="areas-heading">${b.service_areas.map((s) => html`<li class="chip">${s.name}</li>`)}</ul>`}
-      ${b.profiles.length > 0 &&
-      html`<p class="profiles">Also reviewed on ${b.profiles.map((p, i) => html`${i > 0 && (i === b.profiles.length - 1 ? ' and ' : ', ')}<a href="${p.url}" rel="noopener">${sourceLabel(p.platform)}</a>`)}.</p>`}
+      ${
+        b.service_areas.length > 0 &&
+        html`<h2 class="mini-heading" id="areas-heading">Service areas</h2>
+      <ul class="chips" aria-labelledby="areas-heading">${b.service_areas.map((s) => html`<li class="chip">${s.name}</li>`)}</ul>`
+      }
+      ${
+        b.profiles.length > 0 &&
+        html`<p class="profiles">Also reviewed on ${b.profiles.map((p, i) => html`${i > 0 && (i === b.profiles.length - 1 ? ' and ' : ', ')}<a href="${p.url}" rel="noopener">${sourceLabel(p.platform)}</a>`)}.</p>`
+      }
     </div>
   </div>
 </section>`;

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { type Catalog, FEED_SIZE } from '../catalog/index.js';
-import { CACHE_CONTROL } from '../http/index.js';
-import { buildOpenApi } from '../http/index.js';
+import { buildOpenApi, CACHE_CONTROL } from '../http/index.js';
 import { HubConfigSchema } from '../websub/index.js';
 import { formatCount } from './format.js';
 import { type Html, html } from './html.js';
 import { layout, rootPath } from './layout.js';
-import { type JsonSchema, fieldRows, fieldTable, inlineLocalRefs, modelAnchor, typeOf } from './schema-doc.js';
+import { fieldRows, fieldTable, inlineLocalRefs, type JsonSchema, modelAnchor, typeOf } from './schema-doc.js';
 
 /** One MCP tool as the MCP module lists it; `inputSchema` may be JSON Schema or a Zod schema. */
 export interface ToolDefinition {
@@ -29,10 +28,23 @@ interface OpenApiDoc {
 }
 
 /** The data model tables, in reading order; every other component is linked from these. */
-const MODEL_ORDER = ['ReviewsDocument', 'Review', 'Business', 'AggregateRating', 'SearchQuery', 'SearchResult', 'SinceResult', 'Insights', 'JsonFeed', 'Error'];
+const MODEL_ORDER = [
+  'ReviewsDocument',
+  'Review',
+  'Business',
+  'AggregateRating',
+  'SearchQuery',
+  'SearchResult',
+  'SinceResult',
+  'Insights',
+  'JsonFeed',
+  'Error',
+];
 
 const toJsonSchema = (s: unknown): JsonSchema =>
-  inlineLocalRefs(s instanceof z.ZodType ? (z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as JsonSchema) : ((s ?? {}) as JsonSchema));
+  inlineLocalRefs(
+    s instanceof z.ZodType ? (z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as JsonSchema) : ((s ?? {}) as JsonSchema),
+  );
 
 // Code wraps instead of scrolling, so no block needs to be a focusable scroll region.
 const code = (text: string) => html`<pre class="code" data-copy><code>${text}</code></pre>`;
@@ -52,11 +64,18 @@ function operation(c: Catalog, path: string, method: string, op: Operation): Htm
   return html`<article class="endpoint" id="op-${op.operationId ?? path}">
   <h3><span class="method method-${method}">${method.toUpperCase()}</span> <code>${path}</code></h3>
   ${op.summary && html`<p>${op.summary}</p>`}
-  ${params.length > 0 &&
-  fieldTable(
-    params.map((p) => ({ path: p.name, type: typeOf(p.schema), required: p.required ?? false, description: `${p.in} parameter${p.description ? `; ${p.description}` : ''}` })),
-    `Parameters of ${method.toUpperCase()} ${path}`,
-  )}
+  ${
+    params.length > 0 &&
+    fieldTable(
+      params.map((p) => ({
+        path: p.name,
+        type: typeOf(p.schema),
+        required: p.required ?? false,
+        description: `${p.in} parameter${p.description ? `; ${p.description}` : ''}`,
+      })),
+      `Parameters of ${method.toUpperCase()} ${path}`,
+    )
+  }
   ${form && fieldTable(fieldRows(form), `Form fields of ${method.toUpperCase()} ${path}`)}
   <ul class="responses" aria-label="Responses">
     ${Object.entries(op.responses).map(([status, r]) => {
@@ -73,7 +92,11 @@ function restSection(c: Catalog, doc: OpenApiDoc): Html {
   return html`<section id="rest" aria-labelledby="rest-heading">
   <h2 id="rest-heading">REST endpoints</h2>
   <p>Rendered from <a href="${root}/openapi.json">/openapi.json</a> (OpenAPI 3.1), which is generated from the same Zod schemas that validate the data. Every <code>GET</code> also answers <code>HEAD</code>.</p>
-  ${Object.entries(doc.paths).map(([path, ops]) => Object.entries(ops).filter(([m]) => m !== 'head').map(([m, op]) => operation(c, path, m, op)))}
+  ${Object.entries(doc.paths).map(([path, ops]) =>
+    Object.entries(ops)
+      .filter(([m]) => m !== 'head')
+      .map(([m, op]) => operation(c, path, m, op)),
+  )}
 </section>`;
 }
 

@@ -6,7 +6,7 @@ import { type Html, html } from './html.js';
 import { aspectsSection, faqSection, summarySection, techniciansSection } from './insights-sections.js';
 import { homeJsonLd } from './json-ld.js';
 import { layout, rootPath } from './layout.js';
-import { type Names, cardContext } from './review-card.js';
+import { cardContext, type Names } from './review-card.js';
 import { type ListState, reviewsSection } from './review-list.js';
 
 /** `/`: the business, its rating and insights, and one page of its reviews filtered as the URL says. */
@@ -19,14 +19,19 @@ export function renderHome(c: Catalog, names: Names, q: HomeQuery, canonicalQuer
     const size = q.query.limit;
     const found = c.search({ ...q.query, limit: size * q.page });
     const reviews = found.reviews.slice(size * (q.page - 1));
-    state = { values: q.values, issues: [], result: { matched: found.matched, reviews, page: q.page, pageSize: size, filtered: q.filtered } };
+    state = {
+      values: q.values,
+      issues: [],
+      result: { matched: found.matched, reviews, page: q.page, pageSize: size, filtered: q.filtered },
+    };
   } else {
     state = { values: q.values, issues: q.issues, result: null };
   }
   const b = c.business;
   const a = c.aggregateRating;
   const place = placeOf(c);
-  const rated = a.rating_count > 0 ? ` Rated ${formatRating(a.rating_value)} out of 5 from ${formatCount(a.rating_count)} verified reviews.` : '';
+  const rated =
+    a.rating_count > 0 ? ` Rated ${formatRating(a.rating_value)} out of 5 from ${formatCount(a.rating_count)} verified reviews.` : '';
   const body = html`${businessHero(c, root, q.ok ? q.query.rating : undefined)}
 <div class="wrap content">
   ${summarySection(c, root)}

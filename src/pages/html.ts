@@ -38,4 +38,9 @@ export const unsafeRaw = (s: string) => new Html(s);
  * separators that JavaScript once rejected are escaped too.
  */
 export const jsonScript = (value: unknown) =>
-  new Html(JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'));
+  new Html(
+    JSON.stringify(value)
+      .replace(/</g, '\\u003c')
+      .replace(/\u2028/g, '\\u2028')
+      .replace(/\u2029/g, '\\u2029'),
+  );

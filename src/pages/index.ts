@@ -1,11 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Catalog, PER_URL, Representation } from '../catalog/index.js';
-import { sendRepresentation } from '../http/index.js';
-import { sendError } from '../http/index.js';
-import { type MemoBudget, RevisionCache } from '../http/index.js';
-import { representationSize } from '../http/index.js';
+import { type MemoBudget, RevisionCache, representationSize, sendError, sendRepresentation } from '../http/index.js';
 import { assetRoutes } from './assets.js';
-import { type ToolDefinition, renderDevelopers } from './developers.js';
+import { renderDevelopers, type ToolDefinition } from './developers.js';
 import { renderHome } from './home.js';
 import { parseHomeQuery, viewQueryString } from './home-query.js';
 import type { Html } from './html.js';
@@ -32,10 +29,14 @@ const XML_TYPE = 'application/xml; charset=utf-8';
  * Pages only load this origin's own CSS and script (no third-party requests, and a review can never
  * smuggle in a script). Inline style attributes are allowed for the data-driven bar widths.
  */
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 function htmlHeaders(reply: FastifyReply): FastifyReply {
-  return reply.header('Content-Security-Policy', CSP).header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'strict-origin-when-cross-origin');
+  return reply
+    .header('Content-Security-Policy', CSP)
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Referrer-Policy', 'strict-origin-when-cross-origin');
 }
 
 /** A value computed once per catalog revision (the names map, the developer page). */
@@ -53,7 +54,8 @@ function perRevision<T>(make: (c: Catalog) => T): (c: Catalog) => T {
 
 const rep = (c: Catalog, type: string, body: Html | string) => new Representation(type, Buffer.from(String(body)), c.lastModified);
 /** A page rendered for one URL's parameters (a filtered view, a permalink): compressed only when small. */
-const urlRep = (c: Catalog, type: string, body: Html | string) => new Representation(type, Buffer.from(String(body)), c.lastModified, { policy: PER_URL });
+const urlRep = (c: Catalog, type: string, body: Html | string) =>
+  new Representation(type, Buffer.from(String(body)), c.lastModified, { policy: PER_URL });
 
 /**
  * The pages for people: `/`, `/reviews/:id`, `/developers`, `/sitemap.xml` and the two static assets.
@@ -67,7 +69,9 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
   const permalinks = new RevisionCache<Representation>(deps.memo, 'permalink', representationSize);
   const developers = perRevision((c) => rep(c, HTML_TYPE, renderDevelopers(c, deps.toolDefinitions())));
   const sitemap = perRevision((c) => rep(c, XML_TYPE, renderSitemap(c)));
-  const sitemapParts = new RevisionCache<Representation | null>(deps.memo, 'sitemap_part', (r, grew) => (r ? representationSize(r, grew) : 0));
+  const sitemapParts = new RevisionCache<Representation | null>(deps.memo, 'sitemap_part', (r, grew) =>
+    r ? representationSize(r, grew) : 0,
+  );
 
   app.get('/', async (req, reply) => {
     const c = deps.catalog();
@@ -75,10 +79,18 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
     htmlHeaders(reply);
     if (!q.ok) {
       // Invalid filters: the page explains them beside the form (the API would answer 400 the same way).
-      return reply.code(400).type(HTML_TYPE).header('Cache-Control', 'no-cache').send(String(renderHome(c, names(c), q, '')));
+      return reply
+        .code(400)
+        .type(HTML_TYPE)
+        .header('Cache-Control', 'no-cache')
+        .send(String(renderHome(c, names(c), q, '')));
     }
     const key = viewQueryString(q.values, q.page);
-    return sendRepresentation(req, reply, homes.get(c.revision, key, () => urlRep(c, HTML_TYPE, renderHome(c, names(c), q, key))));
+    return sendRepresentation(
+      req,
+      reply,
+      homes.get(c.revision, key, () => urlRep(c, HTML_TYPE, renderHome(c, names(c), q, key))),
+    );
   });
 
   app.get<{ Params: { id: string } }>('/reviews/:id', async (req, reply) => {
@@ -87,10 +99,17 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
     if (!review) {
       reply.header('Vary', 'Accept');
       if (!prefersHtml(req.headers.accept)) return sendError(reply, 404, 'not_found', `No published review has the id "${req.params.id}".`);
-      return htmlHeaders(reply).code(404).type(HTML_TYPE).send(String(renderNotFound(c, req.url.split('?')[0])));
+      return htmlHeaders(reply)
+        .code(404)
+        .type(HTML_TYPE)
+        .send(String(renderNotFound(c, req.url.split('?')[0])));
     }
     htmlHeaders(reply);
-    return sendRepresentation(req, reply, permalinks.get(c.revision, review.id, () => urlRep(c, HTML_TYPE, renderReviewPage(c, names(c), review))));
+    return sendRepresentation(
+      req,
+      reply,
+      permalinks.get(c.revision, review.id, () => urlRep(c, HTML_TYPE, renderReviewPage(c, names(c), review))),
+    );
   });
 
   app.get('/developers', async (req, reply) => {
@@ -113,9 +132,9 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
     return sendRepresentation(req, reply, found);
   });
 }
-export { renderSitemap, renderSitemapPart } from './sitemap.js';
 export { renderDevelopers } from './developers.js';
 export { clock, dayRange, formatCount, formatDate } from './format.js';
 export { html, jsonScript } from './html.js';
 export { prefersHtml } from './negotiate.js';
 export { cardContext, namesOf, reviewCard } from './review-card.js';
+export { renderSitemap, renderSitemapPart } from './sitemap.js';

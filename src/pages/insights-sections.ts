@@ -11,11 +11,13 @@ export function summarySection(c: Catalog, root: string): Html {
   const quoted = i.pull_quote_review_id ? c.review(i.pull_quote_review_id) : undefined;
   return html`<section class="panel summary" aria-labelledby="summary-heading">
   <h2 id="summary-heading">What customers say</h2>
-  ${i.pull_quote &&
-  html`<figure class="pull-quote">
+  ${
+    i.pull_quote &&
+    html`<figure class="pull-quote">
     <blockquote><p>${i.pull_quote}</p></blockquote>
     ${quoted && html`<figcaption>${quoted.author}, <a href="${root}/reviews/${quoted.id}">${formatDate(quoted.date)}</a></figcaption>`}
-  </figure>`}
+  </figure>`
+  }
   <p class="summary-text">${i.summary}</p>
 </section>`;
 }
@@ -84,8 +86,10 @@ export function faqSection(c: Catalog, root: string): Html {
     return html`<details class="faq-item">
     <summary>${f.question}</summary>
     <p>${f.answer}</p>
-    ${sources.length > 0 &&
-    html`<p class="faq-sources">Based on reviews such as ${sources.map((r, i) => html`${i > 0 && ', '}<a href="${root}/reviews/${r.id}">${r.author}, ${formatDate(r.date)}</a>`)}.</p>`}
+    ${
+      sources.length > 0 &&
+      html`<p class="faq-sources">Based on reviews such as ${sources.map((r, i) => html`${i > 0 && ', '}<a href="${root}/reviews/${r.id}">${r.author}, ${formatDate(r.date)}</a>`)}.</p>`
+    }
   </details>`;
   })}
   </div>

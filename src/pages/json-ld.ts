@@ -4,8 +4,22 @@ import type { Business, Review } from '../domain/index.js';
 // schema.org JSON-LD (the only camelCase output, per the contract). Numbers are copied from the
 // catalog's aggregate rating, so they equal /reviews.json's to the digit.
 
-const DAYS: Record<string, string> = { Mo: 'Monday', Tu: 'Tuesday', We: 'Wednesday', Th: 'Thursday', Fr: 'Friday', Sa: 'Saturday', Su: 'Sunday' };
-const AREA_TYPES: Record<string, string> = { city: 'City', county: 'AdministrativeArea', region: 'AdministrativeArea', neighborhood: 'Place', postal_code: 'Place' };
+const DAYS: Record<string, string> = {
+  Mo: 'Monday',
+  Tu: 'Tuesday',
+  We: 'Wednesday',
+  Th: 'Thursday',
+  Fr: 'Friday',
+  Sa: 'Saturday',
+  Su: 'Sunday',
+};
+const AREA_TYPES: Record<string, string> = {
+  city: 'City',
+  county: 'AdministrativeArea',
+  region: 'AdministrativeArea',
+  neighborhood: 'Place',
+  postal_code: 'Place',
+};
 
 /** Drops null, undefined and empty arrays so the output only states what is known. */
 function compact<T extends Record<string, unknown>>(o: T): Partial<T> {

@@ -1,6 +1,6 @@
 import type { Catalog } from '../catalog/index.js';
 import { ASSETS } from './assets.js';
-import { type Html, type Part, escapeHtml, html, jsonScript } from './html.js';
+import { escapeHtml, type Html, html, jsonScript, type Part } from './html.js';
 
 /**
  * The path prefix of PUBLIC_BASE_URL ("" at the root). In-site links are root-relative so a page works

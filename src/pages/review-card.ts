@@ -56,17 +56,21 @@ export function reviewCard(r: Review, ctx: CardContext): Html {
   </header>
   ${r.title && html`<p class="review-title" data-slot="title">${r.title}</p>`}
   <p class="review-text${r.text ? '' : ' review-text-empty'}" data-slot="text" data-empty="${NO_TEXT}">${r.text ?? NO_TEXT}</p>
-  ${(r.technicians.length > 0 || r.services.length > 0 || r.service_area) &&
-  html`<ul class="tags" data-slot="tags" aria-label="Mentioned in this review">
+  ${
+    (r.technicians.length > 0 || r.services.length > 0 || r.service_area) &&
+    html`<ul class="tags" data-slot="tags" aria-label="Mentioned in this review">
     ${r.technicians.map((id) => html`<li data-kind="technician"><a class="tag tag-person" href="${filterHref(root, 'mentions_technician', id)}">${names.technicians[id] ?? id}</a></li>`)}
     ${r.services.map((id) => html`<li data-kind="service"><a class="tag" href="${filterHref(root, 'mentions_service', id)}">${names.services[id] ?? id}</a></li>`)}
     ${r.service_area && html`<li data-kind="area"><span class="tag">${names.areas[r.service_area] ?? r.service_area}</span></li>`}
-  </ul>`}
-  ${r.owner_reply &&
-  html`<div class="owner-reply" data-slot="reply">
+  </ul>`
+  }
+  ${
+    r.owner_reply &&
+    html`<div class="owner-reply" data-slot="reply">
     <p class="reply-head">Response from the owner <time data-slot="reply-date" datetime="${r.owner_reply.date}">${formatDate(r.owner_reply.date)}</time></p>
     <p class="reply-text" data-slot="reply-text">${r.owner_reply.text}</p>
-  </div>`}
+  </div>`
+  }
 </article>`;
 }
 

@@ -18,7 +18,14 @@ type Option = readonly [value: string, label: string];
  * A select whose current value is always representable: a value from the URL that is not one of the
  * options (a technician's alias, a decimal minimum) is shown as itself rather than silently as "Any".
  */
-function select(id: string, name: string, label: string, options: readonly Option[], current: string | undefined, resolve?: (v: string) => string | null): Html {
+function select(
+  id: string,
+  name: string,
+  label: string,
+  options: readonly Option[],
+  current: string | undefined,
+  resolve?: (v: string) => string | null,
+): Html {
   const chosen = current === undefined ? '' : (resolve?.(current) ?? current);
   const known = chosen === '' || options.some(([v]) => v === chosen);
   return html`<div class="field">

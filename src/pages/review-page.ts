@@ -4,7 +4,7 @@ import { formatCount, formatDate, formatRating, sourceLabel, stars } from './for
 import { type Html, html } from './html.js';
 import { reviewJsonLd } from './json-ld.js';
 import { layout, rootPath } from './layout.js';
-import { type Names, cardContext, reviewCard } from './review-card.js';
+import { cardContext, type Names, reviewCard } from './review-card.js';
 
 const VERIFICATION: Record<string, string> = {
   platform: 'confirmed by the review platform',

@@ -53,7 +53,8 @@ export const modelAnchor = (name: string) => `model-${name}`;
 const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 const isObject = (s: JsonSchema) => s.type === 'object' || (s.properties !== undefined && s.type === undefined);
 const nonNull = (s: JsonSchema) => (s.anyOf ?? s.oneOf)?.filter((x) => x.type !== 'null') ?? [s];
-const nullable = (s: JsonSchema) => (Array.isArray(s.type) && s.type.includes('null')) || (s.anyOf ?? s.oneOf ?? []).some((x) => x.type === 'null');
+const nullable = (s: JsonSchema) =>
+  (Array.isArray(s.type) && s.type.includes('null')) || (s.anyOf ?? s.oneOf ?? []).some((x) => x.type === 'null');
 
 function range(s: JsonSchema): string {
   if (s.minimum !== undefined && s.maximum !== undefined) return ` ${s.minimum}–${s.maximum}`;
@@ -73,7 +74,8 @@ export function typeOf(s: JsonSchema): Html {
     if (x.enum) return html`${x.enum.map((v) => JSON.stringify(v)).join(' | ')}`;
     const t = (Array.isArray(x.type) ? x.type.filter((y) => y !== 'null') : [x.type ?? (x.properties ? 'object' : 'any')]).join(' | ');
     if (t === 'array') return html`${x.items ? typeOf(x.items) : 'any'}[]`;
-    if (t === 'object' && !x.properties && typeof x.additionalProperties === 'object') return html`map of ${typeOf(x.additionalProperties)}`;
+    if (t === 'object' && !x.properties && typeof x.additionalProperties === 'object')
+      return html`map of ${typeOf(x.additionalProperties)}`;
     return html`${t}${x.format ? ` (${x.format})` : ''}${range(x)}`;
   });
   return html`${parts.map((p, i) => html`${i > 0 && ' | '}${p}`)}${nullable(s) && ' | null'}`;
@@ -92,7 +94,8 @@ export function fieldRows(schema: JsonSchema, prefix = '', depth = 0): FieldRow[
     if (depth >= 3) continue;
     for (const inner of nonNull(prop)) {
       if (isObject(inner) && inner.properties) rows.push(...fieldRows(inner, `${path}.`, depth + 1));
-      else if (inner.type === 'array' && inner.items && isObject(inner.items)) rows.push(...fieldRows(inner.items, `${path}[].`, depth + 1));
+      else if (inner.type === 'array' && inner.items && isObject(inner.items))
+        rows.push(...fieldRows(inner.items, `${path}[].`, depth + 1));
       else if (typeof inner.additionalProperties === 'object' && inner.additionalProperties.properties) {
         rows.push(...fieldRows(inner.additionalProperties, `${path}.{key}.`, depth + 1));
       }

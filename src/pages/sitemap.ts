@@ -32,7 +32,10 @@ export function renderSitemap(c: Catalog, max = SITEMAP_MAX_URLS): string {
   const n = sitemapCount(c, max);
   if (n === 1) return urlset(entries(c));
   const day = c.generatedAt.slice(0, 10);
-  const parts = Array.from({ length: n }, (_, i) => `<sitemap><loc>${xmlEscape(`${c.links.base}/sitemaps/${i + 1}.xml`)}</loc><lastmod>${day}</lastmod></sitemap>`);
+  const parts = Array.from(
+    { length: n },
+    (_, i) => `<sitemap><loc>${xmlEscape(`${c.links.base}/sitemaps/${i + 1}.xml`)}</loc><lastmod>${day}</lastmod></sitemap>`,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${parts.join('\n')}\n</sitemapindex>\n`;
 }
 

@@ -1,6 +1,14 @@
-export { Store, type Revision, type Tx } from './store.js';
-export { connect, isPostgresUrl, type Connection, type Dialect } from './connect.js';
-export type { Database, ReviewTable, ReviewAnalysisTable, RevisionTable, CatalogSnapshotTable } from './schema.js';
-export { RevisionListener, REVISION_CHANNEL } from './revision-listener.js';
+export { type Connection, connect, type Dialect, isPostgresUrl } from './connect.js';
 export { RateLimiter } from './rate-limit.js';
-export type { WebsubDeliveryTable, WebsubSubscriptionTable, WebsubVerificationTable } from './schema.js';
+export { REVISION_CHANNEL, RevisionListener } from './revision-listener.js';
+export type {
+  CatalogSnapshotTable,
+  Database,
+  ReviewAnalysisTable,
+  ReviewTable,
+  RevisionTable,
+  WebsubDeliveryTable,
+  WebsubSubscriptionTable,
+  WebsubVerificationTable,
+} from './schema.js';
+export { type Revision, Store, type Tx } from './store.js';

@@ -177,7 +177,10 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
       async up(db: Kysely<any>) {
         // Where each review and analysis lies in the stored bodies (and their digests), so a process
         // that loads a snapshot can build the next revision on it instead of reading everything.
-        await db.schema.alterTable('catalog_snapshots').addColumn('layout', dialect === 'postgres' ? 'bytea' : 'blob').execute();
+        await db.schema
+          .alterTable('catalog_snapshots')
+          .addColumn('layout', dialect === 'postgres' ? 'bytea' : 'blob')
+          .execute();
       },
     },
     '0009_changed_rows_by_page': {

@@ -47,6 +47,10 @@ export class RateLimiter {
   /** Buckets idle long enough to be full again carry no information. */
   private async sweep(now: number): Promise<void> {
     const fullAfterMs = (this.burst / this.perMinute) * 60_000;
-    await this.store.db.deleteFrom('rate_limits').where('key', 'like', `${this.scope}:%`).where('at', '<', now - fullAfterMs).execute();
+    await this.store.db
+      .deleteFrom('rate_limits')
+      .where('key', 'like', `${this.scope}:%`)
+      .where('at', '<', now - fullAfterMs)
+      .execute();
   }
 }

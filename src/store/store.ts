@@ -1,6 +1,6 @@
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { type Business, BusinessSchema } from '../domain/index.js';
-import { type Connection, type Dialect, connect, connectReader } from './connect.js';
+import { type Connection, connect, connectReader, type Dialect } from './connect.js';
 import { migrateToLatest } from './migrations.js';
 import { REVISION_CHANNEL, RevisionListener } from './revision-listener.js';
 import type { CatalogSnapshotTable, Database, ReviewAnalysisTable, ReviewTable } from './schema.js';
@@ -169,7 +169,12 @@ export class Store {
   /** Stored analyses, a page at a time: of these reviews, or (without ids) all of them. */
   async *analysisPages(reviewIds: string[] | null, trx: Tx = this.db, size = PAGE): AsyncGenerator<ReviewAnalysisTable[]> {
     if (reviewIds) {
-      for (let i = 0; i < reviewIds.length; i += 500) yield await trx.selectFrom('review_analysis').selectAll().where('review_id', 'in', reviewIds.slice(i, i + 500)).execute();
+      for (let i = 0; i < reviewIds.length; i += 500)
+        yield await trx
+          .selectFrom('review_analysis')
+          .selectAll()
+          .where('review_id', 'in', reviewIds.slice(i, i + 500))
+          .execute();
       return;
     }
     yield* keysetPages<ReviewAnalysisTable, string>(
@@ -187,12 +192,19 @@ export class Store {
   }
 
   async publishedCount(trx: Tx = this.db): Promise<number> {
-    const row = await trx.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).where('published', '=', 1).executeTakeFirstOrThrow();
+    const row = await trx
+      .selectFrom('reviews')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('published', '=', 1)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   async reviewCount(trx: Tx = this.db): Promise<number> {
-    const row = await trx.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await trx
+      .selectFrom('reviews')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -210,8 +222,15 @@ export class Store {
   /** Keep the first snapshot written for a revision (every builder renders the same bytes); drop old revisions'. */
   async saveSnapshot(snap: CatalogSnapshotTable): Promise<void> {
     await this.transaction(async (trx) => {
-      await trx.insertInto('catalog_snapshots').values(snap).onConflict((oc) => oc.doNothing()).execute();
-      await trx.deleteFrom('catalog_snapshots').where('revision', '<', snap.revision - 1).execute();
+      await trx
+        .insertInto('catalog_snapshots')
+        .values(snap)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      await trx
+        .deleteFrom('catalog_snapshots')
+        .where('revision', '<', snap.revision - 1)
+        .execute();
     });
   }
 

@@ -1,3 +1,3 @@
-export { startWorker } from './start-worker.js';
-export { SliceClock, type Steps, runAtOnce, runInSlices } from './yield.js';
 export { lowerThreadPriority } from './priority.js';
+export { startWorker } from './start-worker.js';
+export { runAtOnce, runInSlices, SliceClock, type Steps } from './yield.js';

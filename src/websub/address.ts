@@ -40,13 +40,14 @@ const IPV6: ReadonlyArray<[string, number, string]> = [
   ['ff00::', 8, 'multicast'],
 ];
 
-const lists = [...IPV4.map(([a, p, why]) => ({ why, type: 'ipv4' as const, a, p })), ...IPV6.map(([a, p, why]) => ({ why, type: 'ipv6' as const, a, p }))].map(
-  (r) => {
-    const list = new BlockList();
-    list.addSubnet(r.a, r.p, r.type);
-    return { ...r, list };
-  },
-);
+const lists = [
+  ...IPV4.map(([a, p, why]) => ({ why, type: 'ipv4' as const, a, p })),
+  ...IPV6.map(([a, p, why]) => ({ why, type: 'ipv6' as const, a, p })),
+].map((r) => {
+  const list = new BlockList();
+  list.addSubnet(r.a, r.p, r.type);
+  return { ...r, list };
+});
 
 /**
  * Why the hub must not connect to `address` (an IP literal), or null when it is public unicast.

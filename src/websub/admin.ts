@@ -21,7 +21,18 @@ export async function listSubscriptions(store: Store, now = Date.now()): Promise
   const rows = await store.db
     .selectFrom('websub_subscriptions as s')
     .leftJoin('websub_deliveries as d', 'd.subscription_id', 's.id')
-    .select(['s.id', 's.topic', 's.callback', 's.secret', 's.lease_seconds', 's.expires_at', 's.failures', 's.created_at', 's.updated_at', 'd.subscription_id as job'])
+    .select([
+      's.id',
+      's.topic',
+      's.callback',
+      's.secret',
+      's.lease_seconds',
+      's.expires_at',
+      's.failures',
+      's.created_at',
+      's.updated_at',
+      'd.subscription_id as job',
+    ])
     .orderBy('s.id')
     .execute();
   return rows.map((r) => ({

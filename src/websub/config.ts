@@ -10,14 +10,27 @@ const DAY = 86_400;
 export const HubConfigSchema = z
   .object({
     /** Lease granted when the subscriber asks for none; requests are clamped into [min, max]. */
-    leaseDefaultSeconds: z.number().int().positive().default(10 * DAY),
+    leaseDefaultSeconds: z
+      .number()
+      .int()
+      .positive()
+      .default(10 * DAY),
     leaseMinSeconds: z.number().int().positive().default(300),
-    leaseMaxSeconds: z.number().int().positive().default(30 * DAY),
+    leaseMaxSeconds: z
+      .number()
+      .int()
+      .positive()
+      .default(30 * DAY),
     /** Whole outbound request (connect, TLS, headers, body) must finish within this; capped at 10 s. */
     requestTimeoutMs: z.number().int().positive().max(10_000).default(10_000),
     connectTimeoutMs: z.number().int().positive().max(10_000).default(5_000),
     /** Bytes of a subscriber's response body read at most (the rest is discarded). */
-    maxResponseBytes: z.number().int().positive().max(64 * 1024).default(4 * 1024),
+    maxResponseBytes: z
+      .number()
+      .int()
+      .positive()
+      .max(64 * 1024)
+      .default(4 * 1024),
     /** Parallel outbound requests per process (verifications + deliveries). */
     concurrency: z.number().int().positive().max(4096).default(256),
     /** Parallel connections to one subscriber origin. */
@@ -35,9 +48,13 @@ export const HubConfigSchema = z
     /** Unverified requests kept at most; beyond it the hub answers 503. */
     maxPendingVerifications: z.number().int().positive().default(1_000),
     /** Subscribe/unsubscribe requests per client address: a bucket of `burst`, refilled at `perMinute`. */
-    rateLimitPerClient: z.object({ perMinute: z.number().positive(), burst: z.number().int().positive() }).default({ perMinute: 30, burst: 10 }),
+    rateLimitPerClient: z
+      .object({ perMinute: z.number().positive(), burst: z.number().int().positive() })
+      .default({ perMinute: 30, burst: 10 }),
     /** ... and per callback host, so one target cannot be flooded with verifications from many clients. */
-    rateLimitPerCallbackHost: z.object({ perMinute: z.number().positive(), burst: z.number().int().positive() }).default({ perMinute: 60, burst: 20 }),
+    rateLimitPerCallbackHost: z
+      .object({ perMinute: z.number().positive(), burst: z.number().int().positive() })
+      .default({ perMinute: 60, burst: 20 }),
     /** Interval of the one-line metrics summary in the log; 0 disables it. */
     metricsLogIntervalMs: z.number().int().nonnegative().default(60_000),
     /** TEST ONLY: allow callbacks on loopback/private/reserved addresses. */
@@ -59,11 +76,17 @@ export function hubConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overrides
   });
 }
 
-export const clampLease = (requested: number | undefined, c: Pick<HubConfig, 'leaseDefaultSeconds' | 'leaseMinSeconds' | 'leaseMaxSeconds'>) =>
-  Math.min(c.leaseMaxSeconds, Math.max(c.leaseMinSeconds, requested ?? c.leaseDefaultSeconds));
+export const clampLease = (
+  requested: number | undefined,
+  c: Pick<HubConfig, 'leaseDefaultSeconds' | 'leaseMinSeconds' | 'leaseMaxSeconds'>,
+) => Math.min(c.leaseMaxSeconds, Math.max(c.leaseMinSeconds, requested ?? c.leaseDefaultSeconds));
 
 /** Delay before retry `attempt` (1-based), jittered so a failed fan-out does not retry in lockstep. */
-export function retryDelayMs(attempt: number, c: Pick<HubConfig, 'retryBaseMs' | 'retryFactor' | 'retryMaxMs'>, random = Math.random): number {
+export function retryDelayMs(
+  attempt: number,
+  c: Pick<HubConfig, 'retryBaseMs' | 'retryFactor' | 'retryMaxMs'>,
+  random = Math.random,
+): number {
   const plain = Math.min(c.retryMaxMs, c.retryBaseMs * c.retryFactor ** Math.max(0, attempt - 1));
   return Math.round(plain * (0.8 + 0.4 * random()));
 }

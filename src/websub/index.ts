@@ -1,10 +1,10 @@
-export { HubConfigSchema, hubConfigFromEnv, clampLease, retryDelayMs, type HubConfig, type HubConfigInput } from './config.js';
-export { registerHub, HUB_PATH } from './routes.js';
-export { HubWorker, type HubDeps, type HubLog } from './worker.js';
-export { formatSubscriptions, listSubscriptions, removeSubscription, type SubscriptionInfo } from './admin.js';
-export { metricsText, type HubMetrics, HubCounters } from './metrics.js';
-export { hubSignature } from './signature.js';
 export { canonicalHost, forbiddenReason, isLocalHostname } from './address.js';
-export { OutboundClient, guardConnector, publicOnlyLookup, refuseUrl } from './outbound.js';
-export { parseHubRequest, withQuery } from './request.js';
+export { formatSubscriptions, listSubscriptions, removeSubscription, type SubscriptionInfo } from './admin.js';
+export { clampLease, type HubConfig, type HubConfigInput, HubConfigSchema, hubConfigFromEnv, retryDelayMs } from './config.js';
+export { HubCounters, type HubMetrics, metricsText } from './metrics.js';
+export { guardConnector, OutboundClient, publicOnlyLookup, refuseUrl } from './outbound.js';
 export { redactUrl } from './redact.js';
+export { parseHubRequest, withQuery } from './request.js';
+export { HUB_PATH, registerHub } from './routes.js';
+export { hubSignature } from './signature.js';
+export { type HubDeps, type HubLog, HubWorker } from './worker.js';

@@ -6,9 +6,7 @@ import { Agent, buildConnector, request } from 'undici';
 import { canonicalHost, forbiddenReason, isLocalHostname } from './address.js';
 import type { HubConfig } from './config.js';
 
-export type OutboundResult =
-  | { ok: true; status: number; body: Buffer }
-  | { ok: false; error: string };
+export type OutboundResult = { ok: true; status: number; body: Buffer } | { ok: false; error: string };
 
 export class RefusedAddressError extends Error {
   readonly code = 'EHUBREFUSED';
@@ -29,10 +27,17 @@ const USER_AGENT = 'Reviewcast-WebSub-Hub/1';
 export class OutboundClient {
   private readonly agent: Agent;
 
-  constructor(private readonly config: Pick<HubConfig, 'allowPrivateCallbacks' | 'caFile' | 'requestTimeoutMs' | 'connectTimeoutMs' | 'maxResponseBytes' | 'connectionsPerOrigin'>) {
+  constructor(
+    private readonly config: Pick<
+      HubConfig,
+      'allowPrivateCallbacks' | 'caFile' | 'requestTimeoutMs' | 'connectTimeoutMs' | 'maxResponseBytes' | 'connectionsPerOrigin'
+    >,
+  ) {
     const allowPrivate = config.allowPrivateCallbacks;
     // One secure context for all connections: building it per connection would re-parse every root CA (~50 ms).
-    const secureContext = config.caFile ? createSecureContext({ ca: [...rootCertificates, readFileSync(config.caFile, 'utf8')] }) : undefined;
+    const secureContext = config.caFile
+      ? createSecureContext({ ca: [...rootCertificates, readFileSync(config.caFile, 'utf8')] })
+      : undefined;
     const connector = buildConnector({
       ...(secureContext ? { secureContext } : {}),
       rejectUnauthorized: true,

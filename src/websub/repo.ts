@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Store, Tx } from '../store/index.js';
-import type { WebsubDeliveryTable, WebsubSubscriptionTable, WebsubVerificationTable } from '../store/index.js';
+import type { Store, Tx, WebsubDeliveryTable, WebsubSubscriptionTable, WebsubVerificationTable } from '../store/index.js';
 import type { HubRequest } from './request.js';
 
 /**
@@ -17,12 +16,20 @@ export type Delivery = WebsubDeliveryTable & { claim_token: string };
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export async function countPendingVerifications(db: Tx): Promise<number> {
-  const row = await db.selectFrom('websub_verifications').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('websub_verifications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export async function hasPendingVerification(db: Tx, topic: string, callback: string): Promise<boolean> {
-  const row = await db.selectFrom('websub_verifications').select('id').where('topic', '=', topic).where('callback', '=', callback).executeTakeFirst();
+  const row = await db
+    .selectFrom('websub_verifications')
+    .select('id')
+    .where('topic', '=', topic)
+    .where('callback', '=', callback)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -70,7 +77,11 @@ export async function claimVerifications(store: Store, limit: number, now: numbe
     await trx
       .updateTable('websub_verifications')
       .set({ due_at: until, claimed_until: until, claim_token: token })
-      .where('id', 'in', rows.map((r) => r.id))
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
       .execute();
     return rows.map((r) => ({ ...r, id: Number(r.id), claim_token: token }));
   });
@@ -80,7 +91,12 @@ export async function claimVerifications(store: Store, limit: number, now: numbe
  * Applies a verified (or failed) request. Returns false when the row was replaced by a newer request
  * meanwhile: then nothing is applied and the row is handed back so the newer request gets verified.
  */
-export async function completeVerification(store: Store, v: Verification, verified: boolean, now: number): Promise<'applied' | 'superseded' | 'lost'> {
+export async function completeVerification(
+  store: Store,
+  v: Verification,
+  verified: boolean,
+  now: number,
+): Promise<'applied' | 'superseded' | 'lost'> {
   return store.transaction(async (trx) => {
     const current = await trx
       .selectFrom('websub_verifications')
@@ -90,7 +106,11 @@ export async function completeVerification(store: Store, v: Verification, verifi
       .executeTakeFirst();
     if (!current || current.claim_token !== v.claim_token) return 'lost';
     if (current.seq !== v.seq) {
-      await trx.updateTable('websub_verifications').set({ due_at: now, claimed_until: null, claim_token: null }).where('id', '=', v.id).execute();
+      await trx
+        .updateTable('websub_verifications')
+        .set({ due_at: now, claimed_until: null, claim_token: null })
+        .where('id', '=', v.id)
+        .execute();
       return 'superseded';
     }
     await trx.deleteFrom('websub_verifications').where('id', '=', v.id).execute();
@@ -130,7 +150,12 @@ async function activate(trx: Tx, v: Verification, now: number): Promise<void> {
 }
 
 async function deleteSubscriptionWhere(trx: Tx, topic: string, callback: string): Promise<void> {
-  const sub = await trx.selectFrom('websub_subscriptions').select('id').where('topic', '=', topic).where('callback', '=', callback).executeTakeFirst();
+  const sub = await trx
+    .selectFrom('websub_subscriptions')
+    .select('id')
+    .where('topic', '=', topic)
+    .where('callback', '=', callback)
+    .executeTakeFirst();
   if (sub) await deleteSubscriptionById(trx, Number(sub.id));
 }
 
@@ -192,7 +217,11 @@ export async function claimDeliveries(store: Store, limit: number, now: number, 
     const token = randomUUID();
     const until = now + leaseMs;
     for (const ids of chunks(rows.map((r) => Number(r.subscription_id)))) {
-      await trx.updateTable('websub_deliveries').set({ due_at: until, claimed_until: until, claim_token: token }).where('subscription_id', 'in', ids).execute();
+      await trx
+        .updateTable('websub_deliveries')
+        .set({ due_at: until, claimed_until: until, claim_token: token })
+        .where('subscription_id', 'in', ids)
+        .execute();
     }
     return rows.map((r) => ({ ...r, subscription_id: Number(r.subscription_id), expires_at: Number(r.expires_at), claim_token: token }));
   });
@@ -203,10 +232,17 @@ export async function claimDeliveries(store: Store, limit: number, now: number, 
  * what was delivered, or null when nothing had to be sent. A job that a newer revision re-queued while
  * it was in flight (its ETag changed) is handed back instead of deleted, so the newer content goes out too.
  */
-export async function finishDeliveries(store: Store, done: ReadonlyArray<{ d: Delivery; etag: string | null }>, now: number): Promise<void> {
+export async function finishDeliveries(
+  store: Store,
+  done: ReadonlyArray<{ d: Delivery; etag: string | null }>,
+  now: number,
+): Promise<void> {
   if (done.length === 0) return;
   await store.transaction(async (trx) => {
-    for (const [etag, items] of groupBy(done.filter((x) => x.etag !== null), (x) => x.etag!)) {
+    for (const [etag, items] of groupBy(
+      done.filter((x) => x.etag !== null),
+      (x) => x.etag!,
+    )) {
       for (const ids of chunks(items.map((x) => x.d.subscription_id))) {
         await trx.updateTable('websub_subscriptions').set({ failures: 0, last_delivered_etag: etag }).where('id', 'in', ids).execute();
       }
@@ -214,7 +250,12 @@ export async function finishDeliveries(store: Store, done: ReadonlyArray<{ d: De
     for (const items of groupBy(done, (x) => `${x.d.claim_token} ${x.d.etag}`).values()) {
       const { claim_token, etag } = items[0].d;
       for (const ids of chunks(items.map((x) => x.d.subscription_id))) {
-        await trx.deleteFrom('websub_deliveries').where('claim_token', '=', claim_token).where('etag', '=', etag).where('subscription_id', 'in', ids).execute();
+        await trx
+          .deleteFrom('websub_deliveries')
+          .where('claim_token', '=', claim_token)
+          .where('etag', '=', etag)
+          .where('subscription_id', 'in', ids)
+          .execute();
         // Whatever still carries our claim was re-queued meanwhile: hand it back, due now.
         await trx
           .updateTable('websub_deliveries')
@@ -231,7 +272,12 @@ export async function finishDeliveries(store: Store, done: ReadonlyArray<{ d: De
  * Counts a failed attempt. Returns the subscription's consecutive failures; at `max` the subscription
  * (and its job) is deleted, otherwise the job is rescheduled at `retryAt`.
  */
-export async function failDelivery(store: Store, d: Delivery, retryAt: number, max: number): Promise<{ failures: number; removed: boolean }> {
+export async function failDelivery(
+  store: Store,
+  d: Delivery,
+  retryAt: number,
+  max: number,
+): Promise<{ failures: number; removed: boolean }> {
   return store.transaction(async (trx) => {
     const row = await trx
       .updateTable('websub_subscriptions')
@@ -249,7 +295,8 @@ export async function failDelivery(store: Store, d: Delivery, retryAt: number, m
   });
 }
 
-const chunks = <T>(xs: readonly T[], size = 500): T[][] => Array.from({ length: Math.ceil(xs.length / size) }, (_, i) => xs.slice(i * size, (i + 1) * size));
+const chunks = <T>(xs: readonly T[], size = 500): T[][] =>
+  Array.from({ length: Math.ceil(xs.length / size) }, (_, i) => xs.slice(i * size, (i + 1) * size));
 
 function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
   const m = new Map<string, T[]>();
@@ -283,8 +330,16 @@ async function release(trx: Tx, d: Delivery, dueAt: number, failed: boolean): Pr
 
 /** SQLite means a single process: on start, nobody else can hold a claim, so claims of a killed run are released at once. */
 export async function releaseAllClaims(db: Tx, now: number): Promise<void> {
-  await db.updateTable('websub_deliveries').set({ due_at: now, claimed_until: null, claim_token: null }).where('claim_token', 'is not', null).execute();
-  await db.updateTable('websub_verifications').set({ due_at: now, claimed_until: null, claim_token: null }).where('claim_token', 'is not', null).execute();
+  await db
+    .updateTable('websub_deliveries')
+    .set({ due_at: now, claimed_until: null, claim_token: null })
+    .where('claim_token', 'is not', null)
+    .execute();
+  await db
+    .updateTable('websub_verifications')
+    .set({ due_at: now, claimed_until: null, claim_token: null })
+    .where('claim_token', 'is not', null)
+    .execute();
 }
 
 /** Deletes subscriptions whose lease ran out (and their queued jobs). Returns how many. */
@@ -299,11 +354,24 @@ export async function purgeExpired(store: Store, now: number): Promise<number> {
   });
 }
 
-export async function gauges(db: Tx, now: number): Promise<{ activeSubscriptions: number; pendingVerifications: number; pendingDeliveries: number }> {
+export async function gauges(
+  db: Tx,
+  now: number,
+): Promise<{ activeSubscriptions: number; pendingVerifications: number; pendingDeliveries: number }> {
   const [a, v, d] = await Promise.all([
-    db.selectFrom('websub_subscriptions').select((eb) => eb.fn.countAll<number>().as('n')).where('expires_at', '>', now).executeTakeFirstOrThrow(),
-    db.selectFrom('websub_verifications').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    db.selectFrom('websub_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('websub_subscriptions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('expires_at', '>', now)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('websub_verifications')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('websub_deliveries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { activeSubscriptions: Number(a.n), pendingVerifications: Number(v.n), pendingDeliveries: Number(d.n) };
 }

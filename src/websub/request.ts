@@ -13,7 +13,6 @@ export interface HubRequest {
 
 export type ParseResult = { ok: true; request: HubRequest } | { ok: false; status: number; reason: string };
 
-
 const fail = (reason: string, status = 400): ParseResult => ({ ok: false, status, reason });
 
 /**
@@ -29,7 +28,8 @@ export function parseHubRequest(
 ): ParseResult {
   const mode = form.get('hub.mode');
   if (mode === null || mode === '') return fail('hub.mode is required (subscribe or unsubscribe)');
-  if (mode !== 'subscribe' && mode !== 'unsubscribe') return fail(`hub.mode "${clip(mode)}" is not supported; use subscribe or unsubscribe`);
+  if (mode !== 'subscribe' && mode !== 'unsubscribe')
+    return fail(`hub.mode "${clip(mode)}" is not supported; use subscribe or unsubscribe`);
 
   const topic = form.get('hub.topic');
   if (!topic) return fail('hub.topic is required');
@@ -82,7 +82,10 @@ export function parseHubRequest(
  * control characters are escaped so the answer stays one line of text.
  */
 const clip = (s: string) =>
-  (s.length > 40 ? `${s.slice(0, 40)}…` : s).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  (s.length > 40 ? `${s.slice(0, 40)}…` : s).replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 
 /**
  * The verification (or denial) URL: the callback exactly as given, our parameters appended. The

@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { RateLimiter } from '../store/index.js';
 import { canonicalHost } from './address.js';
 import { refuseUrl } from './outbound.js';
+import { redactUrl } from './redact.js';
 import * as repo from './repo.js';
 import { parseHubRequest } from './request.js';
-import { redactUrl } from './redact.js';
 import { topicUrls } from './topics.js';
 import type { HubDeps, HubWorker } from './worker.js';
 
@@ -20,10 +20,15 @@ const MAX_BODY_BYTES = 16 * 1024;
 export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: HubWorker }): void {
   const { store, config, log, worker } = deps;
   const perClient = new RateLimiter(store, 'hub-client', config.rateLimitPerClient.perMinute, config.rateLimitPerClient.burst);
-  const perCallbackHost = new RateLimiter(store, 'hub-callback-host', config.rateLimitPerCallbackHost.perMinute, config.rateLimitPerCallbackHost.burst);
+  const perCallbackHost = new RateLimiter(
+    store,
+    'hub-callback-host',
+    config.rateLimitPerCallbackHost.perMinute,
+    config.rateLimitPerCallbackHost.burst,
+  );
 
   const text = (reply: FastifyReply, status: number, message: string) => {
-    if (status >= 400 && worker) (status === 429 ? worker.counters.requestsRateLimited++ : worker.counters.requestsRejected++);
+    if (status >= 400 && worker) status === 429 ? worker.counters.requestsRateLimited++ : worker.counters.requestsRejected++;
     return reply.code(status).type('text/plain; charset=utf-8').send(`${message}\n`);
   };
 
@@ -53,15 +58,28 @@ export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: Hub
       // By canonical host name, not host:port, so neither cycling ports nor respelling the host
       // (case, a trailing dot, Unicode for punycode) escapes the limit.
       const hostWait = await perCallbackHost.take(canonicalHost(new URL(r.callback).hostname));
-      if (hostWait > 0) return text(reply.header('retry-after', String(hostWait)), 429, 'too many hub requests for this callback host; retry later');
+      if (hostWait > 0)
+        return text(reply.header('retry-after', String(hostWait)), 429, 'too many hub requests for this callback host; retry later');
       const db = store.db;
-      if ((await repo.countPendingVerifications(db)) >= config.maxPendingVerifications && !(await repo.hasPendingVerification(db, r.topic, r.callback))) {
+      if (
+        (await repo.countPendingVerifications(db)) >= config.maxPendingVerifications &&
+        !(await repo.hasPendingVerification(db, r.topic, r.callback))
+      ) {
         return text(reply.header('retry-after', '60'), 503, 'too many verifications pending; retry later');
       }
       await repo.queueVerification(db, r, Date.now());
       if (worker) worker.counters.requestsAccepted++;
       // Never log the secret; the callback only as origin and path.
-      log.info({ mode: r.mode, topic: r.topic, callback: redactUrl(r.callback), lease_seconds: r.leaseSeconds ?? undefined, signed: r.secret !== null }, 'websub: request accepted');
+      log.info(
+        {
+          mode: r.mode,
+          topic: r.topic,
+          callback: redactUrl(r.callback),
+          lease_seconds: r.leaseSeconds ?? undefined,
+          signed: r.secret !== null,
+        },
+        'websub: request accepted',
+      );
       worker?.kick();
       return text(reply, 202, `${r.mode} request accepted; verification of intent will follow`);
     });

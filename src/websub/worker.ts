@@ -4,9 +4,9 @@ import type { Store } from '../store/index.js';
 import { type HubConfig, retryDelayMs } from './config.js';
 import { HubCounters, type HubMetrics, metricsText } from './metrics.js';
 import { OutboundClient } from './outbound.js';
+import { redactUrl } from './redact.js';
 import * as repo from './repo.js';
 import { withQuery } from './request.js';
-import { redactUrl } from './redact.js';
 import { hubSignature } from './signature.js';
 import { topicsOf } from './topics.js';
 
@@ -86,7 +86,8 @@ export class HubWorker {
     const now = Date.now();
     for (const t of topicsOf(catalog)) {
       const queued = await repo.announce(this.deps.store, t.url, t.representation.etag, catalog.revision, now);
-      if (queued !== null) this.deps.log.info({ topic: t.url, revision: catalog.revision, subscribers: queued }, 'websub: topic changed, deliveries queued');
+      if (queued !== null)
+        this.deps.log.info({ topic: t.url, revision: catalog.revision, subscribers: queued }, 'websub: topic changed, deliveries queued');
     }
     this.kick();
   }
@@ -165,7 +166,10 @@ export class HubWorker {
     }
     this.counters.verificationsSucceeded++;
     if (v.mode === 'unsubscribe') this.counters.removedUnsubscribed++;
-    this.deps.log.info({ ...log, lease_seconds: v.lease_seconds ?? undefined }, v.mode === 'subscribe' ? 'websub: subscription active' : 'websub: unsubscribed');
+    this.deps.log.info(
+      { ...log, lease_seconds: v.lease_seconds ?? undefined },
+      v.mode === 'subscribe' ? 'websub: subscription active' : 'websub: unsubscribed',
+    );
   }
 
   private async deliver(d: repo.ClaimedDelivery): Promise<void> {

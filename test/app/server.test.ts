@@ -7,10 +7,7 @@ import { promisify } from 'node:util';
 import type { RunningServer } from '../../src/app/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { CLI } from '../helpers/index.js';
-import { startTestServer } from '../helpers/index.js';
-import { collect } from '../helpers/index.js';
-import { tempDir } from '../helpers/index.js';
+import { CLI, collect, startTestServer, tempDir } from '../helpers/index.js';
 
 const run = promisify(execFile);
 let server: RunningServer | undefined;
@@ -22,7 +19,10 @@ test('a running server serves an import made by the CLI in another process withi
   server = await startTestServer({ DATABASE_URL: db, REVIEWCAST_POLL_MS: 500 });
   const before = await (await fetch(`${server.url}/reviews.json`)).json();
   const file = join(dir, 'new.ndjson');
-  writeFileSync(file, `${JSON.stringify({ source: 'direct', author: 'Fresh Customer', rating: 5, date: '2026-11-20', text: 'Priya replaced our water heater in an hour.' })}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ source: 'direct', author: 'Fresh Customer', rating: 5, date: '2026-11-20', text: 'Priya replaced our water heater in an hour.' })}\n`,
+  );
   const { stdout } = await run(process.execPath, [CLI, 'import', file, '--database-url', db]);
   assert.match(stdout, /1 added, 0 updated, 0 unchanged, 0 invalid/);
   const imported = Date.now();
@@ -41,7 +41,9 @@ test('a running server serves an import made by the CLI in another process withi
 
 test('SIGTERM lets an in-flight request finish, then exits 0', async () => {
   const db = join(tempDir(), 'sigterm.db');
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (d) => {
@@ -56,13 +58,15 @@ test('SIGTERM lets an in-flight request finish, then exits 0', async () => {
   // one must still arrive whole after the signal, and the process must then exit cleanly.
   const { get } = await import('node:http');
   const responses = await Promise.all(
-    Array.from({ length: 12 }, () =>
-      new Promise<import('node:http').IncomingMessage>((resolve, reject) =>
-        get(`${url}/reviews.json`, { headers: { 'accept-encoding': 'identity' }, agent: false }, (res) => {
-          res.pause();
-          resolve(res);
-        }).on('error', reject),
-      ),
+    Array.from(
+      { length: 12 },
+      () =>
+        new Promise<import('node:http').IncomingMessage>((resolve, reject) =>
+          get(`${url}/reviews.json`, { headers: { 'accept-encoding': 'identity' }, agent: false }, (res) => {
+            res.pause();
+            resolve(res);
+          }).on('error', reject),
+        ),
     ),
   );
   child.kill('SIGTERM');
@@ -131,23 +135,65 @@ test('a server started from a snapshot builds the next revision on it, byte for 
   try {
     const store = await Store.open(db);
     const before = loaded.catalog.get().revision;
-    await importRows(store, [{ index: 0, value: { source: 'direct', source_review_id: 'snap-1', author: 'Lee', rating: 2, date: '2026-11-20', text: 'Sarah was late, but the new water heater works.' } }], []);
+    await importRows(
+      store,
+      [
+        {
+          index: 0,
+          value: {
+            source: 'direct',
+            source_review_id: 'snap-1',
+            author: 'Lee',
+            rating: 2,
+            date: '2026-11-20',
+            text: 'Sarah was late, but the new water heater works.',
+          },
+        },
+      ],
+      [],
+    );
     // An edit of a review the loaded snapshot holds: same platform id, new text and rating.
-    const edited = await store.db.selectFrom('reviews').selectAll().where('id', '=', loaded.catalog.get().reviews[10].id).executeTakeFirstOrThrow();
+    const edited = await store.db
+      .selectFrom('reviews')
+      .selectAll()
+      .where('id', '=', loaded.catalog.get().reviews[10].id)
+      .executeTakeFirstOrThrow();
     assert.ok(edited.source_review_id);
-    await importRows(store, [{ index: 0, value: { source: edited.source, source_review_id: edited.source_review_id, author: edited.author, rating: 1, date: edited.date, text: 'Changed my mind.' } }], []);
+    await importRows(
+      store,
+      [
+        {
+          index: 0,
+          value: {
+            source: edited.source,
+            source_review_id: edited.source_review_id,
+            author: edited.author,
+            rating: 1,
+            date: edited.date,
+            text: 'Changed my mind.',
+          },
+        },
+      ],
+      [],
+    );
     await store.close();
     while (loaded.catalog.get().revision < before + 2) await new Promise((r) => setTimeout(r, 20));
-    served = await Promise.all(paths.map(async (p) => {
-      const res = await fetch(loaded.url + p);
-      return { etag: res.headers.get('etag'), body: await res.text() };
-    }));
+    served = await Promise.all(
+      paths.map(async (p) => {
+        const res = await fetch(loaded.url + p);
+        return { etag: res.headers.get('etag'), body: await res.text() };
+      }),
+    );
   } finally {
     await loaded.close();
   }
   // The same database with no stored snapshot: the next server reads everything and renders from scratch.
   const store = await Store.open(db);
-  assert.equal((await collect(store.analysisPages(null))).length, await store.publishedCount(), 'the analyses the update computed were stored');
+  assert.equal(
+    (await collect(store.analysisPages(null))).length,
+    await store.publishedCount(),
+    'the analyses the update computed were stored',
+  );
   await store.db.deleteFrom('catalog_snapshots').execute();
   await store.close();
   const scratch = await startTestServer({ DATABASE_URL: db, PUBLIC_BASE_URL: base });
@@ -183,7 +229,17 @@ test('subscriptions list and remove from the CLI', async () => {
   const now = Date.now();
   await store.db
     .insertInto('websub_subscriptions')
-    .values({ topic: 'https://x.example/feed.xml', callback: 'https://sub.example/cb?token=secret', secret: 'sekrit', lease_seconds: 3600, expires_at: now + 3_600_000, failures: 0, last_delivered_etag: null, created_at: new Date(now).toISOString(), updated_at: new Date(now).toISOString() })
+    .values({
+      topic: 'https://x.example/feed.xml',
+      callback: 'https://sub.example/cb?token=secret',
+      secret: 'sekrit',
+      lease_seconds: 3600,
+      expires_at: now + 3_600_000,
+      failures: 0,
+      last_delivered_etag: null,
+      created_at: new Date(now).toISOString(),
+      updated_at: new Date(now).toISOString(),
+    })
     .execute();
   await store.close();
   const cli = (...args: string[]) => run(process.execPath, [CLI, 'subscriptions', ...args, '--database-url', db]).catch((e) => e);

@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { Catalog, CorpusWorker, LocalCorpus, TextIndex, buildCatalog, unpackLayouts } from '../../src/catalog/index.js';
-import { SplicedJson } from '../../src/catalog/index.js';
+import { buildCatalog, Catalog, CorpusWorker, LocalCorpus, SplicedJson, TextIndex, unpackLayouts } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { foldText } from '../../src/domain/index.js';
 import { createAnalyzer } from '../../src/insights/index.js';
@@ -15,28 +14,58 @@ import { catalogRows } from '../helpers/index.js';
 const business = demoBusiness();
 const base = catalogRows(120, 11);
 const extra = catalogRows(60, 12, 'x');
-const texts = ['Fixed the leak fast.', 'Late, but the drain works now.', 'Ünusual ÉTÉ text with the tech', null, 'Price was fair; Mike was on time.'];
+const texts = [
+  'Fixed the leak fast.',
+  'Late, but the drain works now.',
+  'Ünusual ÉTÉ text with the tech',
+  null,
+  'Price was fair; Mike was on time.',
+];
 
 /** One revision's changes: new reviews, edited ones (a new row object: new text, rating or date), removed ones and republished ones. */
 const change = fc.record({
   add: fc.integer({ min: 0, max: 4 }),
   republish: fc.boolean(),
-  edit: fc.array(fc.record({ pick: fc.nat(), text: fc.constantFrom(...texts), rating: fc.integer({ min: 1, max: 5 }), dayShift: fc.integer({ min: -400, max: 400 }) }), { maxLength: 3 }),
+  edit: fc.array(
+    fc.record({
+      pick: fc.nat(),
+      text: fc.constantFrom(...texts),
+      rating: fc.integer({ min: 1, max: 5 }),
+      dayShift: fc.integer({ min: -400, max: 400 }),
+    }),
+    { maxLength: 3 },
+  ),
   remove: fc.array(fc.nat(), { maxLength: 3 }),
 });
 
 const shiftDay = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-const analyzer = createAnalyzer({ vertical: business.vertical, technicians: business.technicians, services: business.services, serviceAreas: business.service_areas });
+const analyzer = createAnalyzer({
+  vertical: business.vertical,
+  technicians: business.technicians,
+  services: business.services,
+  serviceAreas: business.service_areas,
+});
 /** Analyses as a store hands them back: analysed once, stored as JSON. */
-const stored = (rows: Iterable<ReviewTable>) => new Map([...rows].map((r) => [r.id, JSON.stringify(analyzer.analyze({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language }))]));
-const common = (revision: number) => ({ revision: { id: revision, created_at: `2026-11-${String(revision).padStart(2, '0')}T00:00:00.000Z` }, business, publicBaseUrl: 'https://reviews.example' });
+const stored = (rows: Iterable<ReviewTable>) =>
+  new Map(
+    [...rows].map((r) => [
+      r.id,
+      JSON.stringify(analyzer.analyze({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language })),
+    ]),
+  );
+const common = (revision: number) => ({
+  revision: { id: revision, created_at: `2026-11-${String(revision).padStart(2, '0')}T00:00:00.000Z` },
+  business,
+  publicBaseUrl: 'https://reviews.example',
+});
 // Incremental builds run on the corpus thread, as on a server; builds from scratch in this thread: the
 // bytes must agree across both.
 const worker = new CorpusWorker();
 after(() => worker.close());
 /** From scratch; the catalog analyses every review itself. */
-const build = (rows: Map<string, ReviewTable>, revision: number) => buildCatalog({ ...common(revision), rows, analyses: new Map() }, new LocalCorpus());
+const build = (rows: Map<string, ReviewTable>, revision: number) =>
+  buildCatalog({ ...common(revision), rows, analyses: new Map() }, new LocalCorpus());
 /** Only what changed: each changed id's current row (or null once removed) and its stored analysis. */
 const update = (previous: Catalog, rows: Map<string, ReviewTable>, changed: Set<string>, revision: number) =>
   buildCatalog(
@@ -49,16 +78,33 @@ const update = (previous: Catalog, rows: Map<string, ReviewTable>, changed: Set<
     worker,
   );
 
-const QUERIES = [{ limit: 100 }, { query: 'leak', limit: 100 }, { query: 'the tech', min_rating: 3, limit: 100 }, { query: 'ete', limit: 50 }, { rating: 5, since: '2024-01-01', limit: 100 }];
+const QUERIES = [
+  { limit: 100 },
+  { query: 'leak', limit: 100 },
+  { query: 'the tech', min_rating: 3, limit: 100 },
+  { query: 'ete', limit: 50 },
+  { rating: 5, since: '2024-01-01', limit: 100 },
+];
 
 /** The catalog as another process loads it: from the stored snapshot (gzip-coded bodies and layout); the corpus thread takes it over. */
 async function reloaded(c: Catalog): Promise<Catalog> {
   const stored = await c.snapshot();
   const [reviews, insights] = [gunzipSync(stored.reviews), gunzipSync(stored.insights)];
-  const loaded = Catalog.fromSnapshot({ revision: { id: c.revision, created_at: c.generatedAt }, reviews, insights, reviewsGzip: stored.reviews, insightsGzip: stored.insights, insightsCore: stored.insights_core, layout: stored.layout, publicBaseUrl: 'https://reviews.example' });
+  const loaded = Catalog.fromSnapshot({
+    revision: { id: c.revision, created_at: c.generatedAt },
+    reviews,
+    insights,
+    reviewsGzip: stored.reviews,
+    insightsGzip: stored.insights,
+    insightsCore: stored.insights_core,
+    layout: stored.layout,
+    publicBaseUrl: 'https://reviews.example',
+  });
   await worker.seed(loaded.revision, reviews, insights, unpackLayouts(stored.layout)[1]);
-  for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const) assert.equal(loaded.representations[name].etag, c.representations[name].etag, `${name} ETag after a reload`);
-  for (const r of c.reviews.slice(0, 5)) assert.deepEqual(loaded.analysisOf(r.id), c.analysisOf(r.id), 'one analysis parsed from its stored bytes');
+  for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const)
+    assert.equal(loaded.representations[name].etag, c.representations[name].etag, `${name} ETag after a reload`);
+  for (const r of c.reviews.slice(0, 5))
+    assert.deepEqual(loaded.analysisOf(r.id), c.analysisOf(r.id), 'one analysis parsed from its stored bytes');
   assert.equal(JSON.stringify(loaded.insights), insights.toString(), 'per_review rebuilt from the stored analyses');
   return loaded;
 }
@@ -98,11 +144,23 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
         incremental = await update(incremental, rows, changed, revision);
         const scratch = await build(rows, revision);
         for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const) {
-          assert.ok(incremental.representations[name].body.equals(scratch.representations[name].body), `${name} bytes after change ${k + 1}`);
+          assert.ok(
+            incremental.representations[name].body.equals(scratch.representations[name].body),
+            `${name} bytes after change ${k + 1}`,
+          );
           assert.equal(incremental.representations[name].etag, scratch.representations[name].etag);
         }
-        assert.equal(incremental.representations.insights.body.toString(), JSON.stringify(scratch.insights), 'the spliced insights are JSON.stringify of the document');
-        for (const q of QUERIES) assert.deepEqual(incremental.search(q).reviews.map((r) => r.id), scratch.search(q).reviews.map((r) => r.id), JSON.stringify(q));
+        assert.equal(
+          incremental.representations.insights.body.toString(),
+          JSON.stringify(scratch.insights),
+          'the spliced insights are JSON.stringify of the document',
+        );
+        for (const q of QUERIES)
+          assert.deepEqual(
+            incremental.search(q).reviews.map((r) => r.id),
+            scratch.search(q).reviews.map((r) => r.id),
+            JSON.stringify(q),
+          );
         for (const id of ids.slice(0, 20)) {
           assert.deepEqual(incremental.review(id), scratch.review(id));
           assert.deepEqual(incremental.analysisOf(id), scratch.analysisOf(id));
@@ -127,7 +185,8 @@ test('an empty corpus updates, reloads and fills again like a build from scratch
     apply(changed);
     c = await update(c, rows, changed, k + 2);
     const scratch = await build(rows, k + 2);
-    for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const) assert.ok(c.representations[name].body.equals(scratch.representations[name].body), `${label}: ${name}`);
+    for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const)
+      assert.ok(c.representations[name].body.equals(scratch.representations[name].body), `${label}: ${name}`);
     assert.equal(c.reviews.length, rows.size);
   }
 });
@@ -137,7 +196,16 @@ test('a damaged stored layout is refused, not trusted', async () => {
   const ok = await c.snapshot();
   const [reviews, insights] = [gunzipSync(ok.reviews), gunzipSync(ok.insights)];
   const load = (layout: Buffer) =>
-    Catalog.fromSnapshot({ revision: { id: 1, created_at: c.generatedAt }, reviews, insights, reviewsGzip: ok.reviews, insightsGzip: ok.insights, insightsCore: ok.insights_core, layout, publicBaseUrl: 'https://reviews.example' });
+    Catalog.fromSnapshot({
+      revision: { id: 1, created_at: c.generatedAt },
+      reviews,
+      insights,
+      reviewsGzip: ok.reviews,
+      insightsGzip: ok.insights,
+      insightsCore: ok.insights_core,
+      layout,
+      publicBaseUrl: 'https://reviews.example',
+    });
   assert.equal(load(ok.layout).representations.reviews.etag, c.representations.reviews.etag);
   const shifted = Buffer.from(ok.layout);
   shifted.writeUInt32LE(shifted.readUInt32LE(4 + 8) + 1, 4 + 8); // the first review's start (after the pack header and the layout header), one byte off
@@ -146,20 +214,41 @@ test('a damaged stored layout is refused, not trusted', async () => {
 });
 
 test('spliced JSON is JSON.stringify of the document, for arrays and objects, empty or not, with items carried or fresh', () => {
-  const item = fc.record({ a: fc.string(), n: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })), s: fc.constantFrom('</script>', '"\\', '\u2028', '😀', '\ud800') });
+  const item = fc.record({
+    a: fc.string(),
+    n: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })),
+    s: fc.constantFrom('</script>', '"\\', '\u2028', '😀', '\ud800'),
+  });
   fc.assert(
-    fc.property(fc.array(item, { maxLength: 8 }), fc.array(item, { maxLength: 8 }), fc.array(fc.boolean(), { maxLength: 8 }), fc.constantFrom('array' as const, 'object' as const), (first, added, keepMask, kind) => {
-      const keyed = first.map((v, i) => [`k${i}`, v] as const);
-      const doc = (items: (readonly [string, unknown])[]) => ({ before: 1, list: kind === 'array' ? items.map(([, v]) => v) : Object.fromEntries(items), after: 'x' });
-      const one = SplicedJson.render(doc(keyed), 'list', kind, { keys: keyed.map(([k]) => k), values: keyed.map(([, v]) => v) });
-      assert.equal(one.body.toString(), JSON.stringify(doc(keyed)));
-      // Keep some, drop the rest, put new ones in between: order of carried items is preserved.
-      const kept = keyed.filter((_, i) => keepMask[i] !== false);
-      const fresh = added.map((v, i) => [`n${i}`, v] as const);
-      const merged = kept.flatMap((kv, i) => (fresh[i] ? [fresh[i], kv] : [kv])).concat(fresh.slice(kept.length));
-      const two = SplicedJson.render(doc(merged), 'list', kind, { keys: merged.map(([k]) => k), values: merged.map(([, v]) => v) }, one, new Set(fresh.map(([, v]) => v)));
-      assert.equal(two.body.toString(), JSON.stringify(doc(merged)));
-    }),
+    fc.property(
+      fc.array(item, { maxLength: 8 }),
+      fc.array(item, { maxLength: 8 }),
+      fc.array(fc.boolean(), { maxLength: 8 }),
+      fc.constantFrom('array' as const, 'object' as const),
+      (first, added, keepMask, kind) => {
+        const keyed = first.map((v, i) => [`k${i}`, v] as const);
+        const doc = (items: (readonly [string, unknown])[]) => ({
+          before: 1,
+          list: kind === 'array' ? items.map(([, v]) => v) : Object.fromEntries(items),
+          after: 'x',
+        });
+        const one = SplicedJson.render(doc(keyed), 'list', kind, { keys: keyed.map(([k]) => k), values: keyed.map(([, v]) => v) });
+        assert.equal(one.body.toString(), JSON.stringify(doc(keyed)));
+        // Keep some, drop the rest, put new ones in between: order of carried items is preserved.
+        const kept = keyed.filter((_, i) => keepMask[i] !== false);
+        const fresh = added.map((v, i) => [`n${i}`, v] as const);
+        const merged = kept.flatMap((kv, i) => (fresh[i] ? [fresh[i], kv] : [kv])).concat(fresh.slice(kept.length));
+        const two = SplicedJson.render(
+          doc(merged),
+          'list',
+          kind,
+          { keys: merged.map(([k]) => k), values: merged.map(([, v]) => v) },
+          one,
+          new Set(fresh.map(([, v]) => v)),
+        );
+        assert.equal(two.body.toString(), JSON.stringify(doc(merged)));
+      },
+    ),
     { numRuns: 300, seed: 7 },
   );
 });

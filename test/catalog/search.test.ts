@@ -1,15 +1,24 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { LocalCorpus, ReviewIndex, buildCatalog } from '../../src/catalog/index.js';
+import { buildCatalog, LocalCorpus, ReviewIndex } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
-import { type Review, type SearchQuery, SearchQuerySchema, foldText } from '../../src/domain/index.js';
+import { foldText, type Review, type SearchQuery, SearchQuerySchema } from '../../src/domain/index.js';
 import { catalogRows } from '../helpers/index.js';
 
 // A catalog built straight from demo records (no database): the search is pure logic.
 const business = demoBusiness();
 const rows = catalogRows(600, 7);
-const catalog = await buildCatalog({ revision: { id: 1, created_at: '2026-11-01T00:00:00.000Z' }, business, rows: new Map(rows.map((r) => [r.id, r])), analyses: new Map(), publicBaseUrl: 'http://127.0.0.1' }, new LocalCorpus());
+const catalog = await buildCatalog(
+  {
+    revision: { id: 1, created_at: '2026-11-01T00:00:00.000Z' },
+    business,
+    rows: new Map(rows.map((r) => [r.id, r])),
+    analyses: new Map(),
+    publicBaseUrl: 'http://127.0.0.1',
+  },
+  new LocalCorpus(),
+);
 
 const viaTrigrams = ReviewIndex.create(catalog.reviews, catalog.attribution.technicians, catalog.attribution.services, 0);
 
@@ -29,7 +38,9 @@ function reference(q: SearchQuery): Review[] {
   );
 }
 
-const day = fc.date({ min: new Date('2021-01-01'), max: new Date('2026-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+const day = fc
+  .date({ min: new Date('2021-01-01'), max: new Date('2026-12-31'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
 const words = ['leak', 'on time', 'Mike', 'price', 'drain', 'clean', 'late', 'ÉTÉ', 'xyzzy', 'a', 'the tech', 'fixed the leak fast'];
 const query = fc.record(
   {
@@ -55,7 +66,10 @@ test('indexed search equals the obvious filter for any combination of filters', 
       // The catalog's index checks texts directly at this size; the second always narrows by trigrams first.
       for (const got of [catalog.search(q), viaTrigrams.search(q)]) {
         assert.equal(got.matched, expected.length);
-        assert.deepEqual(got.reviews.map((r) => r.id), expected.slice(0, q.limit).map((r) => r.id));
+        assert.deepEqual(
+          got.reviews.map((r) => r.id),
+          expected.slice(0, q.limit).map((r) => r.id),
+        );
         assert.equal(got.returned, got.reviews.length);
       }
     }),
@@ -66,7 +80,10 @@ test('indexed search equals the obvious filter for any combination of filters', 
 test('since returns the newest-first prefix of reviews on or after the day', () => {
   for (const d of ['2020-01-01', '2024-02-29', '2026-10-31', '2030-01-01']) {
     const got = catalog.since(d);
-    assert.deepEqual(got.reviews.map((r) => r.id), catalog.reviews.filter((r) => r.date >= d).map((r) => r.id));
+    assert.deepEqual(
+      got.reviews.map((r) => r.id),
+      catalog.reviews.filter((r) => r.date >= d).map((r) => r.id),
+    );
     assert.equal(got.count, got.reviews.length);
   }
 });

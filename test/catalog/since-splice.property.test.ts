@@ -5,21 +5,27 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { Catalog, LocalCorpus, buildCatalog } from '../../src/catalog/index.js';
-import { SplicedJson } from '../../src/catalog/index.js';
+import { buildCatalog, Catalog, LocalCorpus, SplicedJson } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { ReviewTable } from '../../src/store/index.js';
 import { catalogRows } from '../helpers/index.js';
 
 const business = demoBusiness();
-const common = (revision: number) => ({ revision: { id: revision, created_at: `2026-11-0${revision}T00:00:00.000Z` }, business, publicBaseUrl: 'https://reviews.example' });
+const common = (revision: number) => ({
+  revision: { id: revision, created_at: `2026-11-0${revision}T00:00:00.000Z` },
+  business,
+  publicBaseUrl: 'https://reviews.example',
+});
 const rows = new Map(catalogRows(150, 21).map((r) => [r.id, r]));
 // One corpus engine follows one chain of revisions (it holds the revision it built last).
 const corpus = new LocalCorpus();
 const scratch = await buildCatalog({ ...common(1), rows, analyses: new Map() }, corpus);
 const added: ReviewTable = { ...catalogRows(1, 22, 'new')[0], changed_revision: 2 };
 const updated = await buildCatalog({ ...common(2), previous: scratch, changes: new Map([[added.id, added]]), analyses: new Map() }, corpus);
-const updatedFromScratch = await buildCatalog({ ...common(2), rows: new Map([...rows, [added.id, added]]), analyses: new Map() }, new LocalCorpus());
+const updatedFromScratch = await buildCatalog(
+  { ...common(2), rows: new Map([...rows, [added.id, added]]), analyses: new Map() },
+  new LocalCorpus(),
+);
 
 async function reloaded(c: Catalog): Promise<Catalog> {
   const s = await c.snapshot();
@@ -46,7 +52,10 @@ test('since bodies are JSON.stringify of the since result, byte for byte, with t
   fc.assert(
     fc.property(dates(updated), (date) => {
       const expected = JSON.stringify(updated.since(date));
-      const reference = SplicedJson.render(updated.since(date), 'reviews', 'array', { keys: updated.since(date).reviews.map((r) => r.id), values: updated.since(date).reviews });
+      const reference = SplicedJson.render(updated.since(date), 'reviews', 'array', {
+        keys: updated.since(date).reviews.map((r) => r.id),
+        values: updated.since(date).reviews,
+      });
       for (const c of [updated, updatedFromScratch, loaded]) {
         const rep = c.sinceRepresentation(date);
         assert.equal(Buffer.concat(rep.chunks as Buffer[]).toString(), expected, date);
@@ -63,6 +72,9 @@ test('a since body holds its head and tail only: the reviews are a view of /revi
   const rep = updated.sinceRepresentation(oldest);
   const [, items] = rep.chunks;
   assert.equal(items.buffer, updated.representations.reviews.body.buffer, 'same memory');
-  assert.equal(rep.track(() => undefined), rep.length - items.length);
+  assert.equal(
+    rep.track(() => undefined),
+    rep.length - items.length,
+  );
   assert.equal(JSON.parse(Buffer.concat(rep.chunks as Buffer[]).toString()).count, updated.reviews.length, 'the body is every review');
 });

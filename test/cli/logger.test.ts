@@ -3,14 +3,16 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { formatLogLine } from '../../src/cli/index.js';
-import { CLI, spawnServe } from '../helpers/index.js';
-import { tempDir } from '../helpers/index.js';
+import { CLI, spawnServe, tempDir } from '../helpers/index.js';
 
 const TIME = Date.UTC(2026, 10, 20, 9, 8, 7, 65);
 const line = (entry: Record<string, unknown>) => `${JSON.stringify({ level: 30, time: TIME, pid: 7, hostname: 'h', ...entry })}\n`;
 
 test('a log entry becomes one readable line: time, level, message, then its fields (nested ones flattened)', () => {
-  const out = formatLogLine(line({ reqId: 'req-1', req: { method: 'GET', url: '/feed.xml' }, note: 'two words', n: 3, ok: true, msg: 'incoming request' }), { color: false });
+  const out = formatLogLine(
+    line({ reqId: 'req-1', req: { method: 'GET', url: '/feed.xml' }, note: 'two words', n: 3, ok: true, msg: 'incoming request' }),
+    { color: false },
+  );
   assert.equal(out, '09:08:07.065 INFO  incoming request reqId=req-1 req.method=GET req.url=/feed.xml note="two words" n=3 ok=true\n');
 });
 
@@ -38,10 +40,15 @@ test('serve logs JSON lines when stdout is not a terminal, and drains on SIGTERM
 
 // util-linux's `script` runs the server on a pseudo-terminal, as `npm start` in a terminal does.
 const hasScript = spawnSync('script', ['--version']).status === 0;
-test('serve logs readable lines on a terminal', { skip: hasScript ? false : 'util-linux `script` not found: cannot give the server a terminal' }, async () => {
+test('serve logs readable lines on a terminal', {
+  skip: hasScript ? false : 'util-linux `script` not found: cannot give the server a terminal',
+}, async () => {
   const dir = tempDir();
   const command = `exec "${process.execPath}" "${CLI}" serve --host 127.0.0.1 --port 0 --database-url "${join(dir, 'r.db')}"`;
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, LOG_LEVEL: 'info', REVIEWCAST_DEMO_IF_EMPTY: '0', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    env: { ...process.env, LOG_LEVEL: 'info', REVIEWCAST_DEMO_IF_EMPTY: '0', NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const listening = new Promise<string>((resolve, reject) => {

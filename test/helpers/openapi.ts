@@ -1,7 +1,10 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>; components: { schemas: Record<string, object> } };
+type Doc = {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+  components: { schemas: Record<string, object> };
+};
 
 /**
  * Validates responses against the live OpenAPI document: every response a test receives is checked
@@ -47,7 +50,8 @@ export class OpenApiValidator {
       validate = this.ajv.compile({ $ref: '#/$defs/s', $defs: { s: rewriteRefs(content.schema) } });
       this.cache.set(key, validate);
     }
-    if (!validate(JSON.parse(body))) throw new Error(`${method} ${path} ${status}: ${this.ajv.errorsText(validate.errors, { separator: '\n' })}`);
+    if (!validate(JSON.parse(body)))
+      throw new Error(`${method} ${path} ${status}: ${this.ajv.errorsText(validate.errors, { separator: '\n' })}`);
   }
 }
 

@@ -4,7 +4,9 @@ import pg from 'pg';
 /** The PostgreSQL the tests may use (CI starts one); unset locally means the PostgreSQL half is skipped. */
 export const PG_URL = process.env.REVIEWCAST_TEST_PG_URL ?? null;
 
-export const PG_SKIP = PG_URL ? false : 'PostgreSQL tests skipped: set REVIEWCAST_TEST_PG_URL (CI starts a cluster with scripts/pg-test-cluster.sh)';
+export const PG_SKIP = PG_URL
+  ? false
+  : 'PostgreSQL tests skipped: set REVIEWCAST_TEST_PG_URL (CI starts a cluster with scripts/pg-test-cluster.sh)';
 
 /** A fresh, empty database on the test cluster (or another server's root URL); dropped by the returned function. */
 export async function freshPgDatabase(root: string | null = PG_URL): Promise<{ url: string; drop: () => Promise<void> }> {

@@ -14,11 +14,17 @@ export interface ServerProcess {
 
 /** `reviewcast serve` in its own process; resolves once it logs that it listens. */
 export function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
-  return spawnCommand(process.execPath, [CLI, 'serve', '--host', '127.0.0.1', ...args], { env: { ...process.env, LOG_LEVEL: 'info', ...env } });
+  return spawnCommand(process.execPath, [CLI, 'serve', '--host', '127.0.0.1', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+  });
 }
 
 /** Any command that runs a Reviewcast server logging JSON lines (an installed `reviewcast serve`, say); resolves once it listens. */
-export async function spawnCommand(command: string, args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv }): Promise<ServerProcess> {
+export async function spawnCommand(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env: NodeJS.ProcessEnv },
+): Promise<ServerProcess> {
   const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));

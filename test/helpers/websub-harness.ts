@@ -9,8 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Catalog } from '../../src/catalog/index.js';
 // The two leaf modules only: the catalog's index pulls in the insights engine and its language model.
-import { links } from '../../src/catalog/index.js';
-import { Representation } from '../../src/catalog/index.js';
+import { links, Representation } from '../../src/catalog/index.js';
 import { Store } from '../../src/store/index.js';
 import { type HubConfigInput, HubConfigSchema, HubWorker, registerHub } from '../../src/websub/index.js';
 import { tempDir } from './tmp.js';
@@ -28,8 +27,28 @@ export function makePki(dir = tempDir('reviewcast-pki-')): TestPki {
   run('req', '-x509', '-new', '-key', 'ca.key', '-sha256', '-days', '2', '-subj', '/CN=Reviewcast Test CA', '-out', 'ca.pem');
   run('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'server.key');
   run('req', '-new', '-key', 'server.key', '-subj', '/CN=127.0.0.1', '-out', 'server.csr');
-  writeFileSync(join(dir, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n');
-  run('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-sha256', '-extfile', 'ext.cnf', '-out', 'server.pem');
+  writeFileSync(
+    join(dir, 'ext.cnf'),
+    'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n',
+  );
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-sha256',
+    '-extfile',
+    'ext.cnf',
+    '-out',
+    'server.pem',
+  );
   return { caFile: join(dir, 'ca.pem'), key: readFileSync(join(dir, 'server.key')), cert: readFileSync(join(dir, 'server.pem')) };
 }
 
@@ -115,8 +134,14 @@ export function fakeCatalog(revision: number, base: string, opts: { padBytes?: n
     revision,
     links: links(base),
     representations: {
-      feedAtom: rep('application/atom+xml; charset=utf-8', `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><id>${marker}</id></feed>`),
-      feedJson: rep('application/feed+json; charset=utf-8', JSON.stringify({ version: 'https://jsonfeed.org/version/1.1', title: marker, items: [] })),
+      feedAtom: rep(
+        'application/atom+xml; charset=utf-8',
+        `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><id>${marker}</id></feed>`,
+      ),
+      feedJson: rep(
+        'application/feed+json; charset=utf-8',
+        JSON.stringify({ version: 'https://jsonfeed.org/version/1.1', title: marker, items: [] }),
+      ),
       reviews: rep('application/json; charset=utf-8', JSON.stringify({ revision, marker, reviews: [] })),
       insights: rep('application/json; charset=utf-8', '{}'),
     },
@@ -145,7 +170,10 @@ export interface TestHub {
   catalog(): Catalog;
   /** Swaps in a new revision (with different bytes on every topic) and announces it, like the composition root does. */
   publish(): Promise<Catalog>;
-  post(fields: Record<string, string> | string, headers?: Record<string, string>): Promise<{ status: number; text: string; headers: Headers }>;
+  post(
+    fields: Record<string, string> | string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; text: string; headers: Headers }>;
   subscribe(topic: string, callback: string, extra?: Record<string, string>): Promise<{ status: number; text: string; headers: Headers }>;
   close(): Promise<void>;
 }

@@ -10,8 +10,7 @@ import { promisify } from 'node:util';
 import type { RunningServer } from '../../src/app/index.js';
 import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
 import { Store } from '../../src/store/index.js';
-import { startTestServer } from '../helpers/index.js';
-import { tempDir } from '../helpers/index.js';
+import { startTestServer, tempDir } from '../helpers/index.js';
 
 const REVIEWS = 20_000;
 /**
@@ -66,9 +65,19 @@ const cliImport = (file: string) => run(process.execPath, ['--import', 'tsx', 's
 
 test(`a ${REVIEWS.toLocaleString('en-US')}-review import and a one-review import keep the event loop's p99 under ${P99_MS} ms and its max under ${MAX_MS} ms`, async (t) => {
   const file = join(dir, 'many.ndjson');
-  writeFileSync(file, generateDemoReviews({ reviews: REVIEWS, seed: 99 }).map((r) => JSON.stringify(r)).join('\n'));
+  writeFileSync(
+    file,
+    generateDemoReviews({ reviews: REVIEWS, seed: 99 })
+      .map((r) => JSON.stringify(r))
+      .join('\n'),
+  );
   const one = join(dir, 'one.json');
-  writeFileSync(one, JSON.stringify([{ source: 'direct', source_review_id: 'loop-1', author: 'Loop', rating: 4, date: '2025-06-01', text: 'Dave cleared the drain.' }]));
+  writeFileSync(
+    one,
+    JSON.stringify([
+      { source: 'direct', source_review_id: 'loop-1', author: 'Loop', rating: 4, date: '2025-06-01', text: 'Dave cleared the drain.' },
+    ]),
+  );
   // Requests keep coming meanwhile, so the server is serving while it builds.
   let answered = 0;
   let polling = true;
@@ -92,10 +101,16 @@ test(`a ${REVIEWS.toLocaleString('en-US')}-review import and a one-review import
   await poller;
 
   const loop = await loopDelay();
-  t.diagnostic(`event loop: p50 ${loop.p50.toFixed(1)} ms, p99 ${loop.p99.toFixed(1)} ms, max ${loop.max.toFixed(1)} ms over ${loop.count} samples; ${answered} searches answered meanwhile`);
+  t.diagnostic(
+    `event loop: p50 ${loop.p50.toFixed(1)} ms, p99 ${loop.p99.toFixed(1)} ms, max ${loop.max.toFixed(1)} ms over ${loop.count} samples; ${answered} searches answered meanwhile`,
+  );
   assert.ok(loop.count > 100, 'the histogram sampled the whole time');
   assert.ok(answered > 20, 'requests were answered during the imports');
   assert.ok(loop.p99 <= P99_MS, `p99 ${loop.p99.toFixed(1)} ms ≤ ${P99_MS} ms`);
   assert.ok(loop.max <= MAX_MS, `max ${loop.max.toFixed(1)} ms ≤ ${MAX_MS} ms`);
-  assert.equal(((await (await fetch(`${server.url}/insights.json`)).json()) as { review_count: number }).review_count, REVIEWS + 1, 'the insights follow');
+  assert.equal(
+    ((await (await fetch(`${server.url}/insights.json`)).json()) as { review_count: number }).review_count,
+    REVIEWS + 1,
+    'the insights follow',
+  );
 });

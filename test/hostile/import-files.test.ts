@@ -7,17 +7,23 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { demoBusiness } from '../../src/demo/index.js';
-import { ImportFileError, type RowError, importFile } from '../../src/ingest/index.js';
+import { ImportFileError, importFile, type RowError } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { startTestServer } from '../helpers/index.js';
-import { tempDir } from '../helpers/index.js';
+import { startTestServer, tempDir } from '../helpers/index.js';
 
 const run = promisify(execFile);
 const dir = tempDir();
 const dbFile = join(dir, 'hostile.db');
 let store: Store;
 
-const good = { source: 'google', source_review_id: 'g-1', author: 'Ana P.', rating: 5, date: '2025-03-04', text: 'Mike fixed the leak fast.' };
+const good = {
+  source: 'google',
+  source_review_id: 'g-1',
+  author: 'Ana P.',
+  rating: 5,
+  date: '2025-03-04',
+  text: 'Mike fixed the leak fast.',
+};
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
 /** Every table an import may touch, to prove a refused import changed nothing at all. */
@@ -52,7 +58,11 @@ async function rejected(path: string): Promise<RowError[]> {
 
 function expectError(errors: RowError[], like: Partial<RowError>) {
   assert.ok(
-    errors.some((x) => Object.entries(like).every(([k, v]) => (k === 'reason' ? String(x.reason).includes(String(v)) : (x as unknown as Record<string, unknown>)[k] === v))),
+    errors.some((x) =>
+      Object.entries(like).every(([k, v]) =>
+        k === 'reason' ? String(x.reason).includes(String(v)) : (x as unknown as Record<string, unknown>)[k] === v,
+      ),
+    ),
     `expected an error like ${JSON.stringify(like)}; got ${JSON.stringify(errors).slice(0, 600)}`,
   );
 }
@@ -72,7 +82,12 @@ describe('hostile import files', () => {
   after(() => store.close());
 
   test('empty, blank and null files are errors, never "0 added"', async () => {
-    for (const [name, content] of [['empty.json', ''], ['blank.csv', ' \n\r\n\t'], ['bom-only.ndjson', '\uFEFF'], ['nothing.txt', '']] as const) {
+    for (const [name, content] of [
+      ['empty.json', ''],
+      ['blank.csv', ' \n\r\n\t'],
+      ['bom-only.ndjson', '\uFEFF'],
+      ['nothing.txt', ''],
+    ] as const) {
       expectError(await rejected(file(name, content)), { reason: 'the file is empty' });
     }
     expectError(await rejected(file('null.json', 'null')), { reason: 'got null' });
@@ -86,9 +101,15 @@ describe('hostile import files', () => {
   test('content that fits neither its name nor any format is an error', async () => {
     expectError(await rejected(file('json-in.csv', JSON.stringify([good]))), { reason: 'named .csv but holds JSON' });
     expectError(await rejected(file('array-in.ndjson', JSON.stringify([good]))), { reason: 'holds a JSON array' });
-    expectError(await rejected(file('lines-in.json', `${JSON.stringify(good)}\n${JSON.stringify({ ...good, source_review_id: 'g-2' })}\n`)), { reason: 'one JSON value per line' });
+    expectError(
+      await rejected(file('lines-in.json', `${JSON.stringify(good)}\n${JSON.stringify({ ...good, source_review_id: 'g-2' })}\n`)),
+      { reason: 'one JSON value per line' },
+    );
     expectError(await rejected(file('broken.json', '[{"author": "A",')), { reason: 'not valid JSON' });
-    expectError(await rejected(file('prose.txt', 'Dear team,\nthanks for the great work last week.\n')), { line: 1, reason: 'not a CSV of reviews' });
+    expectError(await rejected(file('prose.txt', 'Dear team,\nthanks for the great work last week.\n')), {
+      line: 1,
+      reason: 'not a CSV of reviews',
+    });
     expectError(await rejected(file('wrong-header.csv', 'name,stars,when\nAna,5,2025-01-01\n')), { reason: 'lacks author, rating, date' });
     expectError(await rejected(file('ragged.csv', 'author,rating,date\nAna,5,2025-01-01,extra\n')), { reason: 'not valid CSV' });
   });
@@ -96,7 +117,11 @@ describe('hostile import files', () => {
   test('encodings: UTF-16, Latin-1 bytes inside UTF-8, and a UTF-8 BOM (accepted)', async () => {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify([good]), 'utf16le')]);
     expectError(await rejected(file('utf16.json', utf16)), { reason: 'UTF-16' });
-    const mixed = Buffer.concat([Buffer.from(`author,rating,date,text\nAna,5,2025-01-01,fine\nJos`), Buffer.from([0xe9]), Buffer.from(',4,2025-01-02,caf\u00e9\n')]);
+    const mixed = Buffer.concat([
+      Buffer.from(`author,rating,date,text\nAna,5,2025-01-01,fine\nJos`),
+      Buffer.from([0xe9]),
+      Buffer.from(',4,2025-01-02,caf\u00e9\n'),
+    ]);
     expectError(await rejected(file('latin1.csv', mixed)), { line: 3, reason: 'invalid UTF-8' });
     const report = await importFile(store, file('bom.json', `\uFEFF${JSON.stringify([{ ...good, source_review_id: 'bom-1' }])}`));
     assert.equal(report.added, 1);
@@ -115,22 +140,52 @@ describe('hostile import files', () => {
       null,
     ];
     const errors = await rejected(file('types.json', JSON.stringify(rows)));
-    for (const [index, field] of [[0, 'rating'], [1, 'author'], [2, 'verified'], [3, 'technicians'], [4, 'owner_reply'], [5, 'text'], [6, 'date']] as const) expectError(errors, { index, field });
+    for (const [index, field] of [
+      [0, 'rating'],
+      [1, 'author'],
+      [2, 'verified'],
+      [3, 'technicians'],
+      [4, 'owner_reply'],
+      [5, 'text'],
+      [6, 'date'],
+    ] as const)
+      expectError(errors, { index, field });
     expectError(errors, { index: 7, reason: 'expected an object' });
     expectError(errors, { index: 8, reason: 'expected an object' });
   });
 
   test('deep nesting is refused without exhausting the stack', async () => {
     const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
-    expectError(await rejected(file('deep-field.json', `[{"author":"A","rating":5,"date":"2025-01-01","text":${deep}}]`)), { index: 0, field: 'text', reason: 'an array of 1' });
+    expectError(await rejected(file('deep-field.json', `[{"author":"A","rating":5,"date":"2025-01-01","text":${deep}}]`)), {
+      index: 0,
+      field: 'text',
+      reason: 'an array of 1',
+    });
     expectError(await rejected(file('deep-doc.json', `[${deep}]`)), { index: 0, reason: 'expected an object' });
-    expectError(await rejected(file('deep-object.json', `[{"author":"A","rating":5,"date":"2025-01-01","owner_reply":${'{"text":'.repeat(50_000)}"x"${'}'.repeat(50_000)}}]`)), { index: 0, field: 'owner_reply.text' });
+    expectError(
+      await rejected(
+        file(
+          'deep-object.json',
+          `[{"author":"A","rating":5,"date":"2025-01-01","owner_reply":${'{"text":'.repeat(50_000)}"x"${'}'.repeat(50_000)}}]`,
+        ),
+      ),
+      { index: 0, field: 'owner_reply.text' },
+    );
   });
 
   test('huge fields are refused with their size, not truncated', async () => {
-    expectError(await rejected(file('huge-text.ndjson', JSON.stringify({ ...good, source_review_id: 'h1', text: 'x'.repeat(3_000_000) }))), { line: 1, field: 'text', reason: '3000000 characters' });
-    expectError(await rejected(file('huge-author.ndjson', JSON.stringify({ ...good, source_review_id: 'h2', author: 'y'.repeat(100_000) }))), { line: 1, field: 'author', reason: '100000 characters' });
-    expectError(await rejected(file('huge-id.csv', `source,source_review_id,author,rating,date\ngoogle,${'z'.repeat(5000)},A,5,2025-01-01\n`)), { line: 2, field: 'source_review_id' });
+    expectError(
+      await rejected(file('huge-text.ndjson', JSON.stringify({ ...good, source_review_id: 'h1', text: 'x'.repeat(3_000_000) }))),
+      { line: 1, field: 'text', reason: '3000000 characters' },
+    );
+    expectError(
+      await rejected(file('huge-author.ndjson', JSON.stringify({ ...good, source_review_id: 'h2', author: 'y'.repeat(100_000) }))),
+      { line: 1, field: 'author', reason: '100000 characters' },
+    );
+    expectError(
+      await rejected(file('huge-id.csv', `source,source_review_id,author,rating,date\ngoogle,${'z'.repeat(5000)},A,5,2025-01-01\n`)),
+      { line: 2, field: 'source_review_id' },
+    );
   });
 
   test('dates before 1995 or more than a day ahead are refused with line and reason, in every date field', async () => {
@@ -152,21 +207,50 @@ describe('hostile import files', () => {
     expectError(errors, { line: 6, field: 'published_at', reason: 'before 1995-01-01' });
     expectError(errors, { line: 7, field: 'updated_at', reason: 'more than a day after' });
     // The edges are accepted: the first day, and tomorrow (a reviewer ahead of UTC).
-    const edges = await importFile(store, file('date-edges.json', JSON.stringify([{ ...good, source_review_id: 'e1', date: '1995-01-01' }, { ...good, source_review_id: 'e2', date: day(1) }])));
+    const edges = await importFile(
+      store,
+      file(
+        'date-edges.json',
+        JSON.stringify([
+          { ...good, source_review_id: 'e1', date: '1995-01-01' },
+          { ...good, source_review_id: 'e2', date: day(1) },
+        ]),
+      ),
+    );
     assert.equal(edges.added, 2, JSON.stringify(edges.invalid));
   });
 
   test('--skip-invalid writes the valid rows and reports the out-of-range one with its line', async () => {
-    const report = await importFile(store, file('skip.ndjson', [{ ...good, source_review_id: 's1' }, { ...good, source_review_id: 's2', date: '0001-01-01' }].map((r) => JSON.stringify(r)).join('\n')), { skipInvalid: true });
+    const report = await importFile(
+      store,
+      file(
+        'skip.ndjson',
+        [
+          { ...good, source_review_id: 's1' },
+          { ...good, source_review_id: 's2', date: '0001-01-01' },
+        ]
+          .map((r) => JSON.stringify(r))
+          .join('\n'),
+      ),
+      { skipInvalid: true },
+    );
     assert.equal(report.added, 1);
-    assert.deepEqual(report.invalid.map((e) => [e.line, e.field]), [[2, 'date']]);
+    assert.deepEqual(
+      report.invalid.map((e) => [e.line, e.field]),
+      [[2, 'date']],
+    );
   });
 
   test('texts are stored clean: controls stripped, one U+FFFD per lone surrogate, LF line breaks, NFC; the summary counts each kind', async () => {
     const rows = [
       { ...good, source_review_id: 'c1', author: 'Null\u0000 Byte', text: 'Bell\u0007 and tab\tkept\u001b[31m', title: 'Esc\u001b' },
       { ...good, source_review_id: 'c2', author: 'Lone \ud800 surrogate', text: 'Pair 😀 kept, lone \udc00 replaced' },
-      { ...good, source_review_id: 'c3', text: 'Line one\r\nline two\rline three', owner_reply: { text: 'Thanks\r\nagain', date: '2025-03-05' } },
+      {
+        ...good,
+        source_review_id: 'c3',
+        text: 'Line one\r\nline two\rline three',
+        owner_reply: { text: 'Thanks\r\nagain', date: '2025-03-05' },
+      },
       { ...good, source_review_id: 'c4', author: 'Jose\u0301', text: 'cafe\u0301 with C1\u0085 control' },
     ];
     const report = await importFile(store, file('dirty.json', JSON.stringify(rows)));
@@ -182,11 +266,15 @@ describe('hostile import files', () => {
     const c4 = await row('c4');
     assert.deepEqual([c4.author, c4.text], ['Jos\u00e9', 'caf\u00e9 with C1 control']);
     // A text of nothing but controls is no author at all.
-    expectError(await rejected(file('only-controls.json', JSON.stringify([{ ...good, source_review_id: 'c5', author: '\u0000\u0001\u0002' }]))), { index: 0, field: 'author' });
+    expectError(
+      await rejected(file('only-controls.json', JSON.stringify([{ ...good, source_review_id: 'c5', author: '\u0000\u0001\u0002' }]))),
+      { index: 0, field: 'author' },
+    );
   });
 
   test('formula-looking cells and prototype keys are plain data', async () => {
-    const csv = 'source,source_review_id,author,rating,date,text,__proto__,constructor\ngoogle,f1,"=HYPERLINK(""http://evil.example"")",5,2025-01-02,"+1 @SUM(A1) -2",x,y\n';
+    const csv =
+      'source,source_review_id,author,rating,date,text,__proto__,constructor\ngoogle,f1,"=HYPERLINK(""http://evil.example"")",5,2025-01-02,"+1 @SUM(A1) -2",x,y\n';
     assert.equal((await importFile(store, file('formula.csv', csv))).added, 1);
     const f1 = await store.db.selectFrom('reviews').selectAll().where('source_review_id', '=', 'f1').executeTakeFirstOrThrow();
     assert.deepEqual([f1.author, f1.text, f1.verified], ['=HYPERLINK("http://evil.example")', '+1 @SUM(A1) -2', 1]);
@@ -203,7 +291,15 @@ describe('hostile import files', () => {
     const [empty, nul, dates] = await Promise.all([
       cli(file('cli-empty.json', '')),
       cli(file('cli-null.json', 'null')),
-      cli(file('cli-dates.ndjson', [JSON.stringify({ ...good, source_review_id: 'x1', date: '0001-01-01' }), JSON.stringify({ ...good, source_review_id: 'x2', date: '9999-12-31' })].join('\n'))),
+      cli(
+        file(
+          'cli-dates.ndjson',
+          [
+            JSON.stringify({ ...good, source_review_id: 'x1', date: '0001-01-01' }),
+            JSON.stringify({ ...good, source_review_id: 'x2', date: '9999-12-31' }),
+          ].join('\n'),
+        ),
+      ),
     ]);
     assert.equal(empty.code, 1);
     assert.match(empty.stderr, /the file is empty/);
@@ -226,7 +322,11 @@ describe('hostile import files', () => {
     try {
       const all = (await (await fetch(`${server.url}/reviews.json`)).json()) as { reviews: { id: string; author: string }[] };
       const lone = all.reviews.find((r) => r.author.startsWith('Lone'))! as { id: string; author: string; text: string };
-      assert.deepEqual([lone.author, lone.text], ['Lone \ufffd surrogate', 'Pair 😀 kept, lone \ufffd replaced'], 'one U+FFFD for each lone surrogate');
+      assert.deepEqual(
+        [lone.author, lone.text],
+        ['Lone \ufffd surrogate', 'Pair 😀 kept, lone \ufffd replaced'],
+        'one U+FFFD for each lone surrogate',
+      );
       const page = await (await fetch(`${server.url}/reviews/${lone.id}`)).text();
       assert.match(page, /Lone \ufffd surrogate/);
       assert.doesNotMatch(page, /\ufffd\ufffd/, 'never three U+FFFD for one surrogate');

@@ -38,7 +38,9 @@ function canonical(file: string): string {
 
 /** Runs the CLI import into `db`, SIGKILLed after `killAfterMs` if given. Resolves with how it ended. */
 function importInto(db: string, killAfterMs?: number): Promise<{ code: number | null; signal: string | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', importPath, '--database-url', db], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', importPath, '--database-url', db], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const timer = killAfterMs === undefined ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
@@ -102,5 +104,8 @@ test('kill -9 at random points leaves the database exactly before or exactly aft
     assert.notEqual(outcome, 'partial', `kill at ${delay} ms: the database is neither the state before nor after the import`);
   }
   t.diagnostic(`uninterrupted import: ${Math.round(totalMs)} ms; outcomes: ${outcomes.join(', ')}`);
-  assert.ok(outcomes.some((o) => o.includes('killed')), 'at least one import was killed before it finished');
+  assert.ok(
+    outcomes.some((o) => o.includes('killed')),
+    'at least one import was killed before it finished',
+  );
 });

@@ -5,12 +5,16 @@ import fc from 'fast-check';
 import { type RunningServer, seedDemo } from '../../src/app/index.js';
 import { TOOLS } from '../../src/mcp/index.js';
 import { Store } from '../../src/store/index.js';
-import { startTestServer } from '../helpers/index.js';
-import { tempDir } from '../helpers/index.js';
+import { startTestServer, tempDir } from '../helpers/index.js';
 
 const SEED = 13;
 
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } },
+};
 const LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
@@ -26,11 +30,17 @@ async function metric(url: string, name: string): Promise<number> {
 describe('an initialize flood cannot evict live MCP sessions', () => {
   let server: RunningServer;
   // Behind a proxy, so each X-Forwarded-For address is its own client.
-  before(async () => (server = await startTestServer({ TRUST_PROXY: '1', REVIEWCAST_MCP_SESSIONS_PER_MINUTE: 3, REVIEWCAST_MCP_MAX_SESSIONS: 40 })));
+  before(
+    async () =>
+      (server = await startTestServer({ TRUST_PROXY: '1', REVIEWCAST_MCP_SESSIONS_PER_MINUTE: 3, REVIEWCAST_MCP_MAX_SESSIONS: 40 })),
+  );
   after(() => server?.close());
 
   const victims: string[] = [];
-  const alive = async () => (await Promise.all(victims.map(async (id, i) => (await post(server.url, LIST, { 'mcp-session-id': id, 'x-forwarded-for': `10.0.0.${i + 1}` })).status)));
+  const alive = async () =>
+    await Promise.all(
+      victims.map(async (id, i) => (await post(server.url, LIST, { 'mcp-session-id': id, 'x-forwarded-for': `10.0.0.${i + 1}` })).status),
+    );
 
   test('five clients hold sessions', async () => {
     for (let i = 1; i <= 5; i++) {
@@ -125,14 +135,53 @@ describe('MCP fuzz', () => {
     { requiredKeys: [] },
   );
   const params = fc.oneof(
-    fc.record({ name: fc.oneof(fc.constantFrom(...TOOL_NAMES), fc.string({ maxLength: 12 })), arguments: fc.oneof(searchArgs, fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined)) }, { requiredKeys: ['name'] }),
-    fc.record({ uri: fc.oneof(fc.constantFrom('reviewcast://business', 'reviewcast://insights', 'reviewcast://reviews/x', 'reviewcast://aspects/%ZZ', 'file:///etc/passwd', 'http://169.254.169.254/'), fc.string({ maxLength: 20 })) }),
-    fc.record({ ref: fc.jsonValue({ maxDepth: 2 }), argument: fc.record({ name: fc.string({ maxLength: 8 }), value: fc.string({ maxLength: 8 }) }) }),
+    fc.record(
+      {
+        name: fc.oneof(fc.constantFrom(...TOOL_NAMES), fc.string({ maxLength: 12 })),
+        arguments: fc.oneof(searchArgs, fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined)),
+      },
+      { requiredKeys: ['name'] },
+    ),
+    fc.record({
+      uri: fc.oneof(
+        fc.constantFrom(
+          'reviewcast://business',
+          'reviewcast://insights',
+          'reviewcast://reviews/x',
+          'reviewcast://aspects/%ZZ',
+          'file:///etc/passwd',
+          'http://169.254.169.254/',
+        ),
+        fc.string({ maxLength: 20 }),
+      ),
+    }),
+    fc.record({
+      ref: fc.jsonValue({ maxDepth: 2 }),
+      argument: fc.record({ name: fc.string({ maxLength: 8 }), value: fc.string({ maxLength: 8 }) }),
+    }),
     fc.jsonValue({ maxDepth: 3 }),
     fc.constant(undefined),
   );
   const message = fc.record({
-    method: fc.oneof(fc.constantFrom('initialize', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list', 'prompts/list', 'prompts/get', 'completion/complete', 'ping', 'server/discover', 'notifications/initialized', 'logging/setLevel', 'tasks/get'), fc.string({ maxLength: 12 })),
+    method: fc.oneof(
+      fc.constantFrom(
+        'initialize',
+        'tools/list',
+        'tools/call',
+        'resources/list',
+        'resources/read',
+        'resources/templates/list',
+        'prompts/list',
+        'prompts/get',
+        'completion/complete',
+        'ping',
+        'server/discover',
+        'notifications/initialized',
+        'logging/setLevel',
+        'tasks/get',
+      ),
+      fc.string({ maxLength: 12 }),
+    ),
     params,
     id: fc.oneof(fc.integer(), fc.string({ maxLength: 6 }), fc.constant(null), fc.constant(undefined), fc.constant({ a: 1 })),
   });
@@ -148,44 +197,65 @@ describe('MCP fuzz', () => {
   test('any request: no 5xx, a documented status, a JSON-RPC body on every JSON answer', async () => {
     const seen = new Map<number, number>();
     await fc.assert(
-      fc.asyncProperty(message, era, shape, headers, fc.constantFrom('POST', 'POST', 'POST', 'GET', 'DELETE', 'PUT'), async (m, e, sh, h, method) => {
-        const msg: Record<string, unknown> = { jsonrpc: '2.0', method: m.method };
-        if (m.id !== undefined) msg.id = m.id;
-        if (m.params !== undefined) msg.params = e === 'stateless' && m.params && typeof m.params === 'object' && !Array.isArray(m.params) ? { ...m.params, _meta: META } : m.params;
-        const body = sh === 'single' ? JSON.stringify(msg) : sh === 'batch' ? JSON.stringify([msg, msg]) : sh === 'junk' ? '{"jsonrpc":"2.0",' : '';
-        const hdrs: Record<string, string> = Object.fromEntries(Object.entries(h).filter(([, v]) => v !== ''));
-        if (e === 'session') hdrs['mcp-session-id'] = session;
-        if (e === 'bogus-session') hdrs['mcp-session-id'] = 'x'.repeat(43);
-        if (e === 'stateless') Object.assign(hdrs, { 'mcp-method': m.method, ...(typeof (m.params as { name?: unknown })?.name === 'string' ? { 'mcp-name': (m.params as { name: string }).name } : {}) });
-        let res: Response;
-        try {
-          res = await fetch(`${server.url}/mcp`, { method, headers: hdrs, ...(method === 'GET' ? {} : { body }) });
-        } catch {
-          return; // fetch refuses some header values itself; nothing was sent
-        }
-        const text = await res.text();
-        seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
-        const where = `${method} ${e} ${sh} ${JSON.stringify(hdrs)} ${body.slice(0, 300)} → ${res.status} ${text.slice(0, 300)}`;
-        assert.ok(res.status < 500, where);
-        assert.ok(DOCUMENTED.has(res.status), where);
-        const type = res.headers.get('content-type') ?? '';
-        if (!text) return;
-        const payloads = type.startsWith('text/event-stream') ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)) : [text];
-        if (!type.includes('json') && !type.startsWith('text/event-stream')) {
-          // Only the REST 405/404 for methods /mcp does not route (PUT) answer in the REST shape.
-          assert.equal(method, 'PUT', where);
-          return;
-        }
-        for (const p of payloads) {
-          const parsed = JSON.parse(p);
-          for (const one of Array.isArray(parsed) ? parsed : [parsed]) {
-            if (method === 'PUT') continue;
-            assert.equal(one.jsonrpc, '2.0', where);
-            assert.ok(('result' in one) !== ('error' in one), where);
-            if (one.error) assert.ok(Number.isInteger(one.error.code) && typeof one.error.message === 'string', where);
+      fc.asyncProperty(
+        message,
+        era,
+        shape,
+        headers,
+        fc.constantFrom('POST', 'POST', 'POST', 'GET', 'DELETE', 'PUT'),
+        async (m, e, sh, h, method) => {
+          const msg: Record<string, unknown> = { jsonrpc: '2.0', method: m.method };
+          if (m.id !== undefined) msg.id = m.id;
+          if (m.params !== undefined)
+            msg.params =
+              e === 'stateless' && m.params && typeof m.params === 'object' && !Array.isArray(m.params)
+                ? { ...m.params, _meta: META }
+                : m.params;
+          const body =
+            sh === 'single' ? JSON.stringify(msg) : sh === 'batch' ? JSON.stringify([msg, msg]) : sh === 'junk' ? '{"jsonrpc":"2.0",' : '';
+          const hdrs: Record<string, string> = Object.fromEntries(Object.entries(h).filter(([, v]) => v !== ''));
+          if (e === 'session') hdrs['mcp-session-id'] = session;
+          if (e === 'bogus-session') hdrs['mcp-session-id'] = 'x'.repeat(43);
+          if (e === 'stateless')
+            Object.assign(hdrs, {
+              'mcp-method': m.method,
+              ...(typeof (m.params as { name?: unknown })?.name === 'string' ? { 'mcp-name': (m.params as { name: string }).name } : {}),
+            });
+          let res: Response;
+          try {
+            res = await fetch(`${server.url}/mcp`, { method, headers: hdrs, ...(method === 'GET' ? {} : { body }) });
+          } catch {
+            return; // fetch refuses some header values itself; nothing was sent
           }
-        }
-      }),
+          const text = await res.text();
+          seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+          const where = `${method} ${e} ${sh} ${JSON.stringify(hdrs)} ${body.slice(0, 300)} → ${res.status} ${text.slice(0, 300)}`;
+          assert.ok(res.status < 500, where);
+          assert.ok(DOCUMENTED.has(res.status), where);
+          const type = res.headers.get('content-type') ?? '';
+          if (!text) return;
+          const payloads = type.startsWith('text/event-stream')
+            ? text
+                .split('\n')
+                .filter((l) => l.startsWith('data:'))
+                .map((l) => l.slice(5))
+            : [text];
+          if (!type.includes('json') && !type.startsWith('text/event-stream')) {
+            // Only the REST 405/404 for methods /mcp does not route (PUT) answer in the REST shape.
+            assert.equal(method, 'PUT', where);
+            return;
+          }
+          for (const p of payloads) {
+            const parsed = JSON.parse(p);
+            for (const one of Array.isArray(parsed) ? parsed : [parsed]) {
+              if (method === 'PUT') continue;
+              assert.equal(one.jsonrpc, '2.0', where);
+              assert.ok('result' in one !== 'error' in one, where);
+              if (one.error) assert.ok(Number.isInteger(one.error.code) && typeof one.error.message === 'string', where);
+            }
+          }
+        },
+      ),
       { seed: SEED, numRuns: 700 },
     );
     // The fuzzer reached the success path and every kind of refusal, not just one of them.
@@ -196,10 +266,18 @@ describe('MCP fuzz', () => {
     let compared = 0;
     await fc.assert(
       fc.asyncProperty(fc.oneof(validSearchArgs, validSearchArgs, searchArgs), async (args) => {
-        const res = await post(server.url, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_reviews', arguments: args, _meta: META } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_reviews' });
+        const res = await post(
+          server.url,
+          { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_reviews', arguments: args, _meta: META } },
+          { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_reviews' },
+        );
         assert.equal(res.status, 200);
         const { result } = await res.json();
-        const qs = new URLSearchParams(Object.entries(args).filter(([, v]) => v !== null).map(([k, v]) => [k, String(v)])).toString();
+        const qs = new URLSearchParams(
+          Object.entries(args)
+            .filter(([, v]) => v !== null)
+            .map(([k, v]) => [k, String(v)]),
+        ).toString();
         const rest = await fetch(`${server.url}/api/reviews/search?${qs}`);
         if (result.isError) return; // MCP rejects by type (a string "5"), REST converts text; only common ground is compared
         if (rest.status !== 200) return;

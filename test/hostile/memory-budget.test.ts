@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type RunningServer, seedDemo } from '../../src/app/index.js';
 import { Store } from '../../src/store/index.js';
-import { startTestServer } from '../helpers/index.js';
-import { tempDir } from '../helpers/index.js';
+import { startTestServer, tempDir } from '../helpers/index.js';
 
 // Issue 13: 300 distinct `since` dates cost 44 s of CPU and +317 MB at 2,000 reviews, because every
 // per-URL memo was bounded in entries, not bytes. Now every memo shares one byte budget; a stream of
@@ -43,7 +42,12 @@ function send(method: string, path: string): Promise<number> {
 async function gauges(): Promise<{ bytes: number; budget: number; entries: number; evictions: number }> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN);
-  return { bytes: value('reviewcast_memo_bytes'), budget: value('reviewcast_memo_budget_bytes'), entries: value('reviewcast_memo_entries'), evictions: value('reviewcast_memo_evictions_total') };
+  return {
+    bytes: value('reviewcast_memo_bytes'),
+    budget: value('reviewcast_memo_budget_bytes'),
+    entries: value('reviewcast_memo_entries'),
+    evictions: value('reviewcast_memo_evictions_total'),
+  };
 }
 
 const day = (i: number) => new Date(Date.UTC(1999, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
@@ -67,8 +71,20 @@ test(`${2 * N} distinct URLs (${N} since dates, ${N} searches) keep the memos wi
   const rssBefore = process.memoryUsage().rss;
   const peaks: number[] = [];
   // HEAD renders, memoizes and compresses exactly as GET does, without moving the bodies over loopback.
-  await stream('HEAD', Array.from({ length: N }, (_, i) => `/api/reviews/since/${day(2 * i)}`), peaks);
-  await stream('GET', Array.from({ length: N }, (_, i) => `/api/reviews/search?query=${encodeURIComponent(words[i % words.length])}&since=${day((7 * i) % 9000)}&limit=${1 + (i % 5)}&min_rating=${1 + (i % 5)}`), peaks);
+  await stream(
+    'HEAD',
+    Array.from({ length: N }, (_, i) => `/api/reviews/since/${day(2 * i)}`),
+    peaks,
+  );
+  await stream(
+    'GET',
+    Array.from(
+      { length: N },
+      (_, i) =>
+        `/api/reviews/search?query=${encodeURIComponent(words[i % words.length])}&since=${day((7 * i) % 9000)}&limit=${1 + (i % 5)}&min_rating=${1 + (i % 5)}`,
+    ),
+    peaks,
+  );
   const g = await gauges();
   assert.equal(g.budget, BUDGET);
   for (const bytes of [...peaks, g.bytes]) assert.ok(bytes <= BUDGET, `counted memo bytes ${bytes} over the budget ${BUDGET}`);

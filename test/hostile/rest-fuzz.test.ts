@@ -6,10 +6,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { type RunningServer, seedDemo } from '../../src/app/index.js';
-import { type Business, type Review, foldText } from '../../src/domain/index.js';
+import { type Business, foldText, type Review } from '../../src/domain/index.js';
 import { Store } from '../../src/store/index.js';
-import { startTestServer } from '../helpers/index.js';
-import { tempDir } from '../helpers/index.js';
+import { startTestServer, tempDir } from '../helpers/index.js';
 
 const SEED = 13;
 const CORPUS = 300;
@@ -51,7 +50,11 @@ function assertContract(res: Answer, where: string, method = 'GET'): void {
   const body = JSON.parse(res.text);
   assert.equal(typeof body.error, 'string', where);
   assert.equal(typeof body.message, 'string', where);
-  assert.deepEqual(Object.keys(body).filter((k) => !['error', 'message', 'issues'].includes(k)), [], where);
+  assert.deepEqual(
+    Object.keys(body).filter((k) => !['error', 'message', 'issues'].includes(k)),
+    [],
+    where,
+  );
   if (res.status === 400) {
     assert.ok(Array.isArray(body.issues) && body.issues.length > 0, `${where}: issues on a 400`);
     for (const i of body.issues) assert.ok(Array.isArray(i.path) && typeof i.message === 'string' && typeof i.code === 'string', where);
@@ -64,30 +67,92 @@ type Param = { raw: string; value?: string | number; invalid?: true };
 const valid = (raw: string, value: string | number): Param => ({ raw, value });
 const invalid = (raw: string): Param => ({ raw, invalid: true });
 
-const dates = () => fc.oneof(fc.constantFrom(...all.map((r) => r.date)), fc.date({ min: new Date('1990-01-01'), max: new Date('2035-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)));
+const dates = () =>
+  fc.oneof(
+    fc.constantFrom(...all.map((r) => r.date)),
+    fc.date({ min: new Date('1990-01-01'), max: new Date('2035-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  );
 const names = () => {
   const techs = business.technicians.flatMap((t) => [t.id, t.name, ...(t.aliases ?? [])]);
   const services = business.services.flatMap((s) => [s.id, s.name, ...(s.aliases ?? [])]);
-  const cased = (xs: string[]) => fc.tuple(fc.constantFrom(...xs), fc.constantFrom('as is', 'upper', 'lower')).map(([x, c]) => (c === 'upper' ? x.toUpperCase() : c === 'lower' ? x.toLowerCase() : x));
-  return { techs: fc.oneof(cased(techs), fc.constantFrom('nobody', 'Zoë', '%', '\u0000')), services: fc.oneof(cased(services), fc.constantFrom('nothing', 'drain%', '\u0001')) };
+  const cased = (xs: string[]) =>
+    fc
+      .tuple(fc.constantFrom(...xs), fc.constantFrom('as is', 'upper', 'lower'))
+      .map(([x, c]) => (c === 'upper' ? x.toUpperCase() : c === 'lower' ? x.toLowerCase() : x));
+  return {
+    techs: fc.oneof(cased(techs), fc.constantFrom('nobody', 'Zoë', '%', '\u0000')),
+    services: fc.oneof(cased(services), fc.constantFrom('nothing', 'drain%', '\u0001')),
+  };
 };
-const words = ['leak', 'on time', 'price', 'drain', 'the', 'a', 'Mike', 'ÉTÉ', '%', '*', '.*', '(', '\\', '"', "'", '<script>', 'water heater', '日本', '\u0000', 'x'.repeat(200)];
+const words = [
+  'leak',
+  'on time',
+  'price',
+  'drain',
+  'the',
+  'a',
+  'Mike',
+  'ÉTÉ',
+  '%',
+  '*',
+  '.*',
+  '(',
+  '\\',
+  '"',
+  "'",
+  '<script>',
+  'water heater',
+  '日本',
+  '\u0000',
+  'x'.repeat(200),
+];
 
 const param = {
-  rating: fc.oneof(fc.constantFrom('1', '2', '3', '4', '5', ' 3 ', '+4', '5.0', '4e0').map((r) => valid(r, Number(r))), fc.constantFrom('0', '6', '2.5', 'abc', '', '1e400', 'NaN', '5,0', '-1', '0x5').map(invalid)),
-  min_rating: fc.oneof(fc.constantFrom('1', '2.5', '4.5', '5', '3.', '.5e1').map((r) => valid(r, Number(r))), fc.constantFrom('0', '5.5', 'x', '', 'Infinity').map(invalid)),
+  rating: fc.oneof(
+    fc.constantFrom('1', '2', '3', '4', '5', ' 3 ', '+4', '5.0', '4e0').map((r) => valid(r, Number(r))),
+    fc.constantFrom('0', '6', '2.5', 'abc', '', '1e400', 'NaN', '5,0', '-1', '0x5').map(invalid),
+  ),
+  min_rating: fc.oneof(
+    fc.constantFrom('1', '2.5', '4.5', '5', '3.', '.5e1').map((r) => valid(r, Number(r))),
+    fc.constantFrom('0', '5.5', 'x', '', 'Infinity').map(invalid),
+  ),
   since: fc.oneof(
-    fc.constant(0).chain(() => dates()).map((d) => valid(d, d)),
+    fc
+      .constant(0)
+      .chain(() => dates())
+      .map((d) => valid(d, d)),
     fc.constantFrom('2025-02-30', '2025-1-1', 'yesterday', '', '20250101', '2025-13-01', '0000-00-00').map(invalid),
   ),
   until: fc.oneof(
-    fc.constant(0).chain(() => dates()).map((d) => valid(d, d)),
+    fc
+      .constant(0)
+      .chain(() => dates())
+      .map((d) => valid(d, d)),
     fc.constantFrom('2024-02-30', '1-1-2025', 'today', '').map(invalid),
   ),
-  query: fc.oneof(fc.constantFrom(...words).map((w) => valid(w, w)), fc.constantFrom('', '   ').map((w) => valid(w, '')), fc.constant(invalid('q'.repeat(201)))),
-  mentions_technician: fc.oneof(fc.constant(0).chain(() => names().techs).map((n) => valid(n, n)), fc.constantFrom('', 't'.repeat(121)).map(invalid)),
-  mentions_service: fc.oneof(fc.constant(0).chain(() => names().services).map((n) => valid(n, n)), fc.constantFrom('', 's'.repeat(121)).map(invalid)),
-  limit: fc.oneof(fc.integer({ min: 1, max: 100 }).map((n) => valid(String(n), n)), fc.constantFrom('0', '101', '1.5', '', 'ten').map(invalid)),
+  query: fc.oneof(
+    fc.constantFrom(...words).map((w) => valid(w, w)),
+    fc.constantFrom('', '   ').map((w) => valid(w, '')),
+    fc.constant(invalid('q'.repeat(201))),
+  ),
+  mentions_technician: fc.oneof(
+    fc
+      .constant(0)
+      .chain(() => names().techs)
+      .map((n) => valid(n, n)),
+    fc.constantFrom('', 't'.repeat(121)).map(invalid),
+  ),
+  mentions_service: fc.oneof(
+    fc
+      .constant(0)
+      .chain(() => names().services)
+      .map((n) => valid(n, n)),
+    fc.constantFrom('', 's'.repeat(121)).map(invalid),
+  ),
+  limit: fc.oneof(
+    fc.integer({ min: 1, max: 100 }).map((n) => valid(String(n), n)),
+    fc.constantFrom('0', '101', '1.5', '', 'ten').map(invalid),
+  ),
 };
 type Key = keyof typeof param;
 const KEYS = Object.keys(param) as Key[];
@@ -95,7 +160,9 @@ const KEYS = Object.keys(param) as Key[];
 const searchCase = fc.record({
   params: fc.record(param, { requiredKeys: [] }),
   repeated: fc.option(fc.constantFrom(...KEYS), { nil: undefined }),
-  unknown: fc.option(fc.tuple(fc.constantFrom('q', 'page', 'sort', 'rating[]', '__proto__', 'constructor'), fc.string({ maxLength: 8 })), { nil: undefined }),
+  unknown: fc.option(fc.tuple(fc.constantFrom('q', 'page', 'sort', 'rating[]', '__proto__', 'constructor'), fc.string({ maxLength: 8 })), {
+    nil: undefined,
+  }),
   plusForSpace: fc.boolean(),
 });
 
@@ -133,11 +200,16 @@ describe('REST fuzz', () => {
         const qs = pairs.map(([k, v]) => `${encode(k, plusForSpace)}=${encode(v, plusForSpace)}`).join('&');
         const res = await call(`/api/reviews/search?${qs}`);
         assertContract(res, qs);
-        const bad = new Set<string>(Object.entries(params).filter(([, p]) => p!.invalid).map(([k]) => k));
+        const bad = new Set<string>(
+          Object.entries(params)
+            .filter(([, p]) => p!.invalid)
+            .map(([k]) => k),
+        );
         if (repeated && params[repeated]) bad.add(repeated);
         const q: Partial<Record<Key, string | number>> = {};
         for (const [k, p] of Object.entries(params) as [Key, Param][]) if (!p.invalid && p.value !== '') q[k] = p.value;
-        if (typeof q.since === 'string' && typeof q.until === 'string' && q.since > q.until && !bad.has('since') && !bad.has('until')) bad.add('since');
+        if (typeof q.since === 'string' && typeof q.until === 'string' && q.since > q.until && !bad.has('since') && !bad.has('until'))
+          bad.add('since');
         if (bad.size > 0) {
           assert.equal(res.status, 400, `${qs}: expected 400 for ${[...bad]}`);
           const named = new Set(JSON.parse(res.text).issues.map((i: { path: string[] }) => String(i.path[0])));
@@ -157,7 +229,35 @@ describe('REST fuzz', () => {
   });
 
   test('search: raw query strings (broken percent-encoding, odd separators, arrays, huge values) never 5xx', async () => {
-    const junk = fc.array(fc.oneof(fc.constantFrom('%', '%Z', '%ZZ', '%E0%A4%A', '%C0%AF', '%00', '&', '=', '==', '[]', '[0]', '.', '+', ';', '#', 'rating', 'query', 'limit', 'since', '__proto__'), fc.string({ maxLength: 6 }), fc.string({ unit: 'grapheme', maxLength: 4 }).map(encodeURIComponent)), { maxLength: 12 });
+    const junk = fc.array(
+      fc.oneof(
+        fc.constantFrom(
+          '%',
+          '%Z',
+          '%ZZ',
+          '%E0%A4%A',
+          '%C0%AF',
+          '%00',
+          '&',
+          '=',
+          '==',
+          '[]',
+          '[0]',
+          '.',
+          '+',
+          ';',
+          '#',
+          'rating',
+          'query',
+          'limit',
+          'since',
+          '__proto__',
+        ),
+        fc.string({ maxLength: 6 }),
+        fc.string({ unit: 'grapheme', maxLength: 4 }).map(encodeURIComponent),
+      ),
+      { maxLength: 12 },
+    );
     await fc.assert(
       fc.asyncProperty(junk, async (parts) => {
         const qs = parts.join('');
@@ -171,7 +271,22 @@ describe('REST fuzz', () => {
   test('since: any date segment; 200s equal a plain scan, everything else is a 400/404/414 with the error body', async () => {
     const segment = fc.oneof(
       dates(),
-      fc.constantFrom('2025-02-29', '2024-02-29', '0000-01-01', '9999-12-31', '2025-1-1', '2025-01-01T00:00:00Z', '%ZZ', '%2F', '..', '.', '%00', ' ', 'null', '-1'),
+      fc.constantFrom(
+        '2025-02-29',
+        '2024-02-29',
+        '0000-01-01',
+        '9999-12-31',
+        '2025-1-1',
+        '2025-01-01T00:00:00Z',
+        '%ZZ',
+        '%2F',
+        '..',
+        '.',
+        '%00',
+        ' ',
+        'null',
+        '-1',
+      ),
       fc.string({ unit: 'grapheme', maxLength: 12 }).map(encodeURIComponent),
     );
     await fc.assert(
@@ -190,19 +305,54 @@ describe('REST fuzz', () => {
   });
 
   test('paths and methods: nothing published answers 404/405 with the error body, never 5xx', async () => {
-    const prefixes = ['/', '/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml', '/api/reviews/search', '/api/reviews/since/', '/api/', '/openapi.json', '/llms.txt', '/robots.txt', '/healthz', '/readyz', '/metrics', '/developers', '/sitemap.xml', '/sitemaps/', '/reviews/', '/assets/', '/api/websub/'];
-    const tail = fc.array(fc.oneof(fc.constantFrom('/', '//', '..', '%2e%2e', '%2F', '%00', '%ZZ', '%', '?', '#', ';', 'x', '1.xml', all[0].id, 'site.css'), fc.string({ unit: 'grapheme', maxLength: 5 }).map(encodeURIComponent)), { maxLength: 5 });
+    const prefixes = [
+      '/',
+      '/reviews.json',
+      '/insights.json',
+      '/api/feed.json',
+      '/feed.xml',
+      '/api/reviews/search',
+      '/api/reviews/since/',
+      '/api/',
+      '/openapi.json',
+      '/llms.txt',
+      '/robots.txt',
+      '/healthz',
+      '/readyz',
+      '/metrics',
+      '/developers',
+      '/sitemap.xml',
+      '/sitemaps/',
+      '/reviews/',
+      '/assets/',
+      '/api/websub/',
+    ];
+    const tail = fc.array(
+      fc.oneof(
+        fc.constantFrom('/', '//', '..', '%2e%2e', '%2F', '%00', '%ZZ', '%', '?', '#', ';', 'x', '1.xml', all[0].id, 'site.css'),
+        fc.string({ unit: 'grapheme', maxLength: 5 }).map(encodeURIComponent),
+      ),
+      { maxLength: 5 },
+    );
     const method = fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS');
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...prefixes), tail, method, async (prefix, parts, m) => {
         const path = `${prefix}${parts.join('')}`;
-        const res = await call(path.startsWith('/') ? path : `/${path}`, { method: m, ...(m === 'POST' || m === 'PUT' || m === 'PATCH' ? { body: 'x=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {}) });
+        const res = await call(path.startsWith('/') ? path : `/${path}`, {
+          method: m,
+          ...(m === 'POST' || m === 'PUT' || m === 'PATCH'
+            ? { body: 'x=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }
+            : {}),
+        });
         const pathname = new URL(path, 'http://x').pathname;
         // Two surfaces answer in their own documented shape: the hub (plain text) and the pages (HTML for people).
         if (pathname === '/api/websub/hub' && m === 'POST') return void assert.ok(res.status < 500, path);
         if (res.type.startsWith('text/html')) {
           assert.ok(res.status < 500, path);
-          assert.ok(res.status < 400 || pathname === '/' || pathname.startsWith('/reviews/'), `${m} ${path}: an HTML ${res.status} off the pages`);
+          assert.ok(
+            res.status < 400 || pathname === '/' || pathname.startsWith('/reviews/'),
+            `${m} ${path}: an HTML ${res.status} off the pages`,
+          );
           return;
         }
         assertContract(res, `${m} ${path}`, m);
@@ -212,22 +362,51 @@ describe('REST fuzz', () => {
   });
 
   test('conditional and negotiation headers: any value; 304 only for a current validator', async () => {
-    const header = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('9999', '*', 'W/"x"', '"', ',,,', lastModified, 'Thu, 01 Jan 1970 00:00:00 GMT', 'Fri, 31 Dec 9999 23:59:59 GMT', 'br;q=2', 'gzip;q=-1', 'identity;q=0', '*;q=0'));
-    const paths = ['/reviews.json', '/api/feed.json', '/feed.xml', '/insights.json', `/api/reviews/since/${all[10].date}`, '/api/reviews/search?query=leak'];
+    const header = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.constantFrom(
+        '9999',
+        '*',
+        'W/"x"',
+        '"',
+        ',,,',
+        lastModified,
+        'Thu, 01 Jan 1970 00:00:00 GMT',
+        'Fri, 31 Dec 9999 23:59:59 GMT',
+        'br;q=2',
+        'gzip;q=-1',
+        'identity;q=0',
+        '*;q=0',
+      ),
+    );
+    const paths = [
+      '/reviews.json',
+      '/api/feed.json',
+      '/feed.xml',
+      '/insights.json',
+      `/api/reviews/since/${all[10].date}`,
+      '/api/reviews/search?query=leak',
+    ];
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...paths), fc.constantFrom('if-modified-since', 'if-none-match', 'accept-encoding', 'accept'), header, async (path, name, value) => {
-        let res: Answer;
-        try {
-          res = await call(path, { headers: { [name]: value } });
-        } catch {
-          return; // fetch itself refuses some header values; nothing was sent
-        }
-        assertContract(res, `${path} ${name}: ${value}`);
-        if (res.status === 304) {
-          if (name === 'if-modified-since') assert.ok(value === lastModified || value.startsWith('Fri, 31 Dec 9999'), `304 for If-Modified-Since: ${value}`);
-          else assert.equal(name, 'if-none-match', `304 without a validator (${name}: ${value})`);
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...paths),
+        fc.constantFrom('if-modified-since', 'if-none-match', 'accept-encoding', 'accept'),
+        header,
+        async (path, name, value) => {
+          let res: Answer;
+          try {
+            res = await call(path, { headers: { [name]: value } });
+          } catch {
+            return; // fetch itself refuses some header values; nothing was sent
+          }
+          assertContract(res, `${path} ${name}: ${value}`);
+          if (res.status === 304) {
+            if (name === 'if-modified-since')
+              assert.ok(value === lastModified || value.startsWith('Fri, 31 Dec 9999'), `304 for If-Modified-Since: ${value}`);
+            else assert.equal(name, 'if-none-match', `304 without a validator (${name}: ${value})`);
+          }
+        },
+      ),
       { seed: SEED, numRuns: 300 },
     );
   });

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RunningServer } from '../../src/app/index.js';
-import { client } from '../helpers/index.js';
-import { catalogRows } from '../helpers/index.js';
-import { startTestServer } from '../helpers/index.js';
+import { catalogRows, client, startTestServer } from '../helpers/index.js';
 
 // The hostile-load findings of issue 13 on the REST surface, each reproduced exactly as found.
 
@@ -45,7 +43,11 @@ export function assertErrorBody(res: { status: number; headers: Headers; text: s
   const body = JSON.parse(res.text);
   assert.equal(typeof body.error, 'string', `${where}: error`);
   assert.equal(typeof body.message, 'string', `${where}: message`);
-  assert.deepEqual(Object.keys(body).filter((k) => !['error', 'message', 'issues'].includes(k)), [], `${where}: no other keys`);
+  assert.deepEqual(
+    Object.keys(body).filter((k) => !['error', 'message', 'issues'].includes(k)),
+    [],
+    `${where}: no other keys`,
+  );
   if (res.status === 400) assert.ok(Array.isArray(body.issues), `${where}: issues on a 400`);
 }
 
@@ -54,14 +56,20 @@ describe('error bodies are the contract', () => {
     const res = await fetch(`${server.url}/reviews.json`, { method: 'OPTIONS' });
     assert.equal(res.status, 204);
     assert.equal(res.headers.get('allow'), 'GET, HEAD, OPTIONS');
-    const search = await fetch(`${server.url}/api/reviews/since/2026-01-01`, { method: 'OPTIONS', headers: { origin: 'https://x.example' } });
+    const search = await fetch(`${server.url}/api/reviews/since/2026-01-01`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://x.example' },
+    });
     assert.equal(search.status, 204);
     assert.equal(search.headers.get('allow'), 'GET, HEAD, OPTIONS');
     const nowhere = await fetch(`${server.url}/nothing-here`, { method: 'OPTIONS' });
     assert.equal(nowhere.status, 404);
     assertErrorBody({ status: 404, headers: nowhere.headers, text: await nowhere.text() }, 'OPTIONS /nothing-here');
     // A real preflight is still answered by CORS.
-    const pre = await fetch(`${server.url}/reviews.json`, { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' } });
+    const pre = await fetch(`${server.url}/reviews.json`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' },
+    });
     assert.equal(pre.status, 204);
     assert.equal(pre.headers.get('access-control-allow-origin'), '*');
   });
@@ -88,11 +96,19 @@ describe('error bodies are the contract', () => {
   });
 
   test('"since after until" is reported together with the other invalid fields', async () => {
-    for (const [other, field] of [['rating=abc', 'rating'], ['rating=2.5', 'rating'], ['limit=x', 'limit'], ['limit=0', 'limit']]) {
+    for (const [other, field] of [
+      ['rating=abc', 'rating'],
+      ['rating=2.5', 'rating'],
+      ['limit=x', 'limit'],
+      ['limit=0', 'limit'],
+    ]) {
       const res = await http.get(`/api/reviews/search?since=2025-01-30&until=2020-01-01&${other}`);
       assert.equal(res.status, 400);
       assertErrorBody(res, other);
-      const issues = res.json().issues.map((i: { path: string[] }) => i.path.join('.')).sort();
+      const issues = res
+        .json()
+        .issues.map((i: { path: string[] }) => i.path.join('.'))
+        .sort();
       assert.deepEqual(issues, [field, 'since'], other);
       assert.match(res.json().issues.find((i: { path: string[] }) => i.path[0] === 'since').message, /after until/);
     }
@@ -114,7 +130,10 @@ describe('search memo keys are exact', () => {
     const before = (await http.get('/readyz')).json().reviews;
     await server.store.transaction(async (trx) => {
       const rev = await server.store.addRevision(trx, new Date().toISOString(), 'test: a raw row');
-      await trx.insertInto('reviews').values({ ...row, text: 'Fixed the leak [\u0000\u0001 fast.', changed_revision: rev.id }).execute();
+      await trx
+        .insertInto('reviews')
+        .values({ ...row, text: 'Fixed the leak [\u0000\u0001 fast.', changed_revision: rev.id })
+        .execute();
     });
     while ((await http.get('/readyz')).json().reviews !== before + 1) await new Promise((r) => setTimeout(r, 50));
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { SearchQuerySchema, type SearchQuery } from '../../src/domain/index.js';
+import { type SearchQuery, SearchQuerySchema } from '../../src/domain/index.js';
 import { searchKey } from '../../src/http/index.js';
 
 // Characters a key encoding might use as separators or quoting, plus the ones of the reported collision.
@@ -48,5 +48,8 @@ test('search memo keys: queries whose values only move a separator between field
   );
   // The pair reported in issue 13.
   const reported = (q: Record<string, unknown>) => SearchQuerySchema.parse(q);
-  assert.notEqual(searchKey(reported({ query: '[', mentions_technician: '\u0001\u0000' })), searchKey(reported({ query: '[\u0000\u0001' })));
+  assert.notEqual(
+    searchKey(reported({ query: '[', mentions_technician: '\u0001\u0000' })),
+    searchKey(reported({ query: '[\u0000\u0001' })),
+  );
 });

@@ -7,9 +7,7 @@ import type { RunningServer } from '../../src/app/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { startTestServer } from '../helpers/index.js';
-import { tempDir } from '../helpers/index.js';
-import { client } from '../helpers/index.js';
+import { client, startTestServer, tempDir } from '../helpers/index.js';
 
 const HOSTILE = [
   'Fixed <script>alert(1)</script> & left </content> behind',
@@ -27,7 +25,17 @@ before(async () => {
   const file = join(tempDir(), 'hostile.db');
   const store = await Store.open(file);
   await store.setBusiness({ ...demoBusiness(), name: 'Tap & <Drain> "Co"' }, '2026-01-01T00:00:00.000Z');
-  const rows = HOSTILE.map((text, i) => ({ index: i, value: { source: 'direct', author: `A<${i}>&`, rating: 5, date: `2026-01-0${i + 1}`, text, title: i === 0 ? '<b>Title</b> & ]]>' : null } }));
+  const rows = HOSTILE.map((text, i) => ({
+    index: i,
+    value: {
+      source: 'direct',
+      author: `A<${i}>&`,
+      rating: 5,
+      date: `2026-01-0${i + 1}`,
+      text,
+      title: i === 0 ? '<b>Title</b> & ]]>' : null,
+    },
+  }));
   const report = await importRows(store, rows, []);
   assert.equal(report.added, HOSTILE.length, JSON.stringify(report.invalid));
   await store.close();
@@ -43,7 +51,10 @@ test('Atom stays well-formed and round-trips hostile review text', async () => {
   const contents = feed.items.map((i) => i.content ?? i.description ?? '');
   assert.ok(contents.some((c) => c.includes('<script>alert(1)</script> & left </content> behind')));
   assert.ok(contents.some((c) => c.includes('CDATA end ]]> and more')));
-  assert.ok(contents.some((c) => c.includes('Control chars  here')), 'forbidden characters dropped, the rest kept');
+  assert.ok(
+    contents.some((c) => c.includes('Control chars  here')),
+    'forbidden characters dropped, the rest kept',
+  );
   assert.ok(contents.some((c) => c.includes('🚰🔧👍🏽')));
   assert.ok(contents.some((c) => c.includes('שירות מצוין, الخدمة ممتازة')));
 });

@@ -4,8 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { startTestServer } from '../helpers/index.js';
-import { tempDir } from '../helpers/index.js';
+import { startTestServer, tempDir } from '../helpers/index.js';
 
 test('/openapi.json is OpenAPI 3.1.0, version 1.0.0, covers every REST endpoint and lints with zero errors', async (t) => {
   const server = await startTestServer();
@@ -13,7 +12,15 @@ test('/openapi.json is OpenAPI 3.1.0, version 1.0.0, covers every REST endpoint 
   const doc = await (await fetch(`${server.url}/openapi.json`)).json();
   assert.equal(doc.openapi, '3.1.0');
   assert.equal(doc.info.version, '1.0.0');
-  for (const p of ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml', '/api/reviews/search', '/api/reviews/since/{date}', '/api/websub/hub']) {
+  for (const p of [
+    '/reviews.json',
+    '/insights.json',
+    '/api/feed.json',
+    '/feed.xml',
+    '/api/reviews/search',
+    '/api/reviews/since/{date}',
+    '/api/websub/hub',
+  ]) {
     assert.ok(doc.paths[p], `${p} documented`);
   }
   const file = join(tempDir(), 'openapi.json');

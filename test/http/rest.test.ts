@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, describe, before, test } from 'node:test';
-import { gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { after, before, describe, test } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parseFeed } from '@rowanmanning/feed-parser';
 import { XMLValidator } from 'fast-xml-parser';
 import type { RunningServer } from '../../src/app/index.js';
-import { JsonFeedSchema, ReviewsDocumentSchema, type Review } from '../../src/domain/index.js';
-import { client } from '../helpers/index.js';
-import { startTestServer } from '../helpers/index.js';
+import { JsonFeedSchema, type Review, ReviewsDocumentSchema } from '../../src/domain/index.js';
+import { client, startTestServer } from '../helpers/index.js';
 
 let server: RunningServer;
 let http: ReturnType<typeof client>;
@@ -32,7 +31,10 @@ describe('datasets', () => {
     assert.equal(doc.aggregate_rating.rating_value, Math.round(mean * 100) / 100);
     for (let i = 1; i < doc.reviews.length; i++) {
       const [a, b] = [doc.reviews[i - 1], doc.reviews[i]];
-      assert.ok(a.date > b.date || (a.date === b.date && (a.published_at > b.published_at || (a.published_at === b.published_at && a.id > b.id))), `order at ${i}`);
+      assert.ok(
+        a.date > b.date || (a.date === b.date && (a.published_at > b.published_at || (a.published_at === b.published_at && a.id > b.id))),
+        `order at ${i}`,
+      );
     }
     assert.ok(doc.reviews.every((r) => r.verified && r.url === `${server.config.publicBaseUrl}/reviews/${r.id}`));
   });
@@ -54,7 +56,10 @@ describe('datasets', () => {
     assert.match(res.headers.get('content-type')!, /^application\/feed\+json/);
     const feed = JsonFeedSchema.parse(res.json());
     assert.equal(feed.items.length, 50);
-    assert.deepEqual(feed.items.map((i) => i.id), all.slice(0, 50).map((r) => r.id));
+    assert.deepEqual(
+      feed.items.map((i) => i.id),
+      all.slice(0, 50).map((r) => r.id),
+    );
     assert.equal(feed.hubs[0].url, `${server.config.publicBaseUrl}/api/websub/hub`);
     assert.equal(feed.items[0]._review.rating, all[0].rating);
   });
@@ -95,7 +100,11 @@ describe('conditional GET and compression', () => {
       assert.equal((await http.get(path, { headers: { 'if-modified-since': first.headers.get('last-modified')! } })).status, 304);
       assert.equal((await http.get(path, { headers: { 'if-modified-since': 'Thu, 01 Jan 1970 00:00:00 GMT' } })).status, 200);
       // If-None-Match wins over If-Modified-Since.
-      assert.equal((await http.get(path, { headers: { 'if-none-match': '"other"', 'if-modified-since': first.headers.get('last-modified')! } })).status, 200);
+      assert.equal(
+        (await http.get(path, { headers: { 'if-none-match': '"other"', 'if-modified-since': first.headers.get('last-modified')! } }))
+          .status,
+        200,
+      );
     });
   }
 
@@ -123,11 +132,16 @@ describe('search', () => {
     const res = await http.get('/api/reviews/search?min_rating=4&since=2025-01-01&until=2025-12-31&query=LEAK&limit=5');
     assert.equal(res.status, 200);
     const body = res.json();
-    const expected = all.filter((r) => r.rating >= 4 && r.date >= '2025-01-01' && r.date <= '2025-12-31' && (r.text ?? '').toLowerCase().includes('leak'));
+    const expected = all.filter(
+      (r) => r.rating >= 4 && r.date >= '2025-01-01' && r.date <= '2025-12-31' && (r.text ?? '').toLowerCase().includes('leak'),
+    );
     assert.ok(expected.length > 5);
     assert.equal(body.matched, expected.length);
     assert.equal(body.returned, 5);
-    assert.deepEqual(body.reviews.map((r: Review) => r.id), expected.slice(0, 5).map((r) => r.id));
+    assert.deepEqual(
+      body.reviews.map((r: Review) => r.id),
+      expected.slice(0, 5).map((r) => r.id),
+    );
   });
 
   test('technician and service match id, name or alias, case-insensitively', async () => {
@@ -185,7 +199,10 @@ describe('since', () => {
     const expected = all.filter((r) => r.date >= '2026-06-01');
     assert.equal(body.since, '2026-06-01');
     assert.equal(body.count, expected.length);
-    assert.deepEqual(body.reviews.map((r: Review) => r.id), expected.map((r) => r.id));
+    assert.deepEqual(
+      body.reviews.map((r: Review) => r.id),
+      expected.map((r) => r.id),
+    );
   });
 
   for (const bad of ['2025-02-30', 'abc', '2025-1-1']) {
@@ -211,7 +228,10 @@ describe('errors, CORS, credentials, discovery', () => {
   test('any origin may GET; preflight is answered', async () => {
     const res = await http.get('/reviews.json', { method: 'HEAD', headers: { origin: 'https://elsewhere.example' } });
     assert.equal(res.headers.get('access-control-allow-origin'), '*');
-    const pre = await http.get('/api/reviews/search', { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' } });
+    const pre = await http.get('/api/reviews/search', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' },
+    });
     assert.equal(pre.status, 204);
     assert.match(pre.headers.get('access-control-allow-methods')!, /GET/);
   });

@@ -18,7 +18,10 @@ test('memos share one byte budget; the least recently used entry goes first, whi
   assert.equal(a.peek(1, '11'), undefined, 'the least recently used went');
   assert.ok(a.peek(1, '10') && a.peek(1, '12') && b.peek(1, 'yy'));
   assert.equal(budget.evictions, 1);
-  assert.deepEqual([...budget.bytesByName()].sort(), [['a', 15 * each], ['b', each]]);
+  assert.deepEqual([...budget.bytesByName()].sort(), [
+    ['a', 15 * each],
+    ['b', each],
+  ]);
 });
 
 test('keys count too: long keys of small values cannot pin more than the budget', () => {
@@ -53,7 +56,10 @@ test('a newer revision empties every memo; an older one (a request from before t
   assert.equal(b.peek(2, 'y'), undefined, 'the other memo was emptied too');
   assert.equal(budget.entries, 1);
   let made = 0;
-  assert.deepEqual(a.get(1, 'old', () => (made++, { bytes: 10 })), { bytes: 10 });
+  assert.deepEqual(
+    a.get(1, 'old', () => (made++, { bytes: 10 })),
+    { bytes: 10 },
+  );
   assert.equal(a.peek(1, 'old'), undefined);
   assert.ok(a.peek(2, 'x2'), 'the current revision is untouched');
   assert.equal(made, 1);
@@ -62,7 +68,10 @@ test('a newer revision empties every memo; an older one (a request from before t
 test('a value over a sixteenth of the budget is returned but not kept', () => {
   const budget = new MemoBudget(16_000);
   const a = sized(budget, 'a');
-  assert.deepEqual(a.get(1, 'big', () => ({ bytes: 1_000 })), { bytes: 1_000 });
+  assert.deepEqual(
+    a.get(1, 'big', () => ({ bytes: 1_000 })),
+    { bytes: 1_000 },
+  );
   assert.equal(a.peek(1, 'big'), undefined);
   assert.equal(budget.uncached, 1);
   assert.equal(budget.bytes, 0);

@@ -2,20 +2,26 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { before, after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { demoBusiness } from '../../src/demo/index.js';
-import { ImportFileError, type RowError, importFile } from '../../src/ingest/index.js';
+import { ImportFileError, importFile, type RowError } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { CLI } from '../helpers/index.js';
-import { tempDir } from '../helpers/index.js';
+import { CLI, tempDir } from '../helpers/index.js';
 
 const run = promisify(execFile);
 const dir = tempDir();
 const dbFile = join(dir, 'hostile.db');
 let store: Store;
 
-const good = { source: 'google', source_review_id: 'g-1', author: 'Ana P.', rating: 5, date: '2025-03-04', text: 'Mike fixed the leak fast.' };
+const good = {
+  source: 'google',
+  source_review_id: 'g-1',
+  author: 'Ana P.',
+  rating: 5,
+  date: '2025-03-04',
+  text: 'Mike fixed the leak fast.',
+};
 
 /** Every table's rows, to prove a failed import changed nothing at all. */
 async function snapshot() {
@@ -44,7 +50,11 @@ async function expectRejected(path: string, expected: Partial<RowError>[]) {
   }
   for (const e of expected) {
     assert.ok(
-      errors.some((x) => Object.entries(e).every(([k, v]) => (k === 'reason' ? String(x.reason).includes(String(v)) : (x as unknown as Record<string, unknown>)[k] === v))),
+      errors.some((x) =>
+        Object.entries(e).every(([k, v]) =>
+          k === 'reason' ? String(x.reason).includes(String(v)) : (x as unknown as Record<string, unknown>)[k] === v,
+        ),
+      ),
       `expected an error like ${JSON.stringify(e)}; got ${JSON.stringify(errors)}`,
     );
   }
@@ -61,12 +71,23 @@ describe('import rejects hostile files and writes nothing', () => {
   after(() => store.close());
 
   test('wrong types and missing fields, each reported with its item and field', async () => {
-    await expectRejected(file('types.json', JSON.stringify([good, { ...good, source_review_id: 'g-2', rating: 'five' }, { source: 'google', source_review_id: 'g-3', rating: 4 }, 42])), [
-      { index: 1, field: 'rating' },
-      { index: 2, field: 'author' },
-      { index: 2, field: 'date' },
-      { index: 3, reason: 'expected an object' },
-    ]);
+    await expectRejected(
+      file(
+        'types.json',
+        JSON.stringify([
+          good,
+          { ...good, source_review_id: 'g-2', rating: 'five' },
+          { source: 'google', source_review_id: 'g-3', rating: 4 },
+          42,
+        ]),
+      ),
+      [
+        { index: 1, field: 'rating' },
+        { index: 2, field: 'author' },
+        { index: 2, field: 'date' },
+        { index: 3, reason: 'expected an object' },
+      ],
+    );
   });
 
   test('ratings 0, 6 and 4.5 are rejected', async () => {
@@ -79,18 +100,31 @@ describe('import rejects hostile files and writes nothing', () => {
   });
 
   test('impossible and malformed dates are rejected', async () => {
-    await expectRejected(file('dates.json', JSON.stringify([{ ...good, source_review_id: 'd1', date: '2025-02-30' }, { ...good, source_review_id: 'd2', date: '04/03/2025' }])), [
-      { index: 0, field: 'date' },
-      { index: 1, field: 'date' },
-    ]);
+    await expectRejected(
+      file(
+        'dates.json',
+        JSON.stringify([
+          { ...good, source_review_id: 'd1', date: '2025-02-30' },
+          { ...good, source_review_id: 'd2', date: '04/03/2025' },
+        ]),
+      ),
+      [
+        { index: 0, field: 'date' },
+        { index: 1, field: 'date' },
+      ],
+    );
   });
 
   test('duplicate rows in one file name the first occurrence', async () => {
-    await expectRejected(file('dupes.ndjson', [good, { ...good, source_review_id: 'x' }, good].map((r) => JSON.stringify(r)).join('\n')), [{ line: 3, reason: 'duplicate of line 1' }]);
+    await expectRejected(file('dupes.ndjson', [good, { ...good, source_review_id: 'x' }, good].map((r) => JSON.stringify(r)).join('\n')), [
+      { line: 3, reason: 'duplicate of line 1' },
+    ]);
   });
 
   test('a 5 MB review text is rejected, not truncated', async () => {
-    await expectRejected(file('huge.json', JSON.stringify([{ ...good, source_review_id: 'big', text: 'a'.repeat(5 * 1024 * 1024) }])), [{ index: 0, field: 'text', reason: '5242880 characters' }]);
+    await expectRejected(file('huge.json', JSON.stringify([{ ...good, source_review_id: 'big', text: 'a'.repeat(5 * 1024 * 1024) }])), [
+      { index: 0, field: 'text', reason: '5242880 characters' },
+    ]);
   });
 
   test('invalid UTF-8 is reported with its line', async () => {
@@ -99,7 +133,8 @@ describe('import rejects hostile files and writes nothing', () => {
   });
 
   test('a CSV with a BOM, CRLF, quoted commas and newlines imports exactly (line breaks stored as LF)', async () => {
-    const csv = '\uFEFFsource,source_review_id,author,rating,date,text,technicians\r\ngoogle,c-1,"Smith, J.",4,2025-05-06,"Line one, with comma\r\nline two ""quoted""",Mike\r\n';
+    const csv =
+      '\uFEFFsource,source_review_id,author,rating,date,text,technicians\r\ngoogle,c-1,"Smith, J.",4,2025-05-06,"Line one, with comma\r\nline two ""quoted""",Mike\r\n';
     const report = await importFile(store, file('ok.csv', csv));
     assert.equal(report.format, 'csv');
     assert.equal(report.added, 1, JSON.stringify(report.invalid));
@@ -118,7 +153,9 @@ describe('import rejects hostile files and writes nothing', () => {
   });
 
   test('an unknown technician is an error that says what the profile knows', async () => {
-    await expectRejected(file('tech.json', JSON.stringify([{ ...good, source_review_id: 't1', technicians: ['Nobody Known'] }])), [{ index: 0, field: 'technicians', reason: 'not a technician' }]);
+    await expectRejected(file('tech.json', JSON.stringify([{ ...good, source_review_id: 't1', technicians: ['Nobody Known'] }])), [
+      { index: 0, field: 'technicians', reason: 'not a technician' },
+    ]);
   });
 
   test('the Google Business Profile shape is detected and mapped', async () => {
@@ -141,11 +178,26 @@ describe('import rejects hostile files and writes nothing', () => {
     assert.equal(ok.format, 'google');
     assert.equal(ok.added, 1);
     const row = await store.db.selectFrom('reviews').selectAll().where('source_review_id', '=', 'AbC123').executeTakeFirstOrThrow();
-    assert.deepEqual([row.rating, row.date, row.owner_reply_text, row.owner_reply_date, row.published_at], [4, '2025-06-01', 'Thanks Lee!', '2025-06-03', '2025-06-01T12:30:00.123Z']);
+    assert.deepEqual(
+      [row.rating, row.date, row.owner_reply_text, row.owner_reply_date, row.published_at],
+      [4, '2025-06-01', 'Thanks Lee!', '2025-06-03', '2025-06-01T12:30:00.123Z'],
+    );
   });
 
   test('--skip-invalid writes the valid rows and reports the rest', async () => {
-    const report = await importFile(store, file('mixed.ndjson', [{ ...good, source_review_id: 'm1' }, { ...good, source_review_id: 'm2', rating: 9 }].map((r) => JSON.stringify(r)).join('\n')), { skipInvalid: true });
+    const report = await importFile(
+      store,
+      file(
+        'mixed.ndjson',
+        [
+          { ...good, source_review_id: 'm1' },
+          { ...good, source_review_id: 'm2', rating: 9 },
+        ]
+          .map((r) => JSON.stringify(r))
+          .join('\n'),
+      ),
+      { skipInvalid: true },
+    );
     assert.equal(report.added, 1);
     assert.equal(report.invalid.length, 1);
     assert.equal(report.invalid[0].line, 2);
@@ -153,7 +205,13 @@ describe('import rejects hostile files and writes nothing', () => {
 
   test('the CLI exits 1, lists every bad row and writes nothing', async () => {
     const before = await snapshot();
-    const bad = file('cli-bad.ndjson', [JSON.stringify({ ...good, source_review_id: 'z1', rating: 0 }), JSON.stringify({ ...good, source_review_id: 'z2', date: 'yesterday' })].join('\n'));
+    const bad = file(
+      'cli-bad.ndjson',
+      [
+        JSON.stringify({ ...good, source_review_id: 'z1', rating: 0 }),
+        JSON.stringify({ ...good, source_review_id: 'z2', date: 'yesterday' }),
+      ].join('\n'),
+    );
     const result = await run(process.execPath, [CLI, 'import', bad, '--database-url', dbFile]).then(
       () => ({ code: 0, stderr: '' }),
       (err: { code: number; stderr: string }) => err,

@@ -5,8 +5,7 @@ import { demoBusiness } from '../../src/demo/index.js';
 import type { ImportRecordInput } from '../../src/domain/index.js';
 import { analyzePending, importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { collect } from '../helpers/index.js';
-import { tempDir } from '../helpers/index.js';
+import { collect, tempDir } from '../helpers/index.js';
 
 let store: Store;
 const rows = (records: ImportRecordInput[]) => records.map((value, index) => ({ index, value }));
@@ -53,20 +52,57 @@ test('--sync with invalid rows unpublishes nothing', async () => {
 });
 
 test('timestamps with offsets are stored as UTC, so they order correctly as text', async () => {
-  await importRows(store, rows([{ source: 'direct', source_review_id: 'tz', author: 'Ed', rating: 5, date: '2025-05-01', published_at: '2025-05-01T09:00:00-08:00', text: 'On time.' }]), []);
+  await importRows(
+    store,
+    rows([
+      {
+        source: 'direct',
+        source_review_id: 'tz',
+        author: 'Ed',
+        rating: 5,
+        date: '2025-05-01',
+        published_at: '2025-05-01T09:00:00-08:00',
+        text: 'On time.',
+      },
+    ]),
+    [],
+  );
   assert.equal((await row('tz')).published_at, '2025-05-01T17:00:00.000Z');
 });
 
 test('a large file compares with every stored review, a small one with those it could match: both find the same ones', async () => {
-  const big = Array.from({ length: 2_100 }, (_, i) => ({ source: 'yelp', source_review_id: `Y-${i}`, author: `A${i}`, rating: 4, date: '2025-05-06', text: `Visit ${i} went fine.` }));
-  const plain = Array.from({ length: 5 }, (_, i) => ({ source: 'direct', author: `P${i}`, rating: 5, date: '2025-05-07', text: `Plain ${i}.` }));
+  const big = Array.from({ length: 2_100 }, (_, i) => ({
+    source: 'yelp',
+    source_review_id: `Y-${i}`,
+    author: `A${i}`,
+    rating: 4,
+    date: '2025-05-06',
+    text: `Visit ${i} went fine.`,
+  }));
+  const plain = Array.from({ length: 5 }, (_, i) => ({
+    source: 'direct',
+    author: `P${i}`,
+    rating: 5,
+    date: '2025-05-07',
+    text: `Plain ${i}.`,
+  }));
   assert.equal((await importRows(store, rows([...big, ...plain]), [])).added, 2_105);
   const again = await importRows(store, rows([...big, ...plain]), []);
   assert.deepEqual([again.added, again.updated, again.unchanged, again.revision], [0, 0, 2_105, null], 'the full read finds every row');
   // Small: two edits, an unchanged row, the same plain review now with a platform id, and a new one.
-  const small = [{ ...big[3], text: 'Edited.' }, { ...big[2_000], rating: 2 }, big[7], { ...plain[1], source_review_id: 'D-1' }, { ...big[0], source_review_id: 'Y-new' }];
+  const small = [
+    { ...big[3], text: 'Edited.' },
+    { ...big[2_000], rating: 2 },
+    big[7],
+    { ...plain[1], source_review_id: 'D-1' },
+    { ...big[0], source_review_id: 'Y-new' },
+  ];
   const keyed = await importRows(store, rows(small), []);
-  assert.deepEqual([keyed.added, keyed.updated, keyed.unchanged], [1, 3, 1], 'the keyed read finds the same rows, by platform id and by fingerprint');
+  assert.deepEqual(
+    [keyed.added, keyed.updated, keyed.unchanged],
+    [1, 3, 1],
+    'the keyed read finds the same rows, by platform id and by fingerprint',
+  );
   const changed = await collect(store.reviewsChangedAfterPages(keyed.revision!.id - 1));
   assert.equal(changed.length, 4, 'and only the written rows name the new revision');
 });
@@ -77,11 +113,30 @@ test('when stored reviews share a fingerprint, the full and the keyed read pick 
     const s = await Store.open(join(tempDir(), `twins-${padding}.db`));
     try {
       await s.setBusiness(demoBusiness(), '2026-01-01T00:00:00.000Z');
-      await importRows(s, rows([{ ...twin, source_review_id: 'P' }, { ...twin, source_review_id: 'Q' }]), []);
-      const filler = Array.from({ length: padding }, (_, i) => ({ source: 'yelp', source_review_id: `F-${i}`, author: 'F', rating: 3, date: '2025-06-02', text: `Filler ${i}.` }));
+      await importRows(
+        s,
+        rows([
+          { ...twin, source_review_id: 'P' },
+          { ...twin, source_review_id: 'Q' },
+        ]),
+        [],
+      );
+      const filler = Array.from({ length: padding }, (_, i) => ({
+        source: 'yelp',
+        source_review_id: `F-${i}`,
+        author: 'F',
+        rating: 3,
+        date: '2025-06-02',
+        text: `Filler ${i}.`,
+      }));
       // A row with Q's platform id, and one without any: the fallback must choose the same stored twin however it was read.
       await importRows(s, rows([{ ...twin, source_review_id: 'Q', rating: 4 }, { ...twin, rating: 1 }, ...filler]), []);
-      return await s.db.selectFrom('reviews').select(['source_review_id', 'rating']).where('author', '=', 'Tess').orderBy('source_review_id').execute();
+      return await s.db
+        .selectFrom('reviews')
+        .select(['source_review_id', 'rating'])
+        .where('author', '=', 'Tess')
+        .orderBy('source_review_id')
+        .execute();
     } finally {
       await s.close();
     }
@@ -92,8 +147,31 @@ test('when stored reviews share a fingerprint, the full and the keyed read pick 
 });
 
 test('the analysis after an import covers exactly the rows that import wrote', async () => {
-  const written = await importRows(store, rows([1, 2, 3].map((i) => ({ source: 'direct', source_review_id: `an-${i}`, author: `N${i}`, rating: 4, date: '2025-07-01', text: `Tidy job number ${i}.` }))), []);
-  const unanalysedElsewhere = Number((await store.db.selectFrom('reviews as r').leftJoin('review_analysis as a', 'a.review_id', 'r.id').select((eb) => eb.fn.countAll<number>().as('n')).where('a.review_id', 'is', null).where('r.published', '=', 1).executeTakeFirstOrThrow()).n);
+  const written = await importRows(
+    store,
+    rows(
+      [1, 2, 3].map((i) => ({
+        source: 'direct',
+        source_review_id: `an-${i}`,
+        author: `N${i}`,
+        rating: 4,
+        date: '2025-07-01',
+        text: `Tidy job number ${i}.`,
+      })),
+    ),
+    [],
+  );
+  const unanalysedElsewhere = Number(
+    (
+      await store.db
+        .selectFrom('reviews as r')
+        .leftJoin('review_analysis as a', 'a.review_id', 'r.id')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('a.review_id', 'is', null)
+        .where('r.published', '=', 1)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   assert.ok(unanalysedElsewhere > 3, 'earlier tests left reviews unanalysed, which this analysis must not touch');
   assert.equal((await analyzePending(store, { revision: written.revision!.id })).analysed, 3);
   assert.equal((await analyzePending(store, { revision: written.revision!.id })).analysed, 0, 'and once is enough');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createAnalyzer } from '../../src/insights/index.js';
-import { evaluate, mapCategories, parseSemEvalXml, predict, type Prediction } from '../../tools/absa/index.js';
+import { evaluate, mapCategories, type Prediction, parseSemEvalXml, predict } from '../../tools/absa/index.js';
 
 const XML = `<?xml version="1.0" encoding="UTF-8"?>
 <sentences>
@@ -46,7 +46,10 @@ describe('SemEval parsing', () => {
     const gold = parseSemEvalXml(XML);
     assert.equal(gold.length, 3);
     assert.equal(gold[0].text, 'The noodles were delicious & cheap.');
-    assert.deepEqual(gold[0].categories.map((c) => c.category), ['food', 'price']);
+    assert.deepEqual(
+      gold[0].categories.map((c) => c.category),
+      ['food', 'price'],
+    );
     assert.deepEqual(gold[1].categories, [{ category: 'service', polarity: 'negative' }]);
   });
 });
@@ -60,7 +63,7 @@ describe('MAMS category mapping', () => {
       <aspectCategory category="food" polarity="positive"/>
       <aspectCategory category="place" polarity="negative"/>
     </aspectCategories></sentence></sentences>`);
-  it('maps MAMS categories onto SemEval\'s for the restaurant vertical, merging polarities', () => {
+  it("maps MAMS categories onto SemEval's for the restaurant vertical, merging polarities", () => {
     const { sentences, mapped } = mapCategories(mams, 'restaurant');
     assert.equal(mapped, true);
     assert.deepEqual(sentences[0].categories, [
@@ -113,14 +116,18 @@ describe('eval:absa command', () => {
   it('scores another vertical with --vertical and reads an empty category list', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'absa-')), 'home.xml');
     writeFileSync(file, HOME_XML);
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'tools/absa/eval.ts', '--vertical', 'home_services', file], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'tools/absa/eval.ts', '--vertical', 'home_services', file], {
+      encoding: 'utf8',
+    });
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /vertical: home_services/);
     assert.match(run.stdout, /sentences\s+2 /);
     assert.match(run.stdout, /polarity confusion/);
   });
   it('fails with usage on an unknown vertical', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'tools/absa/eval.ts', '--vertical', 'bakery', 'x.xml'], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'tools/absa/eval.ts', '--vertical', 'bakery', 'x.xml'], {
+      encoding: 'utf8',
+    });
     assert.equal(run.status, 2);
     assert.match(run.stderr, /usage/);
   });

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { Insights as InsightsSchema, type Insights } from '../../src/domain/index.js';
-import { buildInsights, createAnalyzer, type CorpusReview, type ReviewAnalysis } from '../../src/insights/index.js';
+import { type Insights, Insights as InsightsSchema } from '../../src/domain/index.js';
+import { buildInsights, type CorpusReview, createAnalyzer, type ReviewAnalysis } from '../../src/insights/index.js';
 
 const business = {
   vertical: 'home_services',
@@ -18,9 +18,17 @@ const business = {
     { id: 's-drain', name: 'Drain cleaning', aliases: ['drain'] },
     { id: 's-heater', name: 'Water heater repair', aliases: ['water heater'] },
   ],
-  service_areas: [{ id: 'a-north', name: 'Northside' }, { id: 'a-south', name: 'Southside' }],
+  service_areas: [
+    { id: 'a-north', name: 'Northside' },
+    { id: 'a-south', name: 'Southside' },
+  ],
 };
-const analyzer = createAnalyzer({ vertical: business.vertical, technicians: business.technicians, services: business.services, serviceAreas: business.service_areas });
+const analyzer = createAnalyzer({
+  vertical: business.vertical,
+  technicians: business.technicians,
+  services: business.services,
+  serviceAreas: business.service_areas,
+});
 
 const FRAGMENTS = [
   'Mike was late but fixed the leak fast.',
@@ -43,18 +51,26 @@ const FRAGMENTS = [
 
 const reviewArb = fc.record({
   rating: fc.integer({ min: 1, max: 5 }),
-  date: fc.date({ min: new Date('2023-01-01T00:00:00Z'), max: new Date('2025-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
-  text: fc.option(fc.array(fc.constantFrom(...FRAGMENTS), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(' ')), { nil: null, freq: 5 }),
+  date: fc
+    .date({ min: new Date('2023-01-01T00:00:00Z'), max: new Date('2025-12-31T00:00:00Z'), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10)),
+  text: fc.option(
+    fc.array(fc.constantFrom(...FRAGMENTS), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(' ')),
+    { nil: null, freq: 5 },
+  ),
   technicians: fc.subarray(business.technicians.map((t) => t.id)),
   services: fc.subarray(business.services.map((s) => s.id)),
   service_area: fc.option(fc.constantFrom(...business.service_areas.map((a) => a.id)), { nil: null }),
 });
 
-const corpusArb = fc.array(reviewArb, { minLength: 0, maxLength: 60 }).map((items) =>
-  items.map((r, i): CorpusReview => ({ id: `r${String(i).padStart(3, '0')}`, ...r })));
+const corpusArb = fc
+  .array(reviewArb, { minLength: 0, maxLength: 60 })
+  .map((items) => items.map((r, i): CorpusReview => ({ id: `r${String(i).padStart(3, '0')}`, ...r })));
 
 function build(reviews: CorpusReview[]): Insights {
-  const analyses = new Map<string, ReviewAnalysis>(reviews.map((r) => [r.id, analyzer.analyze({ id: r.id, rating: r.rating, text: r.text, title: null, language: null })]));
+  const analyses = new Map<string, ReviewAnalysis>(
+    reviews.map((r) => [r.id, analyzer.analyze({ id: r.id, rating: r.rating, text: r.text, title: null, language: null })]),
+  );
   return buildInsights({ business, reviews, analyses, generatedAt: '2026-01-01T00:00:00Z' });
 }
 
@@ -88,7 +104,11 @@ function checkCorpus(reviews: CorpusReview[]): void {
     for (const q of a.quotes) {
       const text = byId.get(q.review_id)?.text ?? '';
       assert.ok(text.includes(q.text), `quote "${q.text}" not in ${q.review_id}`);
-      assert.ok(per[q.review_id].sentences.some((s) => text.slice(s.start, s.end) === q.text && s.aspects.some((m) => m.id === a.id && m.polarity === q.sentiment)));
+      assert.ok(
+        per[q.review_id].sentences.some(
+          (s) => text.slice(s.start, s.end) === q.text && s.aspects.some((m) => m.id === a.id && m.polarity === q.sentiment),
+        ),
+      );
     }
   }
 
@@ -123,7 +143,10 @@ function checkCorpus(reviews: CorpusReview[]): void {
   }
 
   // Temporal: months partition the corpus; the label follows the stated rule.
-  assert.equal(ins.temporal.monthly.reduce((s, m) => s + m.review_count, 0), reviews.length);
+  assert.equal(
+    ins.temporal.monthly.reduce((s, m) => s + m.review_count, 0),
+    reviews.length,
+  );
   for (const m of ins.temporal.monthly) {
     const mine = reviews.filter((r) => r.date.startsWith(m.month));
     assert.equal(m.review_count, mine.length);
@@ -160,10 +183,18 @@ describe('buildInsights over generated corpora', () => {
   });
 
   it('handles a corpus of rating-only reviews', () => {
-    const reviews = Array.from({ length: 12 }, (_, i): CorpusReview => ({
-      id: `r${i}`, rating: (i % 5) + 1, date: `2025-${String((i % 12) + 1).padStart(2, '0')}-01`, text: null,
-      technicians: i % 2 ? ['t-mike'] : [], services: [], service_area: null,
-    }));
+    const reviews = Array.from(
+      { length: 12 },
+      (_, i): CorpusReview => ({
+        id: `r${i}`,
+        rating: (i % 5) + 1,
+        date: `2025-${String((i % 12) + 1).padStart(2, '0')}-01`,
+        text: null,
+        technicians: i % 2 ? ['t-mike'] : [],
+        services: [],
+        service_area: null,
+      }),
+    );
     checkCorpus(reviews);
     const ins = build(reviews);
     assert.ok(ins.aspects.every((a) => a.mention_count === 0));

@@ -2,16 +2,24 @@
 // on a real trend and not on noise, and a second build after one new review reuses every analysis.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildInsights, createAnalyzer, type CorpusReview, type ReviewAnalysis } from '../../src/insights/index.js';
+import { buildInsights, type CorpusReview, createAnalyzer, type ReviewAnalysis } from '../../src/insights/index.js';
 
 const business = {
   vertical: 'home_services',
   name: 'Acme Plumbing',
-  technicians: [{ id: 't-mike', name: 'Mike Johnson', aliases: ['Mike'] }, { id: 't-ana', name: 'Ana Núñez', aliases: [] }],
+  technicians: [
+    { id: 't-mike', name: 'Mike Johnson', aliases: ['Mike'] },
+    { id: 't-ana', name: 'Ana Núñez', aliases: [] },
+  ],
   services: [{ id: 's-drain', name: 'Drain cleaning', aliases: [] }],
   service_areas: [{ id: 'a-north', name: 'Northside' }],
 };
-const analyzer = createAnalyzer({ vertical: business.vertical, technicians: business.technicians, services: business.services, serviceAreas: business.service_areas });
+const analyzer = createAnalyzer({
+  vertical: business.vertical,
+  technicians: business.technicians,
+  services: business.services,
+  serviceAreas: business.service_areas,
+});
 
 const TEXTS: [number, string][] = [
   [5, 'Mike arrived on time and fixed the leak quickly. Very professional.'],
@@ -25,8 +33,15 @@ const TEXTS: [number, string][] = [
 function corpus(n: number, rating: (i: number) => number, date: (i: number) => string): CorpusReview[] {
   return Array.from({ length: n }, (_, i) => {
     const [stars, text] = TEXTS[i % TEXTS.length];
-    return { id: `r${String(i).padStart(4, '0')}`, rating: rating(i) || stars, date: date(i), text,
-      technicians: i % 3 === 0 ? ['t-mike'] : i % 3 === 1 ? ['t-ana'] : [], services: i % 2 ? ['s-drain'] : [], service_area: i % 4 ? 'a-north' : null };
+    return {
+      id: `r${String(i).padStart(4, '0')}`,
+      rating: rating(i) || stars,
+      date: date(i),
+      text,
+      technicians: i % 3 === 0 ? ['t-mike'] : i % 3 === 1 ? ['t-ana'] : [],
+      services: i % 2 ? ['s-drain'] : [],
+      service_area: i % 4 ? 'a-north' : null,
+    };
   });
 }
 
@@ -37,7 +52,11 @@ function analyses(reviews: CorpusReview[]): Map<string, ReviewAnalysis> {
 const monthDate = (i: number, months = 12) => `2025-${String((i % months) + 1).padStart(2, '0')}-${String((i % 27) + 1).padStart(2, '0')}`;
 
 describe('FAQ', () => {
-  const reviews = corpus(60, () => 0, (i) => monthDate(i));
+  const reviews = corpus(
+    60,
+    () => 0,
+    (i) => monthDate(i),
+  );
   const ins = buildInsights({ business, reviews, analyses: analyses(reviews), generatedAt: '2026-01-01T00:00:00Z' });
   const per = ins.per_review;
 
@@ -53,7 +72,8 @@ describe('FAQ', () => {
     const criticised = label(complaint.answer);
     assert.ok(praised && criticised);
     for (const id of praise.supporting_review_ids) assert.ok(per[id].aspects.some((a) => a.id === praised.id && a.polarity === 'positive'));
-    for (const id of complaint.supporting_review_ids) assert.ok(per[id].aspects.some((a) => a.id === criticised.id && a.polarity === 'negative'));
+    for (const id of complaint.supporting_review_ids)
+      assert.ok(per[id].aspects.some((a) => a.id === criticised.id && a.polarity === 'negative'));
     assert.ok(praise.answer.includes(String(praised.positive_count)));
   });
   it('cites reviews attributed to the technicians it names', () => {
@@ -73,7 +93,11 @@ describe('FAQ', () => {
 
 describe('FAQ on a polarised corpus', () => {
   it('still answers the rating question when no review has the rounded mean rating', () => {
-    const reviews = corpus(10, (i) => (i % 2 ? 1 : 5), (i) => monthDate(i));
+    const reviews = corpus(
+      10,
+      (i) => (i % 2 ? 1 : 5),
+      (i) => monthDate(i),
+    );
     const ins = buildInsights({ business, reviews, analyses: analyses(reviews), generatedAt: 'x' });
     assert.equal(ins.faq[0].question, 'How do customers rate Acme Plumbing?');
     assert.ok(ins.faq[0].answer.includes('3.00 out of 5'));
@@ -83,23 +107,43 @@ describe('FAQ on a polarised corpus', () => {
 
 describe('trend rule', () => {
   it('reports improving for ratings that climb through the year', () => {
-    const reviews = corpus(120, (i) => 1 + Math.floor(((i % 12) / 12) * 5), (i) => monthDate(i));
+    const reviews = corpus(
+      120,
+      (i) => 1 + Math.floor(((i % 12) / 12) * 5),
+      (i) => monthDate(i),
+    );
     const ins = buildInsights({ business, reviews, analyses: analyses(reviews), generatedAt: 'x' });
     assert.equal(ins.temporal.trend, 'improving');
     assert.ok((ins.temporal.trend_detail.p_value ?? 1) < 0.05);
   });
   it('reports declining for ratings that fall', () => {
-    const reviews = corpus(120, (i) => 5 - Math.floor(((i % 12) / 12) * 5), (i) => monthDate(i));
+    const reviews = corpus(
+      120,
+      (i) => 5 - Math.floor(((i % 12) / 12) * 5),
+      (i) => monthDate(i),
+    );
     assert.equal(buildInsights({ business, reviews, analyses: analyses(reviews), generatedAt: 'x' }).temporal.trend, 'declining');
   });
   it('reports stable when ratings do not depend on the month', () => {
-    const reviews = corpus(120, (i) => [5, 1, 4, 2, 3][i % 5], (i) => monthDate(i));
+    const reviews = corpus(
+      120,
+      (i) => [5, 1, 4, 2, 3][i % 5],
+      (i) => monthDate(i),
+    );
     assert.equal(buildInsights({ business, reviews, analyses: analyses(reviews), generatedAt: 'x' }).temporal.trend, 'stable');
   });
   it('only looks at the last 12 months', () => {
     // Old reviews are all 1 star, the last year is flat at 5: no improvement inside the window.
-    const old = corpus(40, () => 1, (i) => `2022-${String((i % 12) + 1).padStart(2, '0')}-10`);
-    const recent = corpus(40, () => 5, (i) => monthDate(i)).map((r) => ({ ...r, id: `n${r.id}` }));
+    const old = corpus(
+      40,
+      () => 1,
+      (i) => `2022-${String((i % 12) + 1).padStart(2, '0')}-10`,
+    );
+    const recent = corpus(
+      40,
+      () => 5,
+      (i) => monthDate(i),
+    ).map((r) => ({ ...r, id: `n${r.id}` }));
     const reviews = [...old, ...recent];
     const ins = buildInsights({ business, reviews, analyses: analyses(reviews), generatedAt: 'x' });
     assert.equal(ins.temporal.trend, 'stable');
@@ -110,10 +154,22 @@ describe('trend rule', () => {
 
 describe('incremental rebuild', () => {
   it('uses the stored analyses as given and reflects one new review', () => {
-    const reviews = corpus(30, () => 0, (i) => monthDate(i));
+    const reviews = corpus(
+      30,
+      () => 0,
+      (i) => monthDate(i),
+    );
     const stored = analyses(reviews);
     const before = buildInsights({ business, reviews, analyses: stored, generatedAt: 'a' });
-    const added: CorpusReview = { id: 'new', rating: 1, date: '2025-12-30', text: 'Mike was rude and late.', technicians: ['t-mike'], services: [], service_area: null };
+    const added: CorpusReview = {
+      id: 'new',
+      rating: 1,
+      date: '2025-12-30',
+      text: 'Mike was rude and late.',
+      technicians: ['t-mike'],
+      services: [],
+      service_area: null,
+    };
     stored.set(added.id, analyzer.analyze({ id: added.id, rating: 1, text: added.text, title: null, language: null }));
     const after = buildInsights({ business, reviews: [added, ...reviews], analyses: stored, generatedAt: 'b' });
     assert.equal(after.review_count, before.review_count + 1);
@@ -123,7 +179,20 @@ describe('incremental rebuild', () => {
     assert.equal(after.date_range.latest, '2025-12-30');
   });
   it('refuses a review without its analysis rather than inventing one', () => {
-    assert.throws(() => buildInsights({ business, reviews: corpus(1, () => 5, () => '2025-01-01'), analyses: new Map(), generatedAt: 'x' }), /no analysis/);
+    assert.throws(
+      () =>
+        buildInsights({
+          business,
+          reviews: corpus(
+            1,
+            () => 5,
+            () => '2025-01-01',
+          ),
+          analyses: new Map(),
+          generatedAt: 'x',
+        }),
+      /no analysis/,
+    );
   });
 });
 
@@ -131,12 +200,17 @@ describe('topic labels', () => {
   it('name a topic by a phrase most of its reviews contain, not by its most frequent phrase', () => {
     const texts = [
       ...Array.from({ length: 3 }, () => 'The toilet repair was quick.'),
-      'The faucet repair was quick.', 'The sink repair was quick.', 'The shower repair was quick.', 'The drain repair was quick.',
+      'The faucet repair was quick.',
+      'The sink repair was quick.',
+      'The shower repair was quick.',
+      'The drain repair was quick.',
       ...Array.from({ length: 4 }, () => 'The new water heater works.'),
       'The water heater works.',
       'The tank heater works.',
     ];
-    const reviews = texts.map((text, i): CorpusReview => ({ id: `t${i}`, rating: 5, date: '2025-05-01', text, technicians: [], services: [], service_area: null }));
+    const reviews = texts.map(
+      (text, i): CorpusReview => ({ id: `t${i}`, rating: 5, date: '2025-05-01', text, technicians: [], services: [], service_area: null }),
+    );
     const ins = buildInsights({ business, reviews, analyses: analyses(reviews), generatedAt: '2026-01-01T00:00:00Z' });
     const repair = ins.topics.find((t) => t.id === 'repair');
     const heater = ins.topics.find((t) => t.id === 'heater');

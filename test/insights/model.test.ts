@@ -2,11 +2,22 @@
 // its features read, the engine version), and training again from the project's own data gives the same bytes.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { ENGINE_VERSION, ModelFile, modelUrl } from '../../src/insights/index.js';
-import { DEFAULT_TRAIN } from '../../tools/absa/index.js';
-import { CONFIGS, DEFAULT_CATEGORY, DEFAULT_POLARITY, lexiconDigest, loadTraining, prepare, ROOT, serializeModel, sha256, trainModel } from '../../tools/absa/index.js';
+import {
+  CONFIGS,
+  DEFAULT_CATEGORY,
+  DEFAULT_POLARITY,
+  DEFAULT_TRAIN,
+  lexiconDigest,
+  loadTraining,
+  prepare,
+  ROOT,
+  serializeModel,
+  sha256,
+  trainModel,
+} from '../../tools/absa/index.js';
 
 const shipped = (vertical: string) => readFileSync(fileURLToPath(modelUrl(vertical)), 'utf8');
 
@@ -17,7 +28,10 @@ describe('shipped model provenance', () => {
       assert.equal(model.engine, ENGINE_VERSION);
       assert.equal(model.vertical, vertical);
       const config = CONFIGS[vertical];
-      assert.deepEqual(model.training.files.map((f) => f.path), [...config.files, ...config.polarityFiles.map((f) => f.path)]);
+      assert.deepEqual(
+        model.training.files.map((f) => f.path),
+        [...config.files, ...config.polarityFiles.map((f) => f.path)],
+      );
       for (const f of model.training.files) assert.equal(f.sha256, sha256(readFileSync(`${ROOT}${f.path}`)), f.path);
       assert.equal(model.training.sha256, sha256(model.training.files.map((f) => f.sha256).join('\n')));
       assert.equal(model.training.lexicon_sha256, lexiconDigest(vertical));
@@ -40,9 +54,13 @@ describe('training is reproducible', () => {
     const config = CONFIGS.senior_living;
     const { sentences, files } = loadTraining(config);
     const prepared = prepare('senior_living', sentences.slice(0, 150));
-    const train = (seed: number) => serializeModel(trainModel(config, prepared, [], files, {
-      category: { ...DEFAULT_CATEGORY, seed, epochs: 5 }, polarity: { ...DEFAULT_POLARITY, ...config.polarityTrain, seed, epochs: 5 },
-    }));
+    const train = (seed: number) =>
+      serializeModel(
+        trainModel(config, prepared, [], files, {
+          category: { ...DEFAULT_CATEGORY, seed, epochs: 5 },
+          polarity: { ...DEFAULT_POLARITY, ...config.polarityTrain, seed, epochs: 5 },
+        }),
+      );
     assert.equal(train(DEFAULT_TRAIN.seed), train(DEFAULT_TRAIN.seed));
     assert.notEqual(train(DEFAULT_TRAIN.seed), train(DEFAULT_TRAIN.seed + 1));
   });

@@ -30,7 +30,10 @@ describe('restaurant aspects', () => {
   it('a run of punctuation is not a sentence of its own', () => {
     const a = restaurant.analyze({ id: 'x', rating: 3, text: 'The tacos are amazing!!!!', title: null, language: 'en' });
     assert.equal(a.sentences.length, 1);
-    assert.deepEqual(a.aspects.map((x) => x.id), ['food']);
+    assert.deepEqual(
+      a.aspects.map((x) => x.id),
+      ['food'],
+    );
   });
 });
 

@@ -2,8 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { linearRegression, studentTwoSided } from '../../src/insights/index.js';
-import { percentages } from '../../src/insights/index.js';
+import { linearRegression, percentages, studentTwoSided } from '../../src/insights/index.js';
 
 describe('Student t', () => {
   it('matches table values', () => {
@@ -35,11 +34,16 @@ describe('linear regression', () => {
 
 describe('percentages', () => {
   it('sum to exactly 100 for any non-empty counts', () => {
-    fc.assert(fc.property(fc.array(fc.nat(10_000), { minLength: 1, maxLength: 6 }).filter((c) => c.some((x) => x > 0)), (counts) => {
-      const p = percentages(counts);
-      assert.equal(Math.round(p.reduce((s, x) => s + x, 0) * 10), 1000);
-      p.forEach((x, i) => assert.ok(Math.abs(x - (100 * counts[i]) / counts.reduce((s, c) => s + c, 0)) <= 0.1 + 1e-9));
-    }));
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat(10_000), { minLength: 1, maxLength: 6 }).filter((c) => c.some((x) => x > 0)),
+        (counts) => {
+          const p = percentages(counts);
+          assert.equal(Math.round(p.reduce((s, x) => s + x, 0) * 10), 1000);
+          p.forEach((x, i) => assert.ok(Math.abs(x - (100 * counts[i]) / counts.reduce((s, c) => s + c, 0)) <= 0.1 + 1e-9));
+        },
+      ),
+    );
   });
   it('are all zero for an empty total', () => {
     assert.deepEqual(percentages([0, 0, 0]), [0, 0, 0]);

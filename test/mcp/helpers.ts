@@ -3,7 +3,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { CatalogSource, seedDemo } from '../../src/app/index.js';
-import { MemoBudget, buildApp } from '../../src/http/index.js';
+import { buildApp, MemoBudget } from '../../src/http/index.js';
 import { type McpConfig, registerMcp } from '../../src/mcp/index.js';
 import { Store } from '../../src/store/index.js';
 import { tempDir } from '../helpers/index.js';
@@ -17,7 +17,12 @@ export interface McpTestServer {
 }
 
 // Tests open many sessions from 127.0.0.1 in a moment; the rate-limit tests set their own budget.
-export const DEFAULT_MCP_CONFIG: McpConfig = { mcpSessionTtlMs: 30 * 60_000, mcpMaxSessions: 10_000, mcpSessionsPerMinute: 6_000, mcpAllowedOrigins: null };
+export const DEFAULT_MCP_CONFIG: McpConfig = {
+  mcpSessionTtlMs: 30 * 60_000,
+  mcpMaxSessions: 10_000,
+  mcpSessionsPerMinute: 6_000,
+  mcpAllowedOrigins: null,
+};
 
 /**
  * The real HTTP app (buildApp, the demo business in a fresh SQLite file, the real catalog) with the MCP
@@ -36,7 +41,9 @@ export async function startMcpServer(config: Partial<McpConfig> = {}, reviews = 
     logger: log,
     ready: () => store.ping(),
     memo,
-    plugins: [(a) => registerMcp(a, { catalog: () => catalog.get(), config: { ...DEFAULT_MCP_CONFIG, ...config }, log, rateLimits: store, memo })],
+    plugins: [
+      (a) => registerMcp(a, { catalog: () => catalog.get(), config: { ...DEFAULT_MCP_CONFIG, ...config }, log, rateLimits: store, memo }),
+    ],
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();

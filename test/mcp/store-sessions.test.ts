@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { EVICTABLE_AFTER_MS, type SessionStore, StoreSessionStore } from '../../src/mcp/index.js';
 import { Store } from '../../src/store/index.js';
-import { PG_SKIP, freshPgDatabase } from '../helpers/index.js';
-import { tempDir } from '../helpers/index.js';
+import { freshPgDatabase, PG_SKIP, tempDir } from '../helpers/index.js';
 
 /** A session that must be created. */
 async function create(s: SessionStore, version: string) {
@@ -57,7 +56,10 @@ function suite(engine: string, open: () => Promise<{ store: Store; cleanup: () =
       assert.ok(await a.touch(ids[0]), 'recently used survives');
       assert.equal(await a.touch(ids[1]), null, 'longest idle evicted');
       assert.ok(await a.touch(fourth.id));
-      const { n } = await store.db.selectFrom('mcp_sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const { n } = await store.db
+        .selectFrom('mcp_sessions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(n), 3);
     });
   });

@@ -4,7 +4,7 @@ import type { CallToolResult, Client, Tool } from '@modelcontextprotocol/client'
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Catalog } from '../../src/catalog/index.js';
-import { READ_ONLY_ANNOTATIONS, mcpToolDefinitions } from '../../src/mcp/index.js';
+import { mcpToolDefinitions, READ_ONLY_ANNOTATIONS } from '../../src/mcp/index.js';
 import { connectClient, type McpTestServer, startMcpServer } from './helpers.js';
 
 interface Case {
@@ -31,9 +31,18 @@ function cases(c: Catalog): Record<string, { valid: Case[]; invalid: InvalidCase
     },
     search_reviews: {
       valid: [
-        { args: { rating: 5, limit: 3 }, check: (r) => (assert.equal(r.returned, 3), assert.ok(r.reviews.every((x: any) => x.rating === 5))) },
-        { args: { mentions_technician: tech.aliases[0] ?? tech.name }, check: (r) => assert.ok(r.reviews.every((x: any) => x.technicians.includes(tech.id))) },
-        { args: { since: '2025-01-01', until: '2025-12-31', min_rating: 4, query: 'the' }, check: (r) => assert.ok(r.matched >= r.returned) },
+        {
+          args: { rating: 5, limit: 3 },
+          check: (r) => (assert.equal(r.returned, 3), assert.ok(r.reviews.every((x: any) => x.rating === 5))),
+        },
+        {
+          args: { mentions_technician: tech.aliases[0] ?? tech.name },
+          check: (r) => assert.ok(r.reviews.every((x: any) => x.technicians.includes(tech.id))),
+        },
+        {
+          args: { since: '2025-01-01', until: '2025-12-31', min_rating: 4, query: 'the' },
+          check: (r) => assert.ok(r.matched >= r.returned),
+        },
       ],
       invalid: [
         { args: { rating: 9 }, says: ['rating', '5'] },
@@ -44,7 +53,10 @@ function cases(c: Catalog): Record<string, { valid: Case[]; invalid: InvalidCase
     },
     get_review: {
       valid: [{ args: { id: review.id }, check: (r) => (assert.deepEqual(r.review, review), assert.ok('analysis' in r)) }],
-      invalid: [{ args: { id: 'nope' }, says: ['nope', 'ULID', 'search_reviews'] }, { args: {}, says: ['id'] }],
+      invalid: [
+        { args: { id: 'nope' }, says: ['nope', 'ULID', 'search_reviews'] },
+        { args: {}, says: ['id'] },
+      ],
     },
     get_reviews_since: {
       valid: [
@@ -72,7 +84,16 @@ function cases(c: Catalog): Record<string, { valid: Case[]; invalid: InvalidCase
       invalid: [{ args: { aspect: 'vibes' }, says: ['vibes', ...c.insights.aspects.map((a) => a.id)] }],
     },
     list_technicians: {
-      valid: [{ args: {}, check: (r) => assert.deepEqual(r.technicians.map((t: any) => t.id), c.business.technicians.map((t) => t.id)) }],
+      valid: [
+        {
+          args: {},
+          check: (r) =>
+            assert.deepEqual(
+              r.technicians.map((t: any) => t.id),
+              c.business.technicians.map((t) => t.id),
+            ),
+        },
+      ],
       invalid: [],
     },
     get_technician: {
@@ -88,7 +109,16 @@ function cases(c: Catalog): Record<string, { valid: Case[]; invalid: InvalidCase
       ],
     },
     list_services: {
-      valid: [{ args: {}, check: (r) => assert.deepEqual(r.services.map((s: any) => s.id), c.business.services.map((s) => s.id)) }],
+      valid: [
+        {
+          args: {},
+          check: (r) =>
+            assert.deepEqual(
+              r.services.map((s: any) => s.id),
+              c.business.services.map((s) => s.id),
+            ),
+        },
+      ],
       invalid: [],
     },
     get_service: {
@@ -136,7 +166,8 @@ for (const era of ['session', 'stateless'] as const) {
         assert.ok(t.description, `${t.name} has a description`);
         assert.equal(t.inputSchema.type, 'object');
         assert.ok(t.outputSchema, `${t.name} declares an outputSchema`);
-        for (const [k, v] of Object.entries(READ_ONLY_ANNOTATIONS)) assert.equal(t.annotations?.[k as keyof typeof READ_ONLY_ANNOTATIONS], v, `${t.name} ${k}`);
+        for (const [k, v] of Object.entries(READ_ONLY_ANNOTATIONS))
+          assert.equal(t.annotations?.[k as keyof typeof READ_ONLY_ANNOTATIONS], v, `${t.name} ${k}`);
       }
     });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_BODY_BYTES } from '../../src/mcp/index.js';
 import { connectClient, type McpTestServer, rawPost, startMcpServer } from './helpers.js';
 
@@ -112,7 +112,11 @@ describe('session era (2025-11-25) over HTTP', () => {
       assert.equal(((await init.json()) as { result: { protocolVersion: string } }).result.protocolVersion, version);
       const headers = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': version };
       assert.equal((await rawPost(server.mcpUrl, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status, 202);
-      const call = await rawPost(server.mcpUrl, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'get_faq', arguments: {} } }, headers);
+      const call = await rawPost(
+        server.mcpUrl,
+        { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'get_faq', arguments: {} } },
+        headers,
+      );
       assert.equal(call.status, 200, version);
       const body = (await call.json()) as { result: { content: { text: string }[] } };
       assert.deepEqual(JSON.parse(body.result.content[0].text).faq, server.catalog.get().insights.faq);
@@ -142,7 +146,9 @@ describe('stateless era (2026-07-28) over HTTP', () => {
     const res = await rawPost(server.mcpUrl, modern('server/discover'), { ...MODERN_HEADERS, 'mcp-method': 'server/discover' });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('mcp-session-id'), null);
-    const body = (await res.json()) as { result: { supportedVersions: string[]; capabilities: Record<string, unknown>; _meta: Record<string, { name: string }> } };
+    const body = (await res.json()) as {
+      result: { supportedVersions: string[]; capabilities: Record<string, unknown>; _meta: Record<string, { name: string }> };
+    };
     assert.ok(body.result.supportedVersions.includes('2026-07-28'));
     assert.ok(body.result.capabilities.tools);
     assert.equal(body.result._meta['io.modelcontextprotocol/serverInfo'].name, 'reviewcast');
@@ -204,14 +210,22 @@ describe('both eras: size limit and Origin', () => {
     const big = JSON.stringify({ ...LIST, params: { pad: 'x'.repeat(MAX_BODY_BYTES) } });
     const res = await rawPost(server.mcpUrl, big);
     assert.equal(res.status, 413);
-    const modernBig = await rawPost(server.mcpUrl, JSON.stringify({ ...modern('tools/list'), pad: 'x'.repeat(MAX_BODY_BYTES) }), MODERN_HEADERS);
+    const modernBig = await rawPost(
+      server.mcpUrl,
+      JSON.stringify({ ...modern('tools/list'), pad: 'x'.repeat(MAX_BODY_BYTES) }),
+      MODERN_HEADERS,
+    );
     assert.equal(modernBig.status, 413);
   });
 
   test('a foreign Origin is 403; loopback and the public origin pass; no Origin passes', async () => {
     const evil = await rawPost(server.mcpUrl, INIT, { origin: 'http://evil.example.com', host: 'evil.example.com' });
     assert.equal(evil.status, 403);
-    const evilModern = await rawPost(server.mcpUrl, modern('server/discover'), { ...MODERN_HEADERS, 'mcp-method': 'server/discover', origin: 'https://evil.example.com' });
+    const evilModern = await rawPost(server.mcpUrl, modern('server/discover'), {
+      ...MODERN_HEADERS,
+      'mcp-method': 'server/discover',
+      origin: 'https://evil.example.com',
+    });
     assert.equal(evilModern.status, 403);
     for (const origin of ['http://localhost:5173', server.url]) {
       const res = await rawPost(server.mcpUrl, INIT, { origin });
@@ -296,13 +310,22 @@ describe('resources, prompts and completions', () => {
         await assert.rejects(client.readResource({ uri: 'reviewcast://aspects/%E0%A4' }), /Unknown aspect/);
 
         const aspect = c.insights.aspects[0];
-        const done = await client.complete({ ref: { type: 'ref/resource', uri: 'reviewcast://aspects/{aspect}' }, argument: { name: 'aspect', value: aspect.id.slice(0, 3) } });
+        const done = await client.complete({
+          ref: { type: 'ref/resource', uri: 'reviewcast://aspects/{aspect}' },
+          argument: { name: 'aspect', value: aspect.id.slice(0, 3) },
+        });
         assert.ok(done.completion.values.includes(aspect.id));
         const tech = c.business.technicians[0];
-        const byName = await client.complete({ ref: { type: 'ref/prompt', name: 'technician_report' }, argument: { name: 'technician', value: tech.name.slice(0, 3).toLowerCase() } });
+        const byName = await client.complete({
+          ref: { type: 'ref/prompt', name: 'technician_report' },
+          argument: { name: 'technician', value: tech.name.slice(0, 3).toLowerCase() },
+        });
         assert.ok(byName.completion.values.includes(tech.id));
         const svc = c.business.services[0];
-        const services = await client.complete({ ref: { type: 'ref/resource', uri: 'reviewcast://services/{service}' }, argument: { name: 'service', value: '' } });
+        const services = await client.complete({
+          ref: { type: 'ref/resource', uri: 'reviewcast://services/{service}' },
+          argument: { name: 'service', value: '' },
+        });
         assert.ok(services.completion.values.includes(svc.id));
 
         const prompt = await client.getPrompt({ name: 'aspect_report', arguments: { aspect: aspect.label } });

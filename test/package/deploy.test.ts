@@ -17,7 +17,8 @@ const unit = block('ini');
 const snippet = block('nginx');
 const found = (tool: string, ...args: string[]) => spawnSync(tool, args).error === undefined;
 // CI installs both tools (.ci/run); a machine without them skips with the reason.
-const skipUnless = (tool: string, pkg: string) => (found(tool, '--version') || found(tool, '-v') ? false : `${tool} not found (Debian package ${pkg})`);
+const skipUnless = (tool: string, pkg: string) =>
+  found(tool, '--version') || found(tool, '-v') ? false : `${tool} not found (Debian package ${pkg})`;
 
 test('the unit’s environment is a valid server configuration, listening on loopback behind the proxy', () => {
   const env = Object.fromEntries([...unit.matchAll(/^Environment=(\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
@@ -47,7 +48,11 @@ test('nginx -t accepts the snippet', { skip: skipUnless('nginx', 'nginx-light') 
   // A throwaway certificate where the snippet names one, and a main configuration that includes it.
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=reviews.example.com', '-keyout', key, '-out', cert], { stdio: 'pipe' });
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=reviews.example.com', '-keyout', key, '-out', cert],
+    { stdio: 'pipe' },
+  );
   const conf = snippet.replace('/etc/ssl/certs/reviews.example.com.pem', cert).replace('/etc/ssl/private/reviews.example.com.key', key);
   assert.notEqual(conf, snippet);
   writeFileSync(join(dir, 'reviewcast.conf'), conf);

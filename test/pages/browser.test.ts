@@ -3,7 +3,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, type BrowserContextOptions, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import type { RunningServer } from '../../src/app/index.js';
 import type { AggregateRating, Review } from '../../src/domain/index.js';
 import { startTestServer } from '../helpers/index.js';
@@ -11,7 +11,16 @@ import { startTestServer } from '../helpers/index.js';
 // The pages in a real browser: Debian's chromium driven by playwright-core, with flags that need no
 // network. Screenshots land in test-results/ (git-ignored; CI keeps them as artifacts).
 
-const CHROMIUM_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const RESULTS = resolve('test-results');
 
@@ -53,9 +62,12 @@ async function open(options: BrowserContextOptions = {}) {
   };
 }
 
-const listedIds = (page: Page) => page.$$eval('#review-list [data-review-id]', (els) => els.map((e) => (e as HTMLElement).dataset.reviewId!));
-const listedRatings = (page: Page) => page.$$eval('#review-list .review-meta .stars', (els) => els.map((e) => e.getAttribute('aria-label')));
-const apiIds = async (qs: string) => (await (await fetch(`${server.url}/api/reviews/search?${qs}`)).json()).reviews.map((r: Review) => r.id);
+const listedIds = (page: Page) =>
+  page.$$eval('#review-list [data-review-id]', (els) => els.map((e) => (e as HTMLElement).dataset.reviewId!));
+const listedRatings = (page: Page) =>
+  page.$$eval('#review-list .review-meta .stars', (els) => els.map((e) => e.getAttribute('aria-label')));
+const apiIds = async (qs: string) =>
+  (await (await fetch(`${server.url}/api/reviews/search?${qs}`)).json()).reviews.map((r: Review) => r.id);
 
 /** Runs `action` and waits until the enhanced list has rendered the search it triggered. */
 async function afterSearch(page: Page, action: () => Promise<unknown>) {
@@ -68,10 +80,19 @@ async function afterSearch(page: Page, action: () => Promise<unknown>) {
 async function axeViolations(page: Page) {
   await page.addScriptTag({ path: AXE_PATH });
   return page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: any[] }> } }).axe.run(document, { resultTypes: ['violations'] });
+    const result = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: any[] }> } }).axe.run(
+      document,
+      { resultTypes: ['violations'] },
+    );
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n: { target: string[] }) => n.target.join(' ')).join(' | ')}`);
+      .map(
+        (v) =>
+          `${v.impact} ${v.id}: ${v.help} — ${v.nodes
+            .slice(0, 3)
+            .map((n: { target: string[] }) => n.target.join(' '))
+            .join(' | ')}`,
+      );
   });
 }
 
@@ -82,7 +103,10 @@ describe('the review page in a browser', () => {
     assert.equal(res!.status(), 200);
     assert.equal(await page.textContent('h1'), 'Brightwater Plumbing & Heating');
     assert.equal(await page.textContent('.score-value'), aggregate.rating_value.toFixed(1));
-    assert.deepEqual(await listedIds(page), reviews.slice(0, 20).map((r) => r.id));
+    assert.deepEqual(
+      await listedIds(page),
+      reviews.slice(0, 20).map((r) => r.id),
+    );
     assert.ok((await page.locator('.aspect').count()) > 0);
     assert.ok((await page.locator('.team tbody tr').count()) > 0);
     assert.ok((await page.locator('.owner-reply').count()) > 0);
@@ -97,7 +121,10 @@ describe('the review page in a browser', () => {
     await afterSearch(page, () => page.selectOption('#f-rating', '5'));
     assert.equal(new URL(page.url()).search, '?rating=5');
     assert.ok((await listedRatings(page)).every((l) => l === 'Rated 5 out of 5'));
-    assert.match((await page.textContent('#result-count'))!, new RegExp(`of ${aggregate.distribution['5'].toLocaleString('en-US')} reviews`));
+    assert.match(
+      (await page.textContent('#result-count'))!,
+      new RegExp(`of ${aggregate.distribution['5'].toLocaleString('en-US')} reviews`),
+    );
     assert.equal(await page.getAttribute('.dist-row[data-rating="5"]', 'aria-current'), 'true');
 
     await afterSearch(page, () => page.fill('#f-query', 'water heater'));
@@ -125,7 +152,10 @@ describe('the review page in a browser', () => {
 
     await afterSearch(page, () => page.click('[data-clear]'));
     assert.equal(new URL(page.url()).search, '');
-    assert.deepEqual(await listedIds(page), reviews.slice(0, 20).map((r) => r.id));
+    assert.deepEqual(
+      await listedIds(page),
+      reviews.slice(0, 20).map((r) => r.id),
+    );
     assert.deepEqual(problems, []);
     await close();
   });
@@ -190,7 +220,10 @@ describe('the review page in a browser', () => {
   });
 
   test('screenshots of / at desktop and phone widths', async () => {
-    for (const [name, width, height] of [['home-desktop', 1280, 900], ['home-phone', 390, 844]] as const) {
+    for (const [name, width, height] of [
+      ['home-desktop', 1280, 900],
+      ['home-phone', 390, 844],
+    ] as const) {
       const { page, problems, close } = await open({ viewport: { width, height }, deviceScaleFactor: 1 });
       await page.goto(`${server.url}/`);
       const file = resolve(RESULTS, `${name}.png`);

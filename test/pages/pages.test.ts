@@ -50,10 +50,20 @@ describe('the review page', () => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /^text\/html; charset=utf-8/);
     assert.match(text, /<h1 id="business-name">Brightwater Plumbing &amp; Heating<\/h1>/);
-    for (const part of ['+1-503-555-0142', 'Lake Oswego', 'Sentiment by topic', 'Mike Delgado', 'Frequently asked questions', 'Response from the owner']) {
+    for (const part of [
+      '+1-503-555-0142',
+      'Lake Oswego',
+      'Sentiment by topic',
+      'Mike Delgado',
+      'Frequently asked questions',
+      'Response from the owner',
+    ]) {
       assert.ok(text.includes(part), `shows ${part}`);
     }
-    assert.deepEqual(listedIds(text), reviews.slice(0, 20).map((r) => r.id));
+    assert.deepEqual(
+      listedIds(text),
+      reviews.slice(0, 20).map((r) => r.id),
+    );
     assert.match(res.headers.get('content-security-policy')!, /script-src 'self'/);
 
     const etag = res.headers.get('etag')!;
@@ -66,8 +76,16 @@ describe('the review page', () => {
   test('links both feeds, Open Graph and a canonical URL', async () => {
     const { text } = await page('/');
     const base = server.config.publicBaseUrl!;
-    assert.ok(text.includes(`<link rel="alternate" type="application/atom+xml" title="Brightwater Plumbing &amp; Heating reviews (Atom)" href="${base}/feed.xml">`));
-    assert.ok(text.includes(`<link rel="alternate" type="application/feed+json" title="Brightwater Plumbing &amp; Heating reviews (JSON Feed)" href="${base}/api/feed.json">`));
+    assert.ok(
+      text.includes(
+        `<link rel="alternate" type="application/atom+xml" title="Brightwater Plumbing &amp; Heating reviews (Atom)" href="${base}/feed.xml">`,
+      ),
+    );
+    assert.ok(
+      text.includes(
+        `<link rel="alternate" type="application/feed+json" title="Brightwater Plumbing &amp; Heating reviews (JSON Feed)" href="${base}/api/feed.json">`,
+      ),
+    );
     assert.ok(text.includes(`<meta property="og:url" content="${base}/">`));
     assert.ok(text.includes(`<link rel="canonical" href="${base}/">`));
     assert.match(text, /<meta property="og:title" content="Brightwater Plumbing &amp; Heating reviews — Portland, OR">/);
@@ -125,7 +143,11 @@ describe('the review page', () => {
     assert.equal(res.status, 400);
     assert.match(res.headers.get('content-type')!, /^text\/html/);
     const api = await (await get('/api/reviews/search?rating=7&since=2025-02-30')).json();
-    for (const issue of api.issues) assert.ok(text.includes(issue.message.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')), issue.message);
+    for (const issue of api.issues)
+      assert.ok(
+        text.includes(issue.message.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')),
+        issue.message,
+      );
     assert.deepEqual(listedIds(text), []);
     assert.equal((await page('/?page=0')).res.status, 400);
   });
@@ -153,7 +175,9 @@ describe('review permalinks', () => {
   });
 
   test('an unknown id is an HTML page for browsers and the JSON error body for API clients', async () => {
-    const html = await page('/reviews/01ZZZZZZZZZZZZZZZZZZZZZZZZ', { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' });
+    const html = await page('/reviews/01ZZZZZZZZZZZZZZZZZZZZZZZZ', {
+      accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    });
     assert.equal(html.res.status, 404);
     assert.match(html.res.headers.get('content-type')!, /^text\/html/);
     assert.match(html.res.headers.get('vary')!, /Accept/);
@@ -178,7 +202,15 @@ describe('/developers', () => {
     assert.ok(text.includes(`&quot;url&quot;: &quot;${base}/mcp&quot;`), 'MCP client configuration');
     assert.ok(text.includes(`curl -i ${base}/api/websub/hub`), 'subscribe example');
     assert.ok(text.includes('X-Hub-Signature: sha256=') && text.includes('timingSafeEqual'), 'signature verification');
-    assert.ok(text.includes(`If-None-Match: ${(await get('/reviews.json')).headers.get('etag')!.replace(/-(br|gz)"$/, '"').replace(/"/g, '&quot;')}`), 'a live conditional GET example');
+    assert.ok(
+      text.includes(
+        `If-None-Match: ${(await get('/reviews.json')).headers
+          .get('etag')!
+          .replace(/-(br|gz)"$/, '"')
+          .replace(/"/g, '&quot;')}`,
+      ),
+      'a live conditional GET example',
+    );
     for (const model of ['Review', 'Business', 'AggregateRating', 'Insights']) assert.ok(text.includes(`id="model-${model}"`), model);
     assert.ok(text.includes('<code>owner_reply.date</code>'), 'nested fields are listed');
     assert.ok(text.includes('Search returns at most 100 reviews per request (default 20)'));
@@ -216,7 +248,9 @@ describe('sitemap and assets', () => {
     const index = new XMLParser().parse(renderSitemap(c, 500)).sitemapindex.sitemap as { loc: string }[];
     assert.equal(index.length, Math.ceil((reviews.length + 2) / 500));
     assert.equal(index[0].loc, `${server.config.publicBaseUrl}/sitemaps/1.xml`);
-    const locs = index.flatMap((_, i) => new XMLParser().parse(renderSitemapPart(c, i + 1, 500)!).urlset.url.map((u: { loc: string }) => u.loc));
+    const locs = index.flatMap((_, i) =>
+      new XMLParser().parse(renderSitemapPart(c, i + 1, 500)!).urlset.url.map((u: { loc: string }) => u.loc),
+    );
     assert.equal(new Set(locs).size, reviews.length + 2);
     assert.equal(renderSitemapPart(c, index.length + 1, 500), null);
   });
@@ -226,7 +260,10 @@ describe('sitemap and assets', () => {
     const css = /<link rel="stylesheet" href="(\/assets\/site\.[0-9a-f]{10}\.css)">/.exec(text)?.[1];
     const js = /<script type="module" src="(\/assets\/enhance\.[0-9a-f]{10}\.js)"><\/script>/.exec(text)?.[1];
     assert.ok(css && js);
-    for (const [path, type] of [[css, 'text/css'], [js, 'text/javascript']]) {
+    for (const [path, type] of [
+      [css, 'text/css'],
+      [js, 'text/javascript'],
+    ]) {
       const res = await get(path, { 'accept-encoding': 'br' });
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type')!, new RegExp(`^${type}`));

@@ -3,11 +3,19 @@ import { after, before, describe, test } from 'node:test';
 import { z } from 'zod';
 import type { RunningServer } from '../../src/app/index.js';
 import type { Review } from '../../src/domain/index.js';
-import { renderDevelopers } from '../../src/pages/index.js';
-import { clock, dayRange, formatCount, formatDate } from '../../src/pages/index.js';
-import { html, jsonScript } from '../../src/pages/index.js';
-import { prefersHtml } from '../../src/pages/index.js';
-import { cardContext, namesOf, reviewCard } from '../../src/pages/index.js';
+import {
+  cardContext,
+  clock,
+  dayRange,
+  formatCount,
+  formatDate,
+  html,
+  jsonScript,
+  namesOf,
+  prefersHtml,
+  renderDevelopers,
+  reviewCard,
+} from '../../src/pages/index.js';
 import { startTestServer } from '../helpers/index.js';
 
 let server: RunningServer;
@@ -19,7 +27,10 @@ before(async () => {
 describe('template escaping', () => {
   test('interpolated text never becomes markup; Html values and arrays compose', () => {
     const evil = `<script>alert("x")</script>&'`;
-    assert.equal(html`<p title="${evil}">${evil}</p>`.value, '<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;</p>');
+    assert.equal(
+      html`<p title="${evil}">${evil}</p>`.value,
+      '<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;</p>',
+    );
     assert.equal(html`<ul>${['a', 'b'].map((x) => html`<li>${x}</li>`)}</ul>`.value, '<ul><li>a</li><li>b</li></ul>');
     assert.equal(html`${null}${undefined}${false}${0}`.value, '0');
   });
@@ -32,7 +43,12 @@ describe('template escaping', () => {
 
   test('a hostile review renders inert', () => {
     const c = server.catalog.get();
-    const hostile: Review = { ...c.reviews[0], author: '<img src=x onerror=alert(1)>', text: '"><script>alert(1)</script>', owner_reply: { text: '<b>hi</b>', date: '2025-01-01' } };
+    const hostile: Review = {
+      ...c.reviews[0],
+      author: '<img src=x onerror=alert(1)>',
+      text: '"><script>alert(1)</script>',
+      owner_reply: { text: '<b>hi</b>', date: '2025-01-01' },
+    };
     const out = reviewCard(hostile, cardContext(c, namesOf(c), 3)).value;
     assert.ok(!out.includes('<script>') && !out.includes('<img') && !out.includes('<b>'));
     assert.ok(out.includes('&lt;img src=x onerror=alert(1)&gt;'));
@@ -70,9 +86,17 @@ describe('/developers tool list', () => {
         name: 'search_reviews',
         title: 'Search reviews',
         description: 'Filters combine with AND; `matched` counts every match.',
-        inputSchema: { type: 'object', properties: { rating: { type: 'integer', minimum: 1, maximum: 5, description: 'exact star rating' } } },
+        inputSchema: {
+          type: 'object',
+          properties: { rating: { type: 'integer', minimum: 1, maximum: 5, description: 'exact star rating' } },
+        },
       },
-      { name: 'get_business', title: 'Business profile', description: 'The business.', inputSchema: z.object({ verbose: z.boolean().optional().describe('more detail') }) },
+      {
+        name: 'get_business',
+        title: 'Business profile',
+        description: 'The business.',
+        inputSchema: z.object({ verbose: z.boolean().optional().describe('more detail') }),
+      },
       { name: 'get_aggregate', description: 'No arguments.', inputSchema: { type: 'object', properties: {} } },
     ];
     const out = renderDevelopers(server.catalog.get(), tools).value;

@@ -6,10 +6,19 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Store } from '../../src/store/index.js';
-import { PG_SKIP, freshPgDatabase } from '../helpers/index.js';
-import { CLI, type ServerProcess, spawnServe } from '../helpers/index.js';
-import { tempDir } from '../helpers/index.js';
-import { Subscriber, type TestPki, makePki, waitFor, sleep } from '../helpers/index.js';
+import {
+  CLI,
+  freshPgDatabase,
+  makePki,
+  PG_SKIP,
+  type ServerProcess,
+  Subscriber,
+  sleep,
+  spawnServe,
+  type TestPki,
+  tempDir,
+  waitFor,
+} from '../helpers/index.js';
 
 const run = promisify(execFile);
 const BASE = 'https://reviews.replicas.example';
@@ -21,12 +30,20 @@ describe('three replicas on one PostgreSQL', { skip: PG_SKIP }, () => {
   const dir = tempDir();
   let seq = 0;
 
-  const env = () => ({ REVIEWCAST_HUB_ALLOW_PRIVATE_CALLBACKS: '1', REVIEWCAST_HUB_CA_FILE: pki.caFile, REVIEWCAST_HUB_CLAIM_LEASE_MS: '3000', REVIEWCAST_POLL_MS: '1000' });
+  const env = () => ({
+    REVIEWCAST_HUB_ALLOW_PRIVATE_CALLBACKS: '1',
+    REVIEWCAST_HUB_CA_FILE: pki.caFile,
+    REVIEWCAST_HUB_CLAIM_LEASE_MS: '3000',
+    REVIEWCAST_POLL_MS: '1000',
+  });
   const start = () => spawnServe(['--port', '0', '--database-url', db.url, '--public-base-url', BASE], env());
   /** A new revision, imported through the CLI from "another machine". */
   async function publish(): Promise<void> {
     const file = join(dir, `new-${++seq}.ndjson`);
-    writeFileSync(file, `${JSON.stringify({ source: 'direct', source_review_id: `replica-${seq}`, author: `Replica Tester ${seq}`, rating: 5, date: '2026-11-20', text: `Visit ${seq}: Mike fixed the leak fast.` })}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ source: 'direct', source_review_id: `replica-${seq}`, author: `Replica Tester ${seq}`, rating: 5, date: '2026-11-20', text: `Visit ${seq}: Mike fixed the leak fast.` })}\n`,
+    );
     await run(process.execPath, [CLI, 'import', file, '--database-url', db.url]);
   }
   const revisionOf = async (r: ServerProcess) => (await (await fetch(`${r.url}/readyz`)).json()).revision as number;
@@ -48,7 +65,11 @@ describe('three replicas on one PostgreSQL', { skip: PG_SKIP }, () => {
     assert.equal(new Set(before).size, 1);
     await publish();
     const imported = Date.now();
-    await waitFor(async () => (await Promise.all(replicas.map(revisionOf))).every((r) => r === before[0] + 1), 'every replica on the new revision', 2000);
+    await waitFor(
+      async () => (await Promise.all(replicas.map(revisionOf))).every((r) => r === before[0] + 1),
+      'every replica on the new revision',
+      2000,
+    );
     assert.ok(Date.now() - imported <= 2000);
     for (const path of ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml']) {
       const etags = await Promise.all(replicas.map(async (r) => (await fetch(r.url + path)).headers.get('etag')));
@@ -113,7 +134,19 @@ describe('three replicas on one PostgreSQL', { skip: PG_SKIP }, () => {
     const now = Date.now();
     await store.db
       .insertInto('websub_subscriptions')
-      .values(Array.from({ length: 500 }, (_, k) => ({ topic: `${BASE}/feed.xml`, callback: sub.url(`/fan/${k}`), secret: null, lease_seconds: 86_400, expires_at: now + 86_400_000, failures: 0, last_delivered_etag: null, created_at: new Date(now).toISOString(), updated_at: new Date(now).toISOString() })))
+      .values(
+        Array.from({ length: 500 }, (_, k) => ({
+          topic: `${BASE}/feed.xml`,
+          callback: sub.url(`/fan/${k}`),
+          secret: null,
+          lease_seconds: 86_400,
+          expires_at: now + 86_400_000,
+          failures: 0,
+          last_delivered_etag: null,
+          created_at: new Date(now).toISOString(),
+          updated_at: new Date(now).toISOString(),
+        })),
+      )
       .execute();
     await store.close();
     // Slow answers keep the fan-out in flight long enough to kill a replica in the middle of it.

@@ -5,16 +5,18 @@ import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
 import type { ImportRecordInput } from '../../src/domain/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { PG_SKIP, freshPgDatabase } from '../helpers/index.js';
-import { collect } from '../helpers/index.js';
-import { tempDir } from '../helpers/index.js';
+import { collect, freshPgDatabase, PG_SKIP, tempDir } from '../helpers/index.js';
 
 const rows = (records: ImportRecordInput[]) => records.map((value, index) => ({ index, value }));
 const NOW = '2026-11-01T10:00:00.000Z';
 const LATER = '2026-11-02T10:00:00.000Z';
 
 /** One repository suite, run against each engine. */
-function repositorySuite(engine: 'sqlite' | 'postgres', open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>, skip: string | false = false) {
+function repositorySuite(
+  engine: 'sqlite' | 'postgres',
+  open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>,
+  skip: string | false = false,
+) {
   describe(`store on ${engine}`, { skip }, () => {
     let store: Store;
     let cleanup: () => Promise<void>;
@@ -48,7 +50,11 @@ function repositorySuite(engine: 'sqlite' | 'postgres', open: () => Promise<{ st
       assert.equal((await store.latestRevision())?.id, 2);
       const published = await collect(store.publishedReviewPages());
       assert.equal(published.length, 60);
-      assert.deepEqual(published.map((r) => r.id), published.map((r) => r.id).sort(), 'paged by id');
+      assert.deepEqual(
+        published.map((r) => r.id),
+        published.map((r) => r.id).sort(),
+        'paged by id',
+      );
     });
 
     test('ids are ULIDs derived from the source identity, equal on every engine', async () => {
@@ -56,7 +62,12 @@ function repositorySuite(engine: 'sqlite' | 'postgres', open: () => Promise<{ st
       const google = published.find((r) => r.source_review_id === 'google-000001' || r.source === 'google')!;
       assert.match(google.id, /^[0-9A-HJKMNP-TV-Z]{26}$/);
       // Golden value: the same source review must get this id everywhere, forever.
-      const fixed = await importRows(store, rows([{ source: 'google', source_review_id: 'golden-1', author: 'Gold', rating: 5, date: '2025-01-02' }]), [], { now: NOW });
+      const fixed = await importRows(
+        store,
+        rows([{ source: 'google', source_review_id: 'golden-1', author: 'Gold', rating: 5, date: '2025-01-02' }]),
+        [],
+        { now: NOW },
+      );
       assert.equal(fixed.added, 1);
       const row = await store.db.selectFrom('reviews').select('id').where('source_review_id', '=', 'golden-1').executeTakeFirstOrThrow();
       assert.equal(row.id, GOLDEN_ID);
@@ -67,7 +78,11 @@ function repositorySuite(engine: 'sqlite' | 'postgres', open: () => Promise<{ st
       const report = await importRows(store, rows(changed), [], { now: LATER });
       assert.equal(report.updated, 1);
       assert.ok(report.revision);
-      const updated = await store.db.selectFrom('reviews').selectAll().where('text', '=', 'Completely different words now.').executeTakeFirstOrThrow();
+      const updated = await store.db
+        .selectFrom('reviews')
+        .selectAll()
+        .where('text', '=', 'Completely different words now.')
+        .executeTakeFirstOrThrow();
       assert.equal(updated.updated_at, LATER);
       assert.equal(updated.first_seen_at, NOW, 'first_seen_at never moves');
 
@@ -76,20 +91,36 @@ function repositorySuite(engine: 'sqlite' | 'postgres', open: () => Promise<{ st
       const sync = await importRows(store, rows(googleOnly), [], { now: LATER, sync: true });
       assert.equal(sync.unpublished, 2, 'the dropped google review and the golden one');
       assert.equal(googleTotal - 1, googleOnly.length);
-      const count = await store.db.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).where('published', '=', 1).executeTakeFirstOrThrow();
+      const count = await store.db
+        .selectFrom('reviews')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('published', '=', 1)
+        .executeTakeFirstOrThrow();
       assert.equal(Number(count.n), 61 - 2);
     });
 
     test('every written row names its revision, so a build reads only what later revisions wrote', async () => {
       const unpublished = await store.db.selectFrom('reviews').selectAll().where('published', '=', 0).execute();
-      assert.ok(unpublished.length > 0 && unpublished.every((r) => r.changed_revision !== null), 'an unpublished row names the revision that removed it');
+      assert.ok(
+        unpublished.length > 0 && unpublished.every((r) => r.changed_revision !== null),
+        'an unpublished row names the revision that removed it',
+      );
       const removedIn = unpublished[0].changed_revision!;
-      assert.ok((await collect(store.reviewsChangedAfterPages(removedIn - 1))).some((r) => r.id === unpublished[0].id && r.published === 0));
+      assert.ok(
+        (await collect(store.reviewsChangedAfterPages(removedIn - 1))).some((r) => r.id === unpublished[0].id && r.published === 0),
+      );
 
       const start = (await store.latestRevision())!.id;
       assert.deepEqual(await collect(store.reviewsChangedAfterPages(start)), []);
       const count = await store.publishedCount();
-      const record = { source: 'direct', source_review_id: 'changes-1', author: 'Ana', rating: 4, date: '2026-10-30', text: 'Quick and tidy.' };
+      const record = {
+        source: 'direct',
+        source_review_id: 'changes-1',
+        author: 'Ana',
+        rating: 4,
+        date: '2026-10-30',
+        text: 'Quick and tidy.',
+      };
       const added = await importRows(store, rows([record]), [], { now: LATER });
       const [fresh] = await collect(store.reviewsChangedAfterPages(start));
       assert.equal(fresh.changed_revision, added.revision!.id);
@@ -97,13 +128,19 @@ function repositorySuite(engine: 'sqlite' | 'postgres', open: () => Promise<{ st
 
       const edited = await importRows(store, rows([{ ...record, text: 'Quick, tidy and fair.' }]), [], { now: LATER });
       const since = await collect(store.reviewsChangedAfterPages(added.revision!.id));
-      assert.deepEqual(since.map((r) => [r.id, r.text, r.changed_revision]), [[fresh.id, 'Quick, tidy and fair.', edited.revision!.id]]);
+      assert.deepEqual(
+        since.map((r) => [r.id, r.text, r.changed_revision]),
+        [[fresh.id, 'Quick, tidy and fair.', edited.revision!.id]],
+      );
       assert.equal((await collect(store.reviewsChangedAfterPages(start))).length, 1, 'one row, however often it changed');
       assert.equal((await importRows(store, rows([{ ...record, text: 'Quick, tidy and fair.' }]), [], { now: LATER })).revision, null);
       assert.deepEqual(await collect(store.reviewsChangedAfterPages(edited.revision!.id)), [], 'an unchanged import writes nothing');
 
       await store.saveAnalyses([{ review_id: fresh.id, engine: 'x/1', content_hash: 'h', analysis: '{"n":1}' }]);
-      assert.deepEqual((await collect(store.analysisPages([fresh.id, 'no-such-review']))).map((a) => a.analysis), ['{"n":1}']);
+      assert.deepEqual(
+        (await collect(store.analysisPages([fresh.id, 'no-such-review']))).map((a) => a.analysis),
+        ['{"n":1}'],
+      );
     });
 
     test('analyses are stored and replaced', async () => {
@@ -111,7 +148,10 @@ function repositorySuite(engine: 'sqlite' | 'postgres', open: () => Promise<{ st
       await store.saveAnalyses([{ review_id: r.id, engine: 'x/1', content_hash: 'a', analysis: '{"v":1}' }]);
       await store.saveAnalyses([{ review_id: r.id, engine: 'x/2', content_hash: 'b', analysis: '{"v":2}' }]);
       const all = await collect(store.analysisPages(null));
-      assert.deepEqual(all.filter((a) => a.review_id === r.id).map((a) => a.analysis), ['{"v":2}']);
+      assert.deepEqual(
+        all.filter((a) => a.review_id === r.id).map((a) => a.analysis),
+        ['{"v":2}'],
+      );
     });
   });
 }

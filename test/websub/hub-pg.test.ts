@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { Store } from '../../src/store/index.js';
 import { HubConfigSchema, HubWorker, listSubscriptions } from '../../src/websub/index.js';
-import { PG_SKIP, freshPgDatabase } from '../helpers/index.js';
-import { FAST, Subscriber, goodSubscriber, makePki, sleep, startHub, waitFor } from '../helpers/index.js';
+import { FAST, freshPgDatabase, goodSubscriber, makePki, PG_SKIP, Subscriber, sleep, startHub, waitFor } from '../helpers/index.js';
 
 /** The same hub on PostgreSQL, with two workers ("replicas") claiming from one queue. */
 describe('hub on PostgreSQL', { skip: PG_SKIP }, () => {
@@ -13,7 +12,12 @@ describe('hub on PostgreSQL', { skip: PG_SKIP }, () => {
     const db = await freshPgDatabase();
     const hub = await startHub(pki, { concurrency: 32 }, db.url);
     const store2 = await Store.open(db.url);
-    const worker2 = new HubWorker({ store: store2, catalog: hub.catalog, config: HubConfigSchema.parse({ caFile: pki.caFile, ...FAST, concurrency: 32 }), log: { info() {}, warn() {}, error() {}, debug() {} } });
+    const worker2 = new HubWorker({
+      store: store2,
+      catalog: hub.catalog,
+      config: HubConfigSchema.parse({ caFile: pki.caFile, ...FAST, concurrency: 32 }),
+      log: { info() {}, warn() {}, error() {}, debug() {} },
+    });
     const sub = await Subscriber.start(pki);
     after(async () => {
       await hub.close();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer as createHttpServer } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { formatSubscriptions, listSubscriptions, removeSubscription } from '../../src/websub/index.js';
-import { type TestHub, type TestPki, Subscriber, goodSubscriber, hmac, makePki, sleep, startHub, waitFor } from '../helpers/index.js';
+import { goodSubscriber, hmac, makePki, Subscriber, sleep, startHub, type TestHub, type TestPki, waitFor } from '../helpers/index.js';
 
 const pki: TestPki = makePki();
 
@@ -69,7 +69,9 @@ describe('subscribe and verification of intent', () => {
       const { hub, subscriber, topics } = await setup();
       const sub = await subscriber((r, res) => {
         if (r.url.startsWith('/elsewhere')) return goodSubscriber(r, res);
-        res.writeHead(status, status === 302 ? { location: `/elsewhere?${r.url.split('?')[1]}` } : {}).end(r.query.get('hub.challenge') ?? '');
+        res
+          .writeHead(status, status === 302 ? { location: `/elsewhere?${r.url.split('?')[1]}` } : {})
+          .end(r.query.get('hub.challenge') ?? '');
       });
       await hub.subscribe(topics().feedAtom, sub.url());
       await waitFor(() => sub.gets().length === 1, 'verification');
@@ -183,7 +185,12 @@ describe('delivery', () => {
     const { hub, subscriber, topics } = await setup();
     const sub = await subscriber();
     const t = topics();
-    for (const [name, topic] of [['atom', t.feedAtom], ['json', t.feedJson], ['reviews', t.reviewsJson]]) await hub.subscribe(topic, sub.url(`/${name}`));
+    for (const [name, topic] of [
+      ['atom', t.feedAtom],
+      ['json', t.feedJson],
+      ['reviews', t.reviewsJson],
+    ])
+      await hub.subscribe(topic, sub.url(`/${name}`));
     await waitFor(() => active(hub).then((a) => a.length === 3), 'three active');
     const cat = await hub.publish();
     await waitFor(() => sub.posts().length === 3, 'three deliveries');
@@ -267,7 +274,12 @@ describe('delivery', () => {
     await hub.subscribe(topics().feedAtom, sub.url());
     await waitFor(() => active(hub).then((a) => a.length === 1), 'active');
     await hub.publish();
-    const [denied] = await waitFor(() => sub.gets().filter((g) => g.query.get('hub.mode') === 'denied').length === 1 && sub.gets().filter((g) => g.query.get('hub.mode') === 'denied'), 'denied');
+    const [denied] = await waitFor(
+      () =>
+        sub.gets().filter((g) => g.query.get('hub.mode') === 'denied').length === 1 &&
+        sub.gets().filter((g) => g.query.get('hub.mode') === 'denied'),
+      'denied',
+    );
     assert.equal(sub.posts().length, 3);
     assert.equal(denied.query.get('hub.topic'), topics().feedAtom);
     assert.match(denied.query.get('hub.reason') ?? '', /3 consecutive delivery failures/);
@@ -284,7 +296,9 @@ describe('delivery', () => {
     const { hub, subscriber, topics } = await setup();
     let n = 0;
     // Fails, fails, succeeds; then fails, fails, succeeds: never 3 in a row.
-    const sub = await subscriber((r, res) => (r.method === 'GET' ? goodSubscriber(r, res) : res.writeHead(++n % 3 === 0 ? 200 : 500).end()));
+    const sub = await subscriber((r, res) =>
+      r.method === 'GET' ? goodSubscriber(r, res) : res.writeHead(++n % 3 === 0 ? 200 : 500).end(),
+    );
     await hub.subscribe(topics().feedAtom, sub.url());
     await waitFor(() => active(hub).then((a) => a.length === 1), 'active');
     await hub.publish();
@@ -385,7 +399,14 @@ describe('safety', () => {
   test('outside the test setting, loopback and localhost callbacks are refused without any request', async () => {
     const { hub, subscriber, topics } = await setup({ allowPrivateCallbacks: false });
     const sub = await subscriber();
-    for (const cb of [sub.url(), `https://localhost:${new URL(sub.origin).port}/cb`, 'https://[::1]/cb', 'https://[::ffff:127.0.0.1]/cb', 'https://10.0.0.1/cb', 'https://169.254.169.254/latest']) {
+    for (const cb of [
+      sub.url(),
+      `https://localhost:${new URL(sub.origin).port}/cb`,
+      'https://[::1]/cb',
+      'https://[::ffff:127.0.0.1]/cb',
+      'https://10.0.0.1/cb',
+      'https://169.254.169.254/latest',
+    ]) {
       const res = await hub.subscribe(topics().feedAtom, cb);
       assert.equal(res.status, 403, cb);
       assert.match(res.text, /refused/);
@@ -395,7 +416,10 @@ describe('safety', () => {
   });
 
   test('subscribe requests are rate-limited per client address and per callback host', async () => {
-    const { hub, subscriber, topics } = await setup({ rateLimitPerClient: { perMinute: 1, burst: 3 }, rateLimitPerCallbackHost: { perMinute: 1000, burst: 1000 } });
+    const { hub, subscriber, topics } = await setup({
+      rateLimitPerClient: { perMinute: 1, burst: 3 },
+      rateLimitPerCallbackHost: { perMinute: 1000, burst: 1000 },
+    });
     const sub = await subscriber();
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await hub.subscribe(topics().feedAtom, sub.url(`/c${i}`))).status);
@@ -404,7 +428,10 @@ describe('safety', () => {
     assert.equal(limited.status, 429);
     assert.ok(Number(limited.headers.get('retry-after')) >= 1);
 
-    const other = await setup({ rateLimitPerClient: { perMinute: 1000, burst: 1000 }, rateLimitPerCallbackHost: { perMinute: 1, burst: 2 } });
+    const other = await setup({
+      rateLimitPerClient: { perMinute: 1000, burst: 1000 },
+      rateLimitPerCallbackHost: { perMinute: 1, burst: 2 },
+    });
     const s2 = await other.subscriber();
     const st2 = [];
     for (let i = 0; i < 3; i++) st2.push((await other.hub.subscribe(other.topics().feedAtom, s2.url(`/c${i}`))).status);

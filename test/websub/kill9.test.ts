@@ -5,8 +5,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Store } from '../../src/store/index.js';
 import { listSubscriptions } from '../../src/websub/index.js';
-import { tempDir } from '../helpers/index.js';
-import { Subscriber, fakeCatalog, goodSubscriber, makePki, waitFor } from '../helpers/index.js';
+import { fakeCatalog, goodSubscriber, makePki, Subscriber, tempDir, waitFor } from '../helpers/index.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/hub-process.ts', import.meta.url));
 const BASE = 'https://reviews.example';
@@ -17,7 +16,9 @@ test('kill -9 in the middle of a fan-out, and between a revision and its announc
   const dir = tempDir();
   const env = { ...process.env, HUB_DB: join(dir, 'hub.db'), HUB_CA_FILE: pki.caFile, HUB_REVISION_FILE: join(dir, 'revision') };
   // A slow subscriber (each notification takes 100 ms), so a fan-out of N is still running when killed.
-  const sub = await Subscriber.start(pki, (r, res) => (r.method === 'GET' ? goodSubscriber(r, res) : setTimeout(() => res.writeHead(204).end(), 100)));
+  const sub = await Subscriber.start(pki, (r, res) =>
+    r.method === 'GET' ? goodSubscriber(r, res) : setTimeout(() => res.writeHead(204).end(), 100),
+  );
   const store = await Store.open(env.HUB_DB);
   let child: ChildProcess | null = null;
   after(async () => {
@@ -37,7 +38,13 @@ test('kill -9 in the middle of a fan-out, and between a revision and its announc
   };
   const bodyOf = (revision: number) => fakeCatalog(revision, BASE, { padBytes: 2_000 }).representations.feedJson.body;
   /** Paths that received the given revision's bytes. */
-  const deliveredPaths = (revision: number) => new Set(sub.posts().filter((p) => p.body.equals(bodyOf(revision))).map((p) => p.url));
+  const deliveredPaths = (revision: number) =>
+    new Set(
+      sub
+        .posts()
+        .filter((p) => p.body.equals(bodyOf(revision)))
+        .map((p) => p.url),
+    );
 
   let { url } = await start();
   for (let i = 0; i < N; i++) {
@@ -65,5 +72,13 @@ test('kill -9 in the middle of a fan-out, and between a revision and its announc
   assert.equal(deliveredPaths(3).size, 0);
   await start();
   await waitFor(() => deliveredPaths(3).size === N, 'every subscriber got revision 3 after the restart', 20_000);
-  await waitFor(() => store.db.selectFrom('websub_deliveries').select('subscription_id').execute().then((r) => r.length === 0), 'queue drained');
+  await waitFor(
+    () =>
+      store.db
+        .selectFrom('websub_deliveries')
+        .select('subscription_id')
+        .execute()
+        .then((r) => r.length === 0),
+    'queue drained',
+  );
 });

@@ -7,9 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
 import { listSubscriptions } from '../../src/websub/index.js';
-import { CLI } from '../helpers/index.js';
-import { tempDir } from '../helpers/index.js';
-import { Subscriber, goodSubscriber, makePki, waitFor } from '../helpers/index.js';
+import { CLI, goodSubscriber, makePki, Subscriber, tempDir, waitFor } from '../helpers/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BASE = 'http://reviews.test';
@@ -69,7 +67,11 @@ test('kill -9 of the real server mid fan-out loses no notification', async (t) =
   };
 
   let url = await start();
-  const probe = await fetch(`${url}/api/websub/hub`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+  const probe = await fetch(`${url}/api/websub/hub`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: '',
+  });
   // Until the composition root mounts the hub (src/app/server.ts), there is nothing to test here.
   if (probe.status === 404) return t.skip('the hub is not mounted by startServer yet');
   assert.equal(probe.status, 400, 'the hub answers');
@@ -85,7 +87,16 @@ test('kill -9 of the real server mid fan-out loses no notification', async (t) =
   await waitFor(() => listSubscriptions(store!).then((l) => l.length === N), 'all subscriptions active', 20_000);
 
   // A new review, imported the way `reviewcast import` does, from this process: the server picks up the revision.
-  const report = await importRows(store, [{ index: 0, value: { source: 'direct', author: 'Kill Nine', rating: 5, date: '2026-11-20', text: 'Arrived on time, fixed the leak.' } }], []);
+  const report = await importRows(
+    store,
+    [
+      {
+        index: 0,
+        value: { source: 'direct', author: 'Kill Nine', rating: 5, date: '2026-11-20', text: 'Arrived on time, fixed the leak.' },
+      },
+    ],
+    [],
+  );
   assert.equal(report.added, 1);
   await waitFor(() => sub.posts().length >= 3, 'first deliveries', 20_000);
   killedAt = Date.now();
@@ -96,8 +107,18 @@ test('kill -9 of the real server mid fan-out loses no notification', async (t) =
   const feed = Buffer.from(await (await fetch(`${url}/api/feed.json`)).arrayBuffer());
   assert.ok(feed.includes('Kill Nine'));
   // Every subscriber whose notification was not acknowledged before the kill gets it again after the restart.
-  const redelivered = () => new Set(sub.posts().filter((p) => p.at > killedAt && p.body.equals(feed)).map((p) => p.url));
-  await waitFor(() => [...Array(N).keys()].every((i) => answered.has(`/s${i}`) || redelivered().has(`/s${i}`)), 'every subscriber got the new feed', 30_000);
+  const redelivered = () =>
+    new Set(
+      sub
+        .posts()
+        .filter((p) => p.at > killedAt && p.body.equals(feed))
+        .map((p) => p.url),
+    );
+  await waitFor(
+    () => [...Array(N).keys()].every((i) => answered.has(`/s${i}`) || redelivered().has(`/s${i}`)),
+    'every subscriber got the new feed',
+    30_000,
+  );
   const [post] = sub.posts();
   assert.match(String(post.headers['content-type']), /^application\/feed\+json/);
   assert.equal(post.headers.link, `<${BASE}/api/websub/hub>; rel="hub", <${TOPIC}>; rel="self"`);

@@ -2,18 +2,27 @@ import assert from 'node:assert/strict';
 import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { describe, test } from 'node:test';
-import { canonicalHost, forbiddenReason, isLocalHostname } from '../../src/websub/index.js';
-import { HubConfigSchema, clampLease, retryDelayMs } from '../../src/websub/index.js';
-import { buildConnector } from 'undici';
-import { OutboundClient, guardConnector, publicOnlyLookup, refuseUrl } from '../../src/websub/index.js';
-import { Subscriber, makePki } from '../helpers/index.js';
-import { RateLimiter, Store } from '../../src/store/index.js';
 import { join } from 'node:path';
-import { tempDir } from '../helpers/index.js';
-import { parseHubRequest, withQuery } from '../../src/websub/index.js';
-import { redactUrl } from '../../src/websub/index.js';
-import { hubSignature } from '../../src/websub/index.js';
+import { describe, test } from 'node:test';
+import { buildConnector } from 'undici';
+import { RateLimiter, Store } from '../../src/store/index.js';
+import {
+  canonicalHost,
+  clampLease,
+  forbiddenReason,
+  guardConnector,
+  HubConfigSchema,
+  hubSignature,
+  isLocalHostname,
+  OutboundClient,
+  parseHubRequest,
+  publicOnlyLookup,
+  redactUrl,
+  refuseUrl,
+  retryDelayMs,
+  withQuery,
+} from '../../src/websub/index.js';
+import { makePki, Subscriber, tempDir } from '../helpers/index.js';
 
 describe('address classification', () => {
   const refused: Array<[string, RegExp]> = [
@@ -52,7 +61,17 @@ describe('address classification', () => {
     ['example.com', /not an IP/],
   ];
   for (const [a, why] of refused) test(`refuses ${a}`, () => assert.match(forbiddenReason(a) ?? 'allowed', why));
-  for (const a of ['8.8.8.8', '1.1.1.1', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '192.169.0.1', '2606:4700:4700::1111', '2a00:1450:4001::200e'])
+  for (const a of [
+    '8.8.8.8',
+    '1.1.1.1',
+    '100.63.255.255',
+    '100.128.0.0',
+    '172.15.255.255',
+    '172.32.0.0',
+    '192.169.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001::200e',
+  ])
     test(`allows ${a}`, () => assert.equal(forbiddenReason(a), null));
   test('localhost names', () => {
     for (const h of ['localhost', 'LOCALHOST', 'a.localhost', 'localhost.']) assert.ok(isLocalHostname(h), h);
@@ -79,7 +98,17 @@ describe('outbound client without the test setting', () => {
   test('refuses non-https, credentials, loopback, private and mapped literals before connecting', async () => {
     const client = new OutboundClient(HubConfigSchema.parse({}));
     try {
-      for (const url of ['http://8.8.8.8/', 'https://u:p@8.8.8.8/', 'https://127.0.0.1:1/', 'https://localhost/', 'https://[::1]/', 'https://[::ffff:127.0.0.1]/', 'https://[fd00::1]/', 'https://100.64.0.1/', 'https://0x7f.1/']) {
+      for (const url of [
+        'http://8.8.8.8/',
+        'https://u:p@8.8.8.8/',
+        'https://127.0.0.1:1/',
+        'https://localhost/',
+        'https://[::1]/',
+        'https://[::ffff:127.0.0.1]/',
+        'https://[fd00::1]/',
+        'https://100.64.0.1/',
+        'https://0x7f.1/',
+      ]) {
         const res = await client.send('GET', url);
         assert.equal(res.ok, false, url);
         assert.match(res.ok ? '' : res.error, /https|credentials|refused/, url);
@@ -90,14 +119,17 @@ describe('outbound client without the test setting', () => {
   });
 
   test('a name resolving only to non-public addresses fails in lookup', async () => {
-    const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => (publicOnlyLookup as any)('localhost', { all: true }, (e: NodeJS.ErrnoException | null) => resolve(e)));
+    const err = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+      (publicOnlyLookup as any)('localhost', { all: true }, (e: NodeJS.ErrnoException | null) => resolve(e)),
+    );
     assert.equal(err?.code, 'EHUBREFUSED');
   });
 
   test("the machine's own name is refused when it resolves to a private address", async (t) => {
     const name = hostname();
     const addrs = await lookup(name, { all: true }).catch(() => []);
-    if (addrs.length === 0 || addrs.some((a) => forbiddenReason(a.address) === null)) return t.skip('host name does not resolve to private addresses only');
+    if (addrs.length === 0 || addrs.some((a) => forbiddenReason(a.address) === null))
+      return t.skip('host name does not resolve to private addresses only');
     const client = new OutboundClient(HubConfigSchema.parse({}));
     try {
       const res = await client.send('GET', `https://${name}:1/`);
@@ -118,10 +150,13 @@ describe('outbound client without the test setting', () => {
       const connector = buildConnector({ ca: readFileSync(pki.caFile), rejectUnauthorized: true });
       const connect = (allowPrivate: boolean) =>
         new Promise<{ err: Error | null; remote?: string }>((resolve) =>
-          guardConnector(connector, allowPrivate)({ hostname: '127.0.0.1', host: `127.0.0.1:${port}`, protocol: 'https:', port, servername: '' } as never, (err, socket) => {
-            resolve({ err, remote: socket?.remoteAddress });
-            socket?.destroy();
-          }),
+          guardConnector(connector, allowPrivate)(
+            { hostname: '127.0.0.1', host: `127.0.0.1:${port}`, protocol: 'https:', port, servername: '' } as never,
+            (err, socket) => {
+              resolve({ err, remote: socket?.remoteAddress });
+              socket?.destroy();
+            },
+          ),
         );
       const refused = await connect(false);
       assert.match(refused.err?.message ?? '', /refused to connect to a loopback address/);
@@ -150,7 +185,13 @@ describe('request validation', () => {
   test('a minimal subscribe gets the default lease and no secret', () => {
     const r = parse(base);
     assert.ok(r.ok);
-    assert.deepEqual(r.request, { mode: 'subscribe', topic: topics[0], callback: 'https://sub.example/cb?x=1', leaseSeconds: 864_000, secret: null });
+    assert.deepEqual(r.request, {
+      mode: 'subscribe',
+      topic: topics[0],
+      callback: 'https://sub.example/cb?x=1',
+      leaseSeconds: 864_000,
+      secret: null,
+    });
   });
   test('unsubscribe ignores lease and secret', () => {
     const r = parse({ ...base, 'hub.mode': 'unsubscribe', 'hub.lease_seconds': 'junk', 'hub.secret': 'x' });
@@ -192,11 +233,17 @@ describe('small pieces', () => {
   test('withQuery keeps the callback query byte for byte', () => {
     assert.equal(withQuery('https://a.example/cb', { 'hub.mode': 'x' }), 'https://a.example/cb?hub.mode=x');
     assert.equal(withQuery('https://a.example/cb?t=a%20b+c', { 'hub.mode': 'x' }), 'https://a.example/cb?t=a%20b+c&hub.mode=x');
-    assert.equal(withQuery('https://a.example/cb?', { 'hub.topic': 'https://r/x?y=1' }), 'https://a.example/cb?hub.topic=https%3A%2F%2Fr%2Fx%3Fy%3D1');
+    assert.equal(
+      withQuery('https://a.example/cb?', { 'hub.topic': 'https://r/x?y=1' }),
+      'https://a.example/cb?hub.topic=https%3A%2F%2Fr%2Fx%3Fy%3D1',
+    );
   });
   test('signature is sha256 HMAC hex of the body', () => {
     // RFC 4231 test case 2.
-    assert.equal(hubSignature('Jefe', Buffer.from('what do ya want for nothing?')), 'sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
+    assert.equal(
+      hubSignature('Jefe', Buffer.from('what do ya want for nothing?')),
+      'sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+    );
   });
   test('redactUrl drops the query', () => {
     assert.equal(redactUrl('https://a.example:8443/cb?token=secret'), 'https://a.example:8443/cb?…');
@@ -212,11 +259,26 @@ describe('small pieces', () => {
   });
   test('backoff grows by the factor, is capped and jittered ±20 %', () => {
     const c = { retryBaseMs: 1000, retryFactor: 5, retryMaxMs: 20_000 };
-    assert.equal(retryDelayMs(1, c, () => 0.5), 1000);
-    assert.equal(retryDelayMs(2, c, () => 0.5), 5000);
-    assert.equal(retryDelayMs(3, c, () => 0.5), 20_000);
-    assert.equal(retryDelayMs(1, c, () => 0), 800);
-    assert.equal(retryDelayMs(1, c, () => 1), 1200);
+    assert.equal(
+      retryDelayMs(1, c, () => 0.5),
+      1000,
+    );
+    assert.equal(
+      retryDelayMs(2, c, () => 0.5),
+      5000,
+    );
+    assert.equal(
+      retryDelayMs(3, c, () => 0.5),
+      20_000,
+    );
+    assert.equal(
+      retryDelayMs(1, c, () => 0),
+      800,
+    );
+    assert.equal(
+      retryDelayMs(1, c, () => 1),
+      1200,
+    );
   });
   test('rate limiter: burst, then refill over time; keys and scopes are independent', async () => {
     const store = await Store.open(join(tempDir(), 'rl.db'));

@@ -10,8 +10,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { modelUrl } from '../../src/insights/index.js';
 import { prng } from '../../src/demo/index.js';
+import { modelUrl } from '../../src/insights/index.js';
 
 const VOCABULARY = 40_000;
 const CLUSTERS = 500;

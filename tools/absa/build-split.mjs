@@ -16,7 +16,7 @@
 // The split is deterministic: sha256(id) first byte < 77 (about 30%) goes to dev, the rest to train.
 
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,7 +35,8 @@ function parseArgs(argv) {
     else if (!a.startsWith('--') && !opts.vertical) opts.vertical = a;
     else fail(`unknown argument: ${a}`);
   }
-  if (!opts.vertical || !/^[a-z_]+$/.test(opts.vertical) || !opts.staging) fail('usage: node tools/absa/build-split.mjs <vertical> --staging DIR [--extra DIR]... [--test FILE] [--out DIR]');
+  if (!opts.vertical || !/^[a-z_]+$/.test(opts.vertical) || !opts.staging)
+    fail('usage: node tools/absa/build-split.mjs <vertical> --staging DIR [--extra DIR]... [--test FILE] [--out DIR]');
   return opts;
 }
 
@@ -128,7 +129,10 @@ function parseBatch(xml, file, vertical) {
           pos += '</aspectCategories>'.length;
           break;
         }
-        const m = expect(/<aspectCategory category="([^"<>&]*)" polarity="([^"<>&]*)"\s*\/>/gy, '<aspectCategory category="..." polarity="..."/>');
+        const m = expect(
+          /<aspectCategory category="([^"<>&]*)" polarity="([^"<>&]*)"\s*\/>/gy,
+          '<aspectCategory category="..." polarity="..."/>',
+        );
         labels.push({ category: m[1], polarity: m[2] });
       }
       if (labels.length === 0) throw err(`${id}: <aspectCategories> with no children (use <aspectCategories/>)`);
@@ -154,8 +158,10 @@ function validate(sentences, aspects) {
     else texts.set(key, s.id);
     const seen = new Set();
     for (const l of s.labels) {
-      if (!aspects.includes(l.category)) errors.push(`${s.file}: ${s.id}: category "${l.category}" is not a ${aspects.length}-aspect id of this vertical`);
-      if (!POLARITIES.includes(l.polarity)) errors.push(`${s.file}: ${s.id}: polarity "${l.polarity}" is not one of ${POLARITIES.join(', ')}`);
+      if (!aspects.includes(l.category))
+        errors.push(`${s.file}: ${s.id}: category "${l.category}" is not a ${aspects.length}-aspect id of this vertical`);
+      if (!POLARITIES.includes(l.polarity))
+        errors.push(`${s.file}: ${s.id}: polarity "${l.polarity}" is not one of ${POLARITIES.join(', ')}`);
       if (seen.has(l.category)) errors.push(`${s.file}: ${s.id}: category "${l.category}" labelled twice`);
       seen.add(l.category);
     }
@@ -192,17 +198,26 @@ function report(vertical, aspects, splits) {
   for (const [name, list] of named) {
     const empty = list.filter((s) => s.labels.length === 0).length;
     const multi = list.filter((s) => s.labels.length > 1).length;
-    lines.push(`${name.padEnd(5)}: no aspect ${empty}/${list.length} = ${pct(empty, list.length)}; multi-aspect ${multi}/${list.length} = ${pct(multi, list.length)}`);
+    lines.push(
+      `${name.padEnd(5)}: no aspect ${empty}/${list.length} = ${pct(empty, list.length)}; multi-aspect ${multi}/${list.length} = ${pct(multi, list.length)}`,
+    );
   }
   const count = (list, aspect) => {
-    const c = POLARITIES.map((p) => list.reduce((n, s) => n + s.labels.filter((l) => (aspect === null || l.category === aspect) && l.polarity === p).length, 0));
+    const c = POLARITIES.map((p) =>
+      list.reduce((n, s) => n + s.labels.filter((l) => (aspect === null || l.category === aspect) && l.polarity === p).length, 0),
+    );
     return [...c, c.reduce((a, b) => a + b, 0)];
   };
   const cell = (nums) => nums.map((n) => String(n).padStart(4)).join('');
   const head = ' pos neg neu con  all';
   lines.push('', 'labels per aspect x polarity', ''.padEnd(20) + named.map(([n]) => ` | ${n.padEnd(head.length - 1)}`).join(''));
-  lines.push('aspect'.padEnd(20) + (` |${head}`).repeat(named.length));
-  const row = (label, aspect) => label.padEnd(20) + named.map(([, l]) => l).map((list) => ` |${cell(count(list, aspect)).slice(0, 16)} ${String(count(list, aspect)[4]).padStart(4)}`).join('');
+  lines.push('aspect'.padEnd(20) + ` |${head}`.repeat(named.length));
+  const row = (label, aspect) =>
+    label.padEnd(20) +
+    named
+      .map(([, l]) => l)
+      .map((list) => ` |${cell(count(list, aspect)).slice(0, 16)} ${String(count(list, aspect)[4]).padStart(4)}`)
+      .join('');
   for (const a of aspects) lines.push(row(a, a));
   lines.push(row('ALL', null));
   const tot = count(all, null);
@@ -212,7 +227,9 @@ function report(vertical, aspects, splits) {
 
 function batchFiles(dir) {
   if (!existsSync(dir)) fail(`no staging folder ${dir}`);
-  const files = readdirSync(dir).filter((f) => /^batch-\d+\.xml$/.test(f)).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const files = readdirSync(dir)
+    .filter((f) => /^batch-\d+\.xml$/.test(f))
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   if (files.length === 0) fail(`no batch-NN.xml files in ${dir}`);
   return files.map((f) => join(dir, f));
 }
@@ -245,7 +262,8 @@ function main() {
   const kept = sentences.filter((s) => !leaked.includes(s));
   errors.push(...validate(kept, aspects));
   if (errors.length) fail(`${errors.length} problem(s), nothing written:\n${errors.join('\n')}`);
-  if (leaked.length) console.log(`left out of test.xml, text already in train/dev: ${leaked.map((s) => `${s.id} (= ${seen.get(textKey(s))})`).join(', ')}`);
+  if (leaked.length)
+    console.log(`left out of test.xml, text already in train/dev: ${leaked.map((s) => `${s.id} (= ${seen.get(textKey(s))})`).join(', ')}`);
 
   const splits = { train: [], dev: [], test: [] };
   for (const s of [...kept].sort(byId)) splits[s.split].push(s);

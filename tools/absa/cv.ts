@@ -3,9 +3,9 @@
 // K-fold cross-validation over the vertical's training files (folds by position, so runs repeat exactly),
 // and/or a model trained on all of them scored on each --eval file. Prints the same figures as eval:absa.
 import { readFileSync } from 'node:fs';
-import { compileModel, createAnalyzer, type Analyzer } from '../../src/insights/index.js';
+import { type Analyzer, compileModel, createAnalyzer } from '../../src/insights/index.js';
 import type { TrainOptions } from './logistic.js';
-import { evaluate, mapCategories, parseSemEvalXml, predict, type EvalResult, type GoldSentence, type Prediction } from './semeval.js';
+import { type EvalResult, evaluate, type GoldSentence, mapCategories, type Prediction, parseSemEvalXml, predict } from './semeval.js';
 import { CONFIGS, DEFAULT_CATEGORY, DEFAULT_POLARITY, loadTraining, prepare, trainModel } from './trainer.js';
 
 function arg(name: string): string | undefined {
@@ -28,8 +28,19 @@ const config = {
   anyThreshold: arg('any') === undefined ? base.anyThreshold : arg('any') === 'none' ? null : Number(arg('any')),
   words: arg('words') === undefined ? base.words : arg('words') === 'true',
   lexiconFirst: arg('lexicon-first') === undefined ? base.lexiconFirst : arg('lexicon-first') === 'true',
-  polarityFiles: arg('pool') === undefined ? base.polarityFiles : arg('pool')!.split(',').filter((x) => x !== '').map((vp) => ({ vertical: vp.split(':')[0], path: vp.split(':')[1] })),
-  priors: priors === undefined ? base.priors : priors === 'none' ? null : Object.fromEntries(priors.split(',').map((kv) => [kv.split('=')[0], Number(kv.split('=')[1])])),
+  polarityFiles:
+    arg('pool') === undefined
+      ? base.polarityFiles
+      : arg('pool')!
+          .split(',')
+          .filter((x) => x !== '')
+          .map((vp) => ({ vertical: vp.split(':')[0], path: vp.split(':')[1] })),
+  priors:
+    priors === undefined
+      ? base.priors
+      : priors === 'none'
+        ? null
+        : Object.fromEntries(priors.split(',').map((kv) => [kv.split('=')[0], Number(kv.split('=')[1])])),
 };
 const options = (prefix: string, base: TrainOptions): TrainOptions => ({
   ...base,
@@ -77,12 +88,20 @@ if (folds > 1) {
   for (const s of indexed) {
     if (shown >= showErrors) break;
     const p = predictions.get(s.id)!;
-    const gold = s.categories.map((c) => `${c.category}:${c.polarity}`).sort().join(' ');
-    const pred = [...p.categories].map((c) => `${c}:${p.polarityOf(c)}`).sort().join(' ');
+    const gold = s.categories
+      .map((c) => `${c.category}:${c.polarity}`)
+      .sort()
+      .join(' ');
+    const pred = [...p.categories]
+      .map((c) => `${c}:${p.polarityOf(c)}`)
+      .sort()
+      .join(' ');
     const polarityOnly = process.argv.includes('--polarity-errors');
     if (polarityOnly ? s.categories.every((c) => p.polarityOf(c.category) === c.polarity) : gold === pred) continue;
     shown++;
-    process.stdout.write(`${s.text}\n   gold: ${gold}\n   pred: ${pred}\n   pol:  ${s.categories.map((c) => `${c.category}:${p.polarityOf(c.category)}`).join(' ')}\n`);
+    process.stdout.write(
+      `${s.text}\n   gold: ${gold}\n   pred: ${pred}\n   pol:  ${s.categories.map((c) => `${c.category}:${p.polarityOf(c.category)}`).join(' ')}\n`,
+    );
   }
 }
 

@@ -6,7 +6,7 @@
 // numeric id is even (or odd); --json prints the figures as JSON instead of tables.
 import { readFileSync } from 'node:fs';
 import { createAnalyzer, ENGINE_VERSION, VERTICALS } from '../../src/insights/index.js';
-import { evaluate, mapCategories, parseSemEvalXml, predict, type EvalResult, type GoldSentence } from './semeval.js';
+import { type EvalResult, evaluate, type GoldSentence, mapCategories, parseSemEvalXml, predict } from './semeval.js';
 
 const USAGE = 'usage: npm run eval:absa -- [--vertical NAME] PATH.xml [--errors N] [--split even|odd] [--json]\n';
 const CLASSES = ['positive', 'negative', 'neutral', 'conflict'];
@@ -57,21 +57,32 @@ function main(argv: string[]): number {
   const result = evaluate(gold, (s: GoldSentence) => {
     const p = predict(analyzer, s);
     if (errors.length < args.errors) {
-      const goldText = s.categories.map((c) => `${c.category}:${c.polarity}`).sort().join(' ');
-      const predText = [...p.categories].map((c) => `${c}:${p.polarityOf(c)}`).sort().join(' ');
-      const polText = s.categories.map((c) => `${c.category}:${p.polarityOf(c.category)}`).sort().join(' ');
+      const goldText = s.categories
+        .map((c) => `${c.category}:${c.polarity}`)
+        .sort()
+        .join(' ');
+      const predText = [...p.categories]
+        .map((c) => `${c}:${p.polarityOf(c)}`)
+        .sort()
+        .join(' ');
+      const polText = s.categories
+        .map((c) => `${c.category}:${p.polarityOf(c.category)}`)
+        .sort()
+        .join(' ');
       if (goldText !== predText) errors.push(`${s.id} ${s.text}\n   gold: ${goldText}\n   pred: ${predText}\n   pol:  ${polText}`);
     }
     return p;
   });
   const seconds = (performance.now() - started) / 1000;
   if (args.json) {
-    process.stdout.write(`${JSON.stringify({ engine: ENGINE_VERSION, vertical: args.vertical, file: args.path, split: args.split ?? null, mapped, ...result })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ engine: ENGINE_VERSION, vertical: args.vertical, file: args.path, split: args.split ?? null, mapped, ...result })}\n`,
+    );
     return 0;
   }
   const head = [
     `engine            ${ENGINE_VERSION} (vertical: ${args.vertical})`,
-    `file              ${args.path}${args.split ? ` (${args.split} ids)` : ''}${mapped ? ' (MAMS categories mapped to SemEval\'s)' : ''}`,
+    `file              ${args.path}${args.split ? ` (${args.split} ids)` : ''}${mapped ? " (MAMS categories mapped to SemEval's)" : ''}`,
     `sentences         ${result.sentences} (${Math.round(result.sentences / seconds)} sentences/s)`,
     '',
   ];
@@ -92,12 +103,14 @@ function report(result: EvalResult): string[] {
     `  accuracy        ${pct(result.polarityAccuracy)}`,
     '',
     'per category                 tp     fp     fn      P      R      F1',
-    ...Object.entries(result.perCategory).sort().map(([c, { tp, fp, fn }]) => {
-      const p = tp / Math.max(1, tp + fp);
-      const r = tp / Math.max(1, tp + fn);
-      const f = p + r === 0 ? 0 : (2 * p * r) / (p + r);
-      return `  ${c.padEnd(26)}${String(tp).padStart(5)}${String(fp).padStart(7)}${String(fn).padStart(7)}  ${pct(p).padStart(6)} ${pct(r).padStart(6)} ${pct(f).padStart(6)}`;
-    }),
+    ...Object.entries(result.perCategory)
+      .sort()
+      .map(([c, { tp, fp, fn }]) => {
+        const p = tp / Math.max(1, tp + fp);
+        const r = tp / Math.max(1, tp + fn);
+        const f = p + r === 0 ? 0 : (2 * p * r) / (p + r);
+        return `  ${c.padEnd(26)}${String(tp).padStart(5)}${String(fp).padStart(7)}${String(fn).padStart(7)}  ${pct(p).padStart(6)} ${pct(r).padStart(6)} ${pct(f).padStart(6)}`;
+      }),
     '',
     'polarity confusion (rows gold, columns predicted)',
     `  ${''.padEnd(10)}${CLASSES.map((c) => c.padStart(10)).join('')}`,

@@ -117,15 +117,28 @@ function rounded(w: Map<string, Float64Array>, decimals: number): Map<string, Fl
 }
 
 /** One-vs-rest: an independent sigmoid per label. */
-export function trainOneVsRest(examples: { f: Features; labels: Set<number> }[], width: number, opts: TrainOptions): Map<string, Float64Array> {
-  return sgd(examples.map((e) => ({ f: e.f, weight: 1 })), width, opts, (idx, z, out) => {
-    const labels = examples[idx].labels;
-    for (let k = 0; k < width; k++) out[k] = 1 / (1 + Math.exp(-z[k])) - (labels.has(k) ? 1 : 0);
-  });
+export function trainOneVsRest(
+  examples: { f: Features; labels: Set<number> }[],
+  width: number,
+  opts: TrainOptions,
+): Map<string, Float64Array> {
+  return sgd(
+    examples.map((e) => ({ f: e.f, weight: 1 })),
+    width,
+    opts,
+    (idx, z, out) => {
+      const labels = examples[idx].labels;
+      for (let k = 0; k < width; k++) out[k] = 1 / (1 + Math.exp(-z[k])) - (labels.has(k) ? 1 : 0);
+    },
+  );
 }
 
 /** Multinomial: one softmax over the classes. */
-export function trainSoftmax(examples: { f: Features; y: number; weight: number }[], width: number, opts: TrainOptions): Map<string, Float64Array> {
+export function trainSoftmax(
+  examples: { f: Features; y: number; weight: number }[],
+  width: number,
+  opts: TrainOptions,
+): Map<string, Float64Array> {
   return sgd(examples, width, opts, (idx, z, out) => {
     let max = -Infinity;
     for (let k = 0; k < width; k++) max = Math.max(max, z[k]);

@@ -38,7 +38,13 @@ export function parseSemEvalXml(xml: string): GoldSentence[] {
     isArray: (name) => name === 'sentence' || name === 'aspectCategory' || name === 'aspectTerm',
   });
   const doc = parser.parse(xml) as {
-    sentences?: { sentence?: { id?: string | number; text: string | number; aspectCategories?: { aspectCategory?: { category: string; polarity: string }[] } | '' }[] };
+    sentences?: {
+      sentence?: {
+        id?: string | number;
+        text: string | number;
+        aspectCategories?: { aspectCategory?: { category: string; polarity: string }[] } | '';
+      }[];
+    };
   };
   // MAMS sentences carry no id: their position (from 1) stands in.
   return (doc.sentences?.sentence ?? []).map((s, i) => ({
@@ -57,14 +63,21 @@ export function parseSemEvalXml(xml: string): GoldSentence[] {
  * otherwise the non-neutral one wins.
  */
 const MAMS_TO_SEMEVAL: Record<string, string> = {
-  food: 'food', menu: 'food', service: 'service', staff: 'service', price: 'price',
-  ambience: 'ambience', place: 'ambience', miscellaneous: 'anecdotes/miscellaneous',
+  food: 'food',
+  menu: 'food',
+  service: 'service',
+  staff: 'service',
+  price: 'price',
+  ambience: 'ambience',
+  place: 'ambience',
+  miscellaneous: 'anecdotes/miscellaneous',
 };
 const MAMS_ONLY = new Set(['menu', 'staff', 'place', 'miscellaneous']);
 
 /** For the restaurant vertical, a file that uses MAMS's categories is mapped onto SemEval's. */
 export function mapCategories(gold: GoldSentence[], vertical: string): { sentences: GoldSentence[]; mapped: boolean } {
-  if (vertical !== 'restaurant' || !gold.some((s) => s.categories.some((c) => MAMS_ONLY.has(c.category)))) return { sentences: gold, mapped: false };
+  if (vertical !== 'restaurant' || !gold.some((s) => s.categories.some((c) => MAMS_ONLY.has(c.category))))
+    return { sentences: gold, mapped: false };
   const sentences = gold.map((s) => {
     const merged = new Map<string, Polarity>();
     for (const c of s.categories) {
@@ -127,5 +140,14 @@ export function evaluate(gold: GoldSentence[], predictFn: (s: GoldSentence) => P
   const precision = retrieved === 0 ? 0 : common / retrieved;
   const recall = relevant === 0 ? 0 : common / relevant;
   const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-  return { sentences: gold.length, precision, recall, f1, polarityAccuracy: total === 0 ? 0 : correct / total, polarityTotal: total, confusion, perCategory };
+  return {
+    sentences: gold.length,
+    precision,
+    recall,
+    f1,
+    polarityAccuracy: total === 0 ? 0 : correct / total,
+    polarityTotal: total,
+    confusion,
+    perCategory,
+  };
 }

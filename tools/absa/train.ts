@@ -12,7 +12,9 @@ function main(argv: string[]): number {
   const named = argv.flatMap((a, i) => (argv[i - 1] === '--vertical' ? [a] : []));
   const unknown = named.filter((v) => !(v in CONFIGS));
   if (unknown.length > 0) {
-    process.stderr.write(`usage: npm run train:absa -- [--vertical NAME]... [--check]\nverticals with training data: ${Object.keys(CONFIGS).join(', ')}\n`);
+    process.stderr.write(
+      `usage: npm run train:absa -- [--vertical NAME]... [--check]\nverticals with training data: ${Object.keys(CONFIGS).join(', ')}\n`,
+    );
     return 2;
   }
   let failed = 0;
@@ -32,7 +34,9 @@ function main(argv: string[]): number {
       }
       const same = shipped === text;
       if (!same) failed++;
-      process.stdout.write(`${vertical}: ${same ? 'shipped model reproduced byte for byte' : 'DIFFERS from the shipped model'} (${sentences.length} sentences, ${seconds} s)\n`);
+      process.stdout.write(
+        `${vertical}: ${same ? 'shipped model reproduced byte for byte' : 'DIFFERS from the shipped model'} (${sentences.length} sentences, ${seconds} s)\n`,
+      );
     } else {
       writeFileSync(path, text);
       process.stdout.write(`${vertical}: wrote ${path} (${sentences.length} sentences, ${text.length} bytes, ${seconds} s)\n`);

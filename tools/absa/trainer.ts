@@ -5,15 +5,23 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import {
-  categoryFeatures, ENGINE_VERSION, MODEL_FORMAT, POLARITY_CLASSES, polarityFeatures, sentenceEvidence,
-  type Features, type ModelFile, type SentenceEvidence,
+  categoryFeatures,
+  ENGINE_VERSION,
+  type Features,
+  MODEL_FORMAT,
+  type ModelFile,
+  POLARITY_CLASSES,
+  polarityFeatures,
+  type SentenceEvidence,
+  sentenceEvidence,
 } from '../../src/insights/index.js';
-import { DEFAULT_TRAIN, trainOneVsRest, trainSoftmax, type TrainOptions } from './logistic.js';
+import { DEFAULT_TRAIN, type TrainOptions, trainOneVsRest, trainSoftmax } from './logistic.js';
 
 /** Chosen by 5-fold cross-validation on the home_services train split (tools/absa/cv.ts). */
 export const DEFAULT_CATEGORY: TrainOptions = { ...DEFAULT_TRAIN, rate: 0.2, l2: 1e-2 };
 export const DEFAULT_POLARITY: TrainOptions = { ...DEFAULT_TRAIN, rate: 0.05, minCount: 1 };
-import { mapCategories, parseSemEvalXml, type GoldSentence } from './semeval.js';
+
+import { type GoldSentence, mapCategories, parseSemEvalXml } from './semeval.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -48,16 +56,49 @@ export interface VerticalConfig {
 
 export const CONFIGS: Record<string, VerticalConfig> = {
   home_services: {
-    vertical: 'home_services', files: ['data/absa/home_services/train.xml'], polarityFiles: [{ vertical: 'senior_living', path: 'data/absa/senior_living/train.xml' }],
-    category: true, threshold: 0.35, anyThreshold: 0.5, lexicon: 'attached', polarityExclude: [], priors: null, words: true, lexiconFirst: false, polarityTrain: {} },
+    vertical: 'home_services',
+    files: ['data/absa/home_services/train.xml'],
+    polarityFiles: [{ vertical: 'senior_living', path: 'data/absa/senior_living/train.xml' }],
+    category: true,
+    threshold: 0.35,
+    anyThreshold: 0.5,
+    lexicon: 'attached',
+    polarityExclude: [],
+    priors: null,
+    words: true,
+    lexiconFirst: false,
+    polarityTrain: {},
+  },
   senior_living: {
-    vertical: 'senior_living', files: ['data/absa/senior_living/train.xml'], polarityFiles: [{ vertical: 'home_services', path: 'data/absa/home_services/train.xml' }],
-    category: true, threshold: 0.35, anyThreshold: 0.5, lexicon: 'attached', polarityExclude: [], priors: null, words: true, lexiconFirst: false, polarityTrain: {} },
+    vertical: 'senior_living',
+    files: ['data/absa/senior_living/train.xml'],
+    polarityFiles: [{ vertical: 'home_services', path: 'data/absa/home_services/train.xml' }],
+    category: true,
+    threshold: 0.35,
+    anyThreshold: 0.5,
+    lexicon: 'attached',
+    polarityExclude: [],
+    priors: null,
+    words: true,
+    lexiconFirst: false,
+    polarityTrain: {},
+  },
   // MAMS's labels say which clause carries which aspect's opinion; its neutral convention (an aspect named
   // without an opinion of its own) is SemEval's only in part, so the lexicon's polarity stands where it has one.
   restaurant: {
-    vertical: 'restaurant', files: ['data/absa/mams-acsa/train.xml'], polarityFiles: [], category: false, threshold: 0.5, anyThreshold: null, lexicon: 'all',
-    polarityExclude: ['anecdotes/miscellaneous'], priors: null, words: true, lexiconFirst: true, polarityTrain: { rate: 0.02, minCount: 2 } },
+    vertical: 'restaurant',
+    files: ['data/absa/mams-acsa/train.xml'],
+    polarityFiles: [],
+    category: false,
+    threshold: 0.5,
+    anyThreshold: null,
+    lexicon: 'all',
+    polarityExclude: ['anecdotes/miscellaneous'],
+    priors: null,
+    words: true,
+    lexiconFirst: true,
+    polarityTrain: { rate: 0.02, minCount: 2 },
+  },
 };
 
 export function sha256(bytes: Buffer | string): string {
@@ -114,8 +155,14 @@ export function prepare(vertical: string, sentences: GoldSentence[]): Prepared[]
 
 /** The taxonomy's aspects a category model decides on: all but the default one, which takes what is left. */
 export function taxonomyAspects(vertical: string): { aspects: string[]; defaultAspect: string | null } {
-  const taxonomy = JSON.parse(readFileSync(`${ROOT}src/insights/taxonomies/${vertical}.json`, 'utf8')) as { aspects: { id: string }[]; default_aspect: string | null };
-  return { aspects: taxonomy.aspects.map((a) => a.id).filter((id) => id !== taxonomy.default_aspect), defaultAspect: taxonomy.default_aspect };
+  const taxonomy = JSON.parse(readFileSync(`${ROOT}src/insights/taxonomies/${vertical}.json`, 'utf8')) as {
+    aspects: { id: string }[];
+    default_aspect: string | null;
+  };
+  return {
+    aspects: taxonomy.aspects.map((a) => a.id).filter((id) => id !== taxonomy.default_aspect),
+    defaultAspect: taxonomy.default_aspect,
+  };
 }
 
 /** Trains the model of a vertical on prepared sentences. */
@@ -124,7 +171,10 @@ export function trainModel(
   prepared: Prepared[],
   extra: Prepared[],
   files: { path: string; sha256: string }[],
-  opts: { category: TrainOptions; polarity: TrainOptions } = { category: DEFAULT_CATEGORY, polarity: { ...DEFAULT_POLARITY, ...config.polarityTrain } },
+  opts: { category: TrainOptions; polarity: TrainOptions } = {
+    category: DEFAULT_CATEGORY,
+    polarity: { ...DEFAULT_POLARITY, ...config.polarityTrain },
+  },
 ): ModelFile {
   const { aspects, defaultAspect } = taxonomyAspects(config.vertical);
   const index = new Map(aspects.map((a, i) => [a, i]));
@@ -133,16 +183,23 @@ export function trainModel(
   if (config.category) {
     // One output per aspect, and a last one for "evaluates some aspect" (see ModelFile's any_threshold).
     const examples = prepared.map((p) => {
-      const labels = new Set(p.sentence.categories.filter((c) => c.category !== defaultAspect).map((c) => {
-        const k = index.get(c.category);
-        if (k === undefined) throw new Error(`sentence ${p.sentence.id}: ${c.category} is not an aspect of ${config.vertical}`);
-        return k;
-      }));
+      const labels = new Set(
+        p.sentence.categories
+          .filter((c) => c.category !== defaultAspect)
+          .map((c) => {
+            const k = index.get(c.category);
+            if (k === undefined) throw new Error(`sentence ${p.sentence.id}: ${c.category} is not an aspect of ${config.vertical}`);
+            return k;
+          }),
+      );
       if (labels.size > 0) labels.add(aspects.length);
       return { f: p.category, labels };
     });
     category = {
-      aspects, threshold: config.threshold, any_threshold: config.anyThreshold, lexicon: config.lexicon,
+      aspects,
+      threshold: config.threshold,
+      any_threshold: config.anyThreshold,
+      lexicon: config.lexicon,
       weights: toRecord(trainOneVsRest(examples, aspects.length + 1, opts.category)),
     };
   }
@@ -159,7 +216,10 @@ export function trainModel(
   const polarityWeights = trainSoftmax(pairs, POLARITY_CLASSES.length, opts.polarity);
   if (config.priors) correctPriors(polarityWeights, pairs, config.priors, opts.polarity.decimals);
   const polarity: ModelFile['polarity'] = {
-    classes: [...POLARITY_CLASSES], words: config.words, lexicon_first: config.lexiconFirst, weights: toRecord(polarityWeights),
+    classes: [...POLARITY_CLASSES],
+    words: config.words,
+    lexicon_first: config.lexiconFirst,
+    weights: toRecord(polarityWeights),
   };
 
   return {
@@ -208,11 +268,22 @@ function toRecord(w: Map<string, Float64Array>): Record<string, number[]> {
 
 /** The model as text: one weight row per line, so a retrained file diffs by feature. */
 export function serializeModel(m: ModelFile): string {
-  const rows = (w: Record<string, number[]>) => Object.keys(w).map((k) => `      ${JSON.stringify(k)}: ${JSON.stringify(w[k])}`).join(',\n');
-  const head = JSON.stringify({ format: m.format, engine: m.engine, vertical: m.vertical, seed: m.seed, training: m.training }, null, 2).slice(0, -2);
-  const category = m.category === null ? 'null'
-    : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon": ${JSON.stringify(m.category.lexicon)},\n    "weights": {\n${rows(m.category.weights)}\n    }\n  }`;
-  const polarity = m.polarity === null ? 'null'
-    : `{\n    "classes": ${JSON.stringify(m.polarity.classes)},\n    "words": ${m.polarity.words},\n    "lexicon_first": ${m.polarity.lexicon_first},\n    "weights": {\n${rows(m.polarity.weights)}\n    }\n  }`;
+  const rows = (w: Record<string, number[]>) =>
+    Object.keys(w)
+      .map((k) => `      ${JSON.stringify(k)}: ${JSON.stringify(w[k])}`)
+      .join(',\n');
+  const head = JSON.stringify(
+    { format: m.format, engine: m.engine, vertical: m.vertical, seed: m.seed, training: m.training },
+    null,
+    2,
+  ).slice(0, -2);
+  const category =
+    m.category === null
+      ? 'null'
+      : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon": ${JSON.stringify(m.category.lexicon)},\n    "weights": {\n${rows(m.category.weights)}\n    }\n  }`;
+  const polarity =
+    m.polarity === null
+      ? 'null'
+      : `{\n    "classes": ${JSON.stringify(m.polarity.classes)},\n    "words": ${m.polarity.words},\n    "lexicon_first": ${m.polarity.lexicon_first},\n    "weights": {\n${rows(m.polarity.weights)}\n    }\n  }`;
   return `${head},\n  "category": ${category},\n  "polarity": ${polarity}\n}\n`;
 }

@@ -4,13 +4,17 @@ import type { Links } from './links.js';
 import { reviewTags, reviewTitle } from './review-title.js';
 
 // Characters XML 1.0 forbids even when escaped, plus lone surrogates: dropped so the feed stays well-formed.
-const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const INVALID_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 export const xmlSafe = (s: string) => s.replace(INVALID_XML, '');
 
 /** Atom 1.0 (RFC 4287) of the newest reviews, with self and hub links for WebSub discovery. */
 export function renderAtom(business: Business, reviews: readonly Review[], l: Links, updated: string): string {
-  // biome-ignore lint/complexity/useMathMinMax: ISO-8601 strings, compared as text
-  const feedUpdated = reviews.reduce((max, r) => (r.updated_at > max ? r.updated_at : max), reviews.length ? reviews[0].updated_at : updated);
+  const feedUpdated = reviews.reduce(
+    // biome-ignore lint/complexity/useMathMinMax: ISO-8601 strings, compared as text
+    (max, r) => (r.updated_at > max ? r.updated_at : max),
+    reviews.length ? reviews[0].updated_at : updated,
+  );
   const feed = create({ version: '1.0', encoding: 'utf-8' }).ele('http://www.w3.org/2005/Atom', 'feed');
   feed.ele('id').txt(l.feedAtom);
   feed.ele('title').txt(xmlSafe(`${business.name} — customer reviews`));

@@ -1,6 +1,6 @@
 import { createHash, hash } from 'node:crypto';
 import { endianness } from 'node:os';
-import { type Steps, runAtOnce } from '../../threads/index.js';
+import { runAtOnce, type Steps } from '../../threads/index.js';
 
 const DIGEST = 32;
 /** Bytes copied between two points where a slice may end (a copy into fresh memory runs at about 1 GB/s). */
@@ -58,7 +58,9 @@ export class SplicedJson {
     const header = Buffer.alloc(8);
     header.writeUInt32BE(openLength, 0);
     header.writeUInt32BE(starts.length, 4);
-    this.digest = digest ?? createHash('sha256').update(header).update(body.subarray(0, openLength)).update(digests).update(body.subarray(close)).digest();
+    this.digest =
+      digest ??
+      createHash('sha256').update(header).update(body.subarray(0, openLength)).update(digests).update(body.subarray(close)).digest();
   }
 
   /**
@@ -167,7 +169,8 @@ export class SplicedJson {
    */
   static fromLayout(body: Buffer, layout: Buffer, keys: readonly string[], values: readonly unknown[], digest?: Buffer): SplicedJson {
     const n = layout.length >= 8 ? layout.readUInt32LE(0) : -1;
-    if (n !== keys.length || layout.length !== 8 + n * (8 + DIGEST)) throw new Error(`SplicedJson: a stored layout of ${n} items does not fit ${keys.length} keys`);
+    if (n !== keys.length || layout.length !== 8 + n * (8 + DIGEST))
+      throw new Error(`SplicedJson: a stored layout of ${n} items does not fit ${keys.length} keys`);
     const openLength = layout.readUInt32LE(4);
     const starts = readWords(layout, 8, n);
     const lengths = readWords(layout, 8 + n * 4, n);
@@ -192,7 +195,12 @@ export class SplicedJson {
     const header = Buffer.alloc(8);
     header.writeUInt32BE(open.length, 0);
     header.writeUInt32BE(count, 4);
-    const digest = createHash('sha256').update(header).update(open).update(this.digests.subarray(0, count * DIGEST)).update(close).digest();
+    const digest = createHash('sha256')
+      .update(header)
+      .update(open)
+      .update(this.digests.subarray(0, count * DIGEST))
+      .update(close)
+      .digest();
     const items = count === 0 ? [] : [this.body.subarray(this.starts[0], this.starts[count - 1] + this.lengths[count - 1])];
     return { parts: [open, ...items, close], digest, ownedBytes: open.length + close.length };
   }

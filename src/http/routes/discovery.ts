@@ -38,8 +38,13 @@ Datasets carry strong ETags and Last-Modified; send If-None-Match for a 304.
 }
 
 export function discoveryRoutes(app: FastifyInstance, catalog: () => Catalog) {
-  app.get('/llms.txt', async (_req, reply) => reply.type('text/plain; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(renderLlmsTxt(catalog())));
+  app.get('/llms.txt', async (_req, reply) =>
+    reply.type('text/plain; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(renderLlmsTxt(catalog())),
+  );
   app.get('/robots.txt', async (_req, reply) =>
-    reply.type('text/plain; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(`User-agent: *\nAllow: /\nDisallow: /mcp\nDisallow: /api/websub/\n\nSitemap: ${catalog().links.base}/sitemap.xml\n`),
+    reply
+      .type('text/plain; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=3600')
+      .send(`User-agent: *\nAllow: /\nDisallow: /mcp\nDisallow: /api/websub/\n\nSitemap: ${catalog().links.base}/sitemap.xml\n`),
   );
 }

@@ -25,9 +25,14 @@ export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo:
     const hit = knownKey === undefined ? undefined : searches.peek(c.revision, knownKey);
     if (hit) return sendRepresentation(req, reply, hit);
     const parsed = parseSearchParams(req.query as Record<string, unknown>);
-    if ('issues' in parsed) return sendError(reply, 400, 'invalid_query', 'The search parameters are not valid; see issues.', parsed.issues);
+    if ('issues' in parsed)
+      return sendError(reply, 400, 'invalid_query', 'The search parameters are not valid; see issues.', parsed.issues);
     const key = searchKey(parsed.query);
-    const rep = searches.get(c.revision, key, () => new Representation(JSON_TYPE, Buffer.from(JSON.stringify(c.search(parsed.query))), c.lastModified, { policy: PER_URL }));
+    const rep = searches.get(
+      c.revision,
+      key,
+      () => new Representation(JSON_TYPE, Buffer.from(JSON.stringify(c.search(parsed.query))), c.lastModified, { policy: PER_URL }),
+    );
     rawQueries.get(c.revision, raw, () => key);
     return sendRepresentation(req, reply, rep);
   });
@@ -35,10 +40,18 @@ export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo:
   app.get<{ Params: { date: string } }>('/api/reviews/since/:date', async (req, reply) => {
     const parsed = IsoDate.safeParse(req.params.date);
     if (!parsed.success) {
-      const issues = toErrorIssues(parsed.error.issues).map((i) => ({ ...i, path: ['date'], message: `"${req.params.date}" is not a real calendar date (YYYY-MM-DD)` }));
+      const issues = toErrorIssues(parsed.error.issues).map((i) => ({
+        ...i,
+        path: ['date'],
+        message: `"${req.params.date}" is not a real calendar date (YYYY-MM-DD)`,
+      }));
       return sendError(reply, 400, 'invalid_date', 'The date must be a real calendar date written YYYY-MM-DD.', issues);
     }
     const c = catalog();
-    return sendRepresentation(req, reply, sinces.get(c.revision, parsed.data, () => c.sinceRepresentation(parsed.data)));
+    return sendRepresentation(
+      req,
+      reply,
+      sinces.get(c.revision, parsed.data, () => c.sinceRepresentation(parsed.data)),
+    );
   });
 }

@@ -1,10 +1,10 @@
 // Aspect insights: per aspect, how many reviews mention it and with which polarity (review-level, as stored
 // in each analysis's `aspects`), the most frequent phrases, newest examples and the strongest quotes.
 import type { AspectInsight, Polarity } from '../../domain/index.js';
+import { round } from '../score.js';
 import { percentages } from './percent.js';
 import { sentenceText, TopQuotes } from './quotes.js';
-import { mean, topKeys, type Accumulator, type Row } from './rows.js';
-import { round } from '../score.js';
+import { type Accumulator, mean, type Row, topKeys } from './rows.js';
 
 const TOP_PHRASES = 5;
 const EXAMPLES = 5;
@@ -84,7 +84,9 @@ export class AspectAccumulator implements Accumulator<AspectInsight[]> {
 
 /** The best quote of each polarity, then one more of the majority polarity: a fair picture in three lines. */
 function balancedQuotes(a: Acc, mostlyPositive: boolean) {
-  const [major, minor] = mostlyPositive ? [a.quotes.positive.items, a.quotes.negative.items] : [a.quotes.negative.items, a.quotes.positive.items];
+  const [major, minor] = mostlyPositive
+    ? [a.quotes.positive.items, a.quotes.negative.items]
+    : [a.quotes.negative.items, a.quotes.positive.items];
   const chosen = [major[0], minor[0], major[1]].filter((q) => q !== undefined).slice(0, MAX_QUOTES);
   return chosen.map((q) => ({ review_id: q.reviewId, text: q.text, sentiment: q.polarity }));
 }

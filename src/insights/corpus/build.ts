@@ -2,18 +2,18 @@
 // linear in the corpus (one pass, one sort at most), so a new review in a 100k corpus costs well under a second.
 import type { Insights, ReviewAnalysis } from '../../domain/index.js';
 import { loadLexicon } from '../lexicon.js';
+import { round } from '../score.js';
 import { ENGINE_VERSION } from '../version.js';
 import { AspectAccumulator } from './aspects.js';
 import { EntityAccumulator, ProblemAccumulator } from './entities.js';
-import { buildFaq } from './faq.js';
 import type { Facts } from './facts.js';
+import { buildFaq } from './faq.js';
 import { percentages } from './percent.js';
 import { PullQuoteAccumulator } from './quotes.js';
-import { mean, prepareRows, type CorpusReview } from './rows.js';
+import { type CorpusReview, mean, prepareRows } from './rows.js';
 import { buildSummary } from './summary.js';
 import { TemporalAccumulator } from './temporal.js';
 import { TopicAccumulator } from './topics.js';
-import { round } from '../score.js';
 
 /** Non-whitespace test without allocating a trimmed copy of every review text. */
 const HAS_TEXT = /\S/;
@@ -42,7 +42,9 @@ export function buildInsights(input: BuildInsightsInput): Insights {
   const aspectAcc = new AspectAccumulator(lex.aspects);
   const technicianAcc = new EntityAccumulator(input.business.technicians, aspectIds, (r) => r.review.technicians);
   const serviceAcc = new EntityAccumulator(input.business.services, aspectIds, (r) => r.review.services);
-  const areaAcc = new EntityAccumulator(input.business.service_areas, aspectIds, (r) => (r.review.service_area === null ? noArea : [r.review.service_area]));
+  const areaAcc = new EntityAccumulator(input.business.service_areas, aspectIds, (r) =>
+    r.review.service_area === null ? noArea : [r.review.service_area],
+  );
   const problemAcc = new ProblemAccumulator(lex.problems);
   const topicAcc = new TopicAccumulator();
   const temporalAcc = new TemporalAccumulator(rows.length === 0 ? null : rows[0].review.date);
@@ -74,8 +76,8 @@ export function buildInsights(input: BuildInsightsInput): Insights {
   }
 
   const [positivePct, neutralPct, negativePct] = percentages([polarity.positive, polarity.neutral, polarity.negative]);
-  const dateRange = rows.length === 0 ? { earliest: null, latest: null }
-    : { earliest: rows[rows.length - 1].review.date, latest: rows[0].review.date };
+  const dateRange =
+    rows.length === 0 ? { earliest: null, latest: null } : { earliest: rows[rows.length - 1].review.date, latest: rows[0].review.date };
   const aspects = aspectAcc.result();
   const technicians = technicianAcc.result();
   const services = serviceAcc.result();
@@ -110,7 +112,12 @@ export function buildInsights(input: BuildInsightsInput): Insights {
     vertical: lex.vertical,
     review_count: rows.length,
     date_range: dateRange,
-    overall_sentiment: { score: round(mean(sentimentSum, rows.length), 3), positive_pct: positivePct, neutral_pct: neutralPct, negative_pct: negativePct },
+    overall_sentiment: {
+      score: round(mean(sentimentSum, rows.length), 3),
+      positive_pct: positivePct,
+      neutral_pct: neutralPct,
+      negative_pct: negativePct,
+    },
     aspects,
     entities: { technicians, services, service_areas: areas, problems },
     topics: topicAcc.result(),

@@ -2,9 +2,9 @@
 // text analysis. Every entity of the business profile is listed (zero reviews included, so a client sees
 // the whole team); an attributed id missing from the profile is listed under its id rather than dropped.
 import type { EntityInsight, ProblemInsight } from '../../domain/index.js';
-import { percent } from './percent.js';
-import { mean, type Accumulator, type Row } from './rows.js';
 import { round } from '../score.js';
+import { percent } from './percent.js';
+import { type Accumulator, mean, type Row } from './rows.js';
 
 const EXAMPLES = 5;
 const TOP_ASPECTS = 3;
@@ -72,8 +72,12 @@ export class EntityAccumulator implements Accumulator<EntityInsight[]> {
   }
 
   private topAspects(counts: Int32Array): string[] {
-    return this.aspectIds.map((id, i) => ({ id, n: counts[i] })).filter((x) => x.n > 0)
-      .sort((x, y) => y.n - x.n || (x.id < y.id ? -1 : 1)).slice(0, TOP_ASPECTS).map((x) => x.id);
+    return this.aspectIds
+      .map((id, i) => ({ id, n: counts[i] }))
+      .filter((x) => x.n > 0)
+      .sort((x, y) => y.n - x.n || (x.id < y.id ? -1 : 1))
+      .slice(0, TOP_ASPECTS)
+      .map((x) => x.id);
   }
 }
 

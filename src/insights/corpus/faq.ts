@@ -2,7 +2,7 @@
 // its supporting reviews are ones the answer is literally about (the reviews behind a count, the newest
 // reviews of a star value, the reviews attributed to a named technician…). At most 12 entries.
 import type { FaqEntry } from '../../domain/index.js';
-import { count, fmtInt, fmtPct, fmtRating, newestIds, type Facts } from './facts.js';
+import { count, type Facts, fmtInt, fmtPct, fmtRating, newestIds } from './facts.js';
 import { percentages } from './percent.js';
 import type { Row } from './rows.js';
 
@@ -25,11 +25,15 @@ export function buildFaq(f: Facts): FaqEntry[] {
     `${capitalize(f.subject)} has an average rating of ${fmtRating(f.meanRating)} out of 5 from ${count(f.reviewCount, 'published review')} ` +
       `(${fmtInt(f.textCount)} with text). ${fmtPct(f.positivePct)} of reviews are positive, ${fmtPct(f.neutralPct)} neutral and ${fmtPct(f.negativePct)} negative.`,
     // Reviews at the typical (rounded mean) rating; a polarised corpus may have none, then the newest.
-    [newestIds(f.rows, (r) => r.review.rating === typical, SUPPORT), newestIds(f.rows, () => true, SUPPORT)].find((ids) => ids.length > 0) ?? [],
+    [newestIds(f.rows, (r) => r.review.rating === typical, SUPPORT), newestIds(f.rows, () => true, SUPPORT)].find(
+      (ids) => ids.length > 0,
+    ) ?? [],
   );
 
   const starPct = percentages([5, 4, 3, 2, 1].map((s) => f.stars[s]));
-  const dist = [5, 4, 3, 2, 1].map((s, i) => ({ s, n: f.stars[s], pct: starPct[i] })).filter((x) => x.n > 0)
+  const dist = [5, 4, 3, 2, 1]
+    .map((s, i) => ({ s, n: f.stars[s], pct: starPct[i] }))
+    .filter((x) => x.n > 0)
     .map((x) => `${count(x.s, 'star')}: ${fmtInt(x.n)} (${fmtPct(x.pct)})`);
   add(
     'How are the star ratings distributed?',
@@ -85,11 +89,12 @@ export function buildFaq(f: Facts): FaqEntry[] {
 
   const d = f.trendDetail;
   if (d.window_start !== null && d.n > 0) {
-    const tested = d.slope_per_month === null
-      ? `Only ${count(d.n, 'review')} fall in ${d.window_start} to ${d.window_end}, too few to test a trend (the rule needs at least 10 reviews over 3 months), so it is reported as stable.`
-      : `${count(d.n, 'review')} from ${d.window_start} to ${d.window_end} were tested: the fitted slope is ${d.slope_per_month >= 0 ? '+' : ''}` +
-        `${d.slope_per_month.toFixed(3)} stars per month${d.p_value === null ? '' : ` (p = ${d.p_value.toFixed(3)})`}. ` +
-        'A trend is reported only when the slope is significant (p < 0.05) and amounts to at least 0.1 stars over the year.';
+    const tested =
+      d.slope_per_month === null
+        ? `Only ${count(d.n, 'review')} fall in ${d.window_start} to ${d.window_end}, too few to test a trend (the rule needs at least 10 reviews over 3 months), so it is reported as stable.`
+        : `${count(d.n, 'review')} from ${d.window_start} to ${d.window_end} were tested: the fitted slope is ${d.slope_per_month >= 0 ? '+' : ''}` +
+          `${d.slope_per_month.toFixed(3)} stars per month${d.p_value === null ? '' : ` (p = ${d.p_value.toFixed(3)})`}. ` +
+          'A trend is reported only when the slope is significant (p < 0.05) and amounts to at least 0.1 stars over the year.';
     add(
       'Are ratings getting better or worse?',
       `The trend is ${f.trend}. ${tested}`,
@@ -127,8 +132,15 @@ function entityQuestion(
 ): void {
   const top = list.filter((e) => e.review_count > 0).slice(0, ENTITY_NAMES);
   if (top.length === 0) return;
-  const parts = top.map((e) => `${e.name} (${count(e.review_count, 'review')}, average ${fmtRating(e.avg_rating as number)} stars, ${fmtPct(e.positive_pct)} positive)`);
-  add(question, `${parts.join('; ')}.`, top.flatMap((e) => newestIds(f.rows, (r) => idsOf(r).includes(e.id), 2)));
+  const parts = top.map(
+    (e) =>
+      `${e.name} (${count(e.review_count, 'review')}, average ${fmtRating(e.avg_rating as number)} stars, ${fmtPct(e.positive_pct)} positive)`,
+  );
+  add(
+    question,
+    `${parts.join('; ')}.`,
+    top.flatMap((e) => newestIds(f.rows, (r) => idsOf(r).includes(e.id), 2)),
+  );
 }
 
 function shiftDays(date: string, days: number): string {

@@ -32,7 +32,11 @@ export interface Accumulator<T> {
 }
 
 /** `aspectIndex`: taxonomy aspect id → bit position (taxonomies have far fewer than 31 aspects). */
-export function prepareRows(reviews: readonly CorpusReview[], analyses: ReadonlyMap<string, ReviewAnalysis> | readonly ReviewAnalysis[], aspectIndex: Map<string, number>): Row[] {
+export function prepareRows(
+  reviews: readonly CorpusReview[],
+  analyses: ReadonlyMap<string, ReviewAnalysis> | readonly ReviewAnalysis[],
+  aspectIndex: Map<string, number>,
+): Row[] {
   const rows: Row[] = new Array(reviews.length);
   // A list at the same positions spares a lookup per review in a table as large as the corpus.
   const aligned = Array.isArray(analyses) ? (analyses as readonly ReviewAnalysis[]) : null;
@@ -63,5 +67,8 @@ export function mean(sum: number, n: number): number {
 
 /** The k most frequent keys, ties broken by key for determinism. */
 export function topKeys(counts: Map<string, number>, k: number): string[] {
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k).map(([key]) => key);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, k)
+    .map(([key]) => key);
 }

@@ -6,9 +6,9 @@
 // change across the window (b·11) is at least +0.1 stars, "declining" when p < 0.05 and it is at most
 // -0.1 stars, otherwise "stable". Fewer than 10 reviews or fewer than 3 distinct months: "stable".
 import type { MonthlyPoint, Trend, TrendDetail } from '../../domain/index.js';
-import { mean, type Accumulator, type Row } from './rows.js';
-import { linearRegression } from './stats.js';
 import { round } from '../score.js';
+import { type Accumulator, mean, type Row } from './rows.js';
+import { linearRegression } from './stats.js';
 
 export const TREND_RULE =
   'OLS slope of star rating per month over reviews in the last 12 calendar months (ending at the latest review); ' +
@@ -22,8 +22,13 @@ const MIN_MONTHS = 3;
 
 /** Months since year 0 of a YYYY-MM-DD date, read digit by digit (this runs once per review). */
 function monthIndex(date: string): number {
-  return ((date.charCodeAt(0) - 48) * 1000 + (date.charCodeAt(1) - 48) * 100 + (date.charCodeAt(2) - 48) * 10 + date.charCodeAt(3) - 48) * 12
-    + (date.charCodeAt(5) - 48) * 10 + date.charCodeAt(6) - 48 - 1;
+  return (
+    ((date.charCodeAt(0) - 48) * 1000 + (date.charCodeAt(1) - 48) * 100 + (date.charCodeAt(2) - 48) * 10 + date.charCodeAt(3) - 48) * 12 +
+    (date.charCodeAt(5) - 48) * 10 +
+    date.charCodeAt(6) -
+    48 -
+    1
+  );
 }
 
 function monthLabel(index: number): string {
@@ -82,7 +87,15 @@ export class TemporalAccumulator implements Accumulator<{ monthly: MonthlyPoint[
   }
 
   private trend(): { trend: Trend; detail: TrendDetail } {
-    const detail: TrendDetail = { rule: TREND_RULE, metric: 'rating', window_start: null, window_end: null, n: 0, slope_per_month: null, p_value: null };
+    const detail: TrendDetail = {
+      rule: TREND_RULE,
+      metric: 'rating',
+      window_start: null,
+      window_end: null,
+      n: 0,
+      slope_per_month: null,
+      p_value: null,
+    };
     if (this.start === null || this.end === null) return { trend: 'stable', detail };
     detail.window_start = monthLabel(this.start);
     detail.window_end = monthLabel(this.end);

@@ -3,8 +3,8 @@
 // is the longest phrase that most of its reviews contain ("water heater" when most say so, else "heater"):
 // the most frequent phrase alone would name a topic after a minority of it ("toilet repair" for all repairs).
 import type { TopicInsight } from '../../domain/index.js';
-import { mean, topKeys, type Accumulator, type Row } from './rows.js';
 import { round } from '../score.js';
+import { type Accumulator, mean, type Row, topKeys } from './rows.js';
 
 const MAX_TOPICS = 10;
 const MAX_REVIEW_IDS = 100;
