@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDate } from './common.js';
+import { IsoDateSchema } from './common.js';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -14,7 +14,7 @@ export const AggregateRatingSchema = z
     reply_rate: z.number().min(0).max(1).describe('share of published reviews with an owner reply, 2 decimals'),
     by_source: z.array(z.object({ source: z.string(), rating_value: z.number(), rating_count: z.int() })),
     recent: z.object({ window_days: z.int(), rating_value: z.number().nullable(), rating_count: z.int() }),
-    last_review_date: IsoDate.nullable(),
+    last_review_date: IsoDateSchema.nullable(),
   })
   .meta({ id: 'AggregateRating' });
 export type AggregateRating = z.infer<typeof AggregateRatingSchema>;

@@ -1,23 +1,25 @@
 import { z } from 'zod';
-import { HttpUrl, Slug } from './common.js';
+import { HttpUrlSchema, SlugSchema } from './common.js';
 
-export const Vertical = z.enum(['home_services', 'senior_living', 'restaurant', 'local_business']).describe('selects the aspect taxonomy');
+export const VerticalSchema = z
+  .enum(['home_services', 'senior_living', 'restaurant', 'local_business'])
+  .describe('selects the aspect taxonomy');
 
 const Named = z.object({
-  id: Slug,
+  id: SlugSchema,
   name: z.string().trim().min(1).max(120),
   aliases: z.array(z.string().trim().min(1).max(120)).default([]),
 });
 
-export const Technician = Named.extend({ role: z.string().trim().max(120).nullable().default(null) });
-export const Service = Named;
-export const ServiceArea = z.object({
-  id: Slug,
+export const TechnicianSchema = Named.extend({ role: z.string().trim().max(120).nullable().default(null) });
+export const ServiceSchema = Named;
+export const ServiceAreaSchema = z.object({
+  id: SlugSchema,
   name: z.string().trim().min(1).max(120),
   kind: z.enum(['city', 'neighborhood', 'county', 'postal_code', 'region']).default('city'),
 });
 
-export const Address = z.object({
+export const AddressSchema = z.object({
   street_address: z.string().nullable().default(null),
   locality: z.string().nullable().default(null),
   region: z.string().nullable().default(null),
@@ -26,39 +28,39 @@ export const Address = z.object({
 });
 
 /** schema.org-style opening hours, e.g. `{ days: ["Mo","Tu"], opens: "08:00", closes: "17:00" }`. */
-export const OpeningHours = z.object({
+export const OpeningHoursSchema = z.object({
   days: z.array(z.enum(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'])).min(1),
   opens: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM'),
   closes: z.string().regex(/^([01]\d|2[0-4]):[0-5]\d$/, 'HH:MM'),
 });
 
-export const Profile = z.object({ platform: z.string().min(1), url: HttpUrl });
+export const ProfileSchema = z.object({ platform: z.string().min(1), url: HttpUrlSchema });
 
 /** The business as served (`business` in /reviews.json, MCP `get_business`). */
 export const BusinessSchema = z
   .object({
-    id: Slug,
+    id: SlugSchema,
     name: z.string().trim().min(1).max(200),
     description: z.string().nullable().default(null),
-    vertical: Vertical.default('home_services'),
+    vertical: VerticalSchema.default('home_services'),
     schema_type: z
       .string()
       .regex(/^[A-Z][A-Za-z]+$/, 'a schema.org type such as Plumber')
       .default('LocalBusiness'),
-    url: HttpUrl.nullable().default(null),
+    url: HttpUrlSchema.nullable().default(null),
     telephone: z.string().nullable().default(null),
     email: z.email().nullable().default(null),
-    address: Address.nullable().default(null),
+    address: AddressSchema.nullable().default(null),
     geo: z
       .object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
       .nullable()
       .default(null),
-    hours: z.array(OpeningHours).default([]),
-    service_areas: z.array(ServiceArea).default([]),
-    services: z.array(Service).default([]),
-    technicians: z.array(Technician).default([]),
-    profiles: z.array(Profile).default([]),
-    same_as: z.array(HttpUrl).default([]),
+    hours: z.array(OpeningHoursSchema).default([]),
+    service_areas: z.array(ServiceAreaSchema).default([]),
+    services: z.array(ServiceSchema).default([]),
+    technicians: z.array(TechnicianSchema).default([]),
+    profiles: z.array(ProfileSchema).default([]),
+    same_as: z.array(HttpUrlSchema).default([]),
   })
   .superRefine((b, ctx) => {
     for (const key of ['service_areas', 'services', 'technicians'] as const) {

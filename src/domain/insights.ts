@@ -5,59 +5,59 @@
 import { z } from 'zod';
 
 /** A score on the -1..1 scale (negative … positive). */
-export const Score = z.number().min(-1).max(1);
+export const ScoreSchema = z.number().min(-1).max(1);
 
 /** A percentage 0..100, rounded to one decimal. */
-export const Percent = z.number().min(0).max(100);
+export const PercentSchema = z.number().min(0).max(100);
 
-export const Polarity = z.enum(['positive', 'negative', 'neutral', 'conflict']);
-export type Polarity = z.infer<typeof Polarity>;
+export const PolaritySchema = z.enum(['positive', 'negative', 'neutral', 'conflict']);
+export type Polarity = z.infer<typeof PolaritySchema>;
 
 const YearMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
 const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /** One aspect mentioned in one sentence. */
-export const AspectMention = z.object({
+export const AspectMentionSchema = z.object({
   id: z.string(),
-  polarity: Polarity,
-  score: Score,
+  polarity: PolaritySchema,
+  score: ScoreSchema,
 });
-export type AspectMention = z.infer<typeof AspectMention>;
+export type AspectMention = z.infer<typeof AspectMentionSchema>;
 
 /** One sentence; `start`/`end` are UTF-16 offsets into the review text, so text.slice(start, end) is the sentence. */
-export const SentenceAnalysis = z.object({
+export const SentenceAnalysisSchema = z.object({
   start: z.number().int().nonnegative(),
   end: z.number().int().nonnegative(),
-  score: Score,
-  aspects: z.array(AspectMention),
+  score: ScoreSchema,
+  aspects: z.array(AspectMentionSchema),
 });
-export type SentenceAnalysis = z.infer<typeof SentenceAnalysis>;
+export type SentenceAnalysis = z.infer<typeof SentenceAnalysisSchema>;
 
 /** An aspect summarised over the whole review (mixed positive and negative sentences make it `conflict`). */
-export const ReviewAspect = z.object({
+export const ReviewAspectSchema = z.object({
   id: z.string(),
-  polarity: Polarity,
+  polarity: PolaritySchema,
   /** Mean of the aspect's sentence scores. */
-  score: Score,
+  score: ScoreSchema,
   /** Words that carried the strongest mention (aspect term and/or opinion), lowercased; feeds `top_phrases`. */
   phrase: z.string(),
   /** Index in `sentences` of that strongest mention: the sentence to quote for this aspect. */
   sentence: z.number().int().nonnegative(),
 });
-export type ReviewAspect = z.infer<typeof ReviewAspect>;
+export type ReviewAspect = z.infer<typeof ReviewAspectSchema>;
 
 /** What the engine stores per review and serves as `per_review[id]`. */
-export const ReviewAnalysis = z.object({
+export const ReviewAnalysisSchema = z.object({
   /** Engine name/version that produced this; an older value means "recompute". */
   engine: z.string(),
   /** Detected language: `en`, another BCP 47 primary tag, `und` when undecidable; null without text. */
   language: z.string().nullable(),
   /** Overall review sentiment: mean of text and star-rating polarity (rating alone when the text gives none). */
-  sentiment: Score,
+  sentiment: ScoreSchema,
   /** Sentiment of the text alone; null when there is no English text with opinion words. */
-  text_sentiment: Score.nullable(),
-  sentences: z.array(SentenceAnalysis),
-  aspects: z.array(ReviewAspect),
+  text_sentiment: ScoreSchema.nullable(),
+  sentences: z.array(SentenceAnalysisSchema),
+  aspects: z.array(ReviewAspectSchema),
   /** Ids of technicians/services/areas whose name or alias appears in the text. */
   technicians: z.array(z.string()),
   services: z.array(z.string()),
@@ -67,17 +67,17 @@ export const ReviewAnalysis = z.object({
   /** Key noun phrases (lowercased), the raw material of `topics[]`. */
   phrases: z.array(z.string()),
 });
-export type ReviewAnalysis = z.infer<typeof ReviewAnalysis>;
+export type ReviewAnalysis = z.infer<typeof ReviewAnalysisSchema>;
 
-export const Quote = z.object({
+export const QuoteSchema = z.object({
   review_id: z.string(),
   /** An exact substring of that review's text. */
   text: z.string(),
-  sentiment: Polarity,
+  sentiment: PolaritySchema,
 });
-export type Quote = z.infer<typeof Quote>;
+export type Quote = z.infer<typeof QuoteSchema>;
 
-export const AspectInsight = z.object({
+export const AspectInsightSchema = z.object({
   id: z.string(),
   label: z.string(),
   /** Reviews mentioning the aspect = positive + neutral + negative + conflict counts. */
@@ -87,65 +87,65 @@ export const AspectInsight = z.object({
   negative_count: z.number().int().nonnegative(),
   /** Added: reviews with both praise and complaint about the aspect. */
   conflict_count: z.number().int().nonnegative(),
-  positive_pct: Percent,
+  positive_pct: PercentSchema,
   /** Added: the four percentages sum to 100 (largest-remainder rounding). */
-  neutral_pct: Percent,
-  negative_pct: Percent,
-  conflict_pct: Percent,
-  score: Score,
+  neutral_pct: PercentSchema,
+  negative_pct: PercentSchema,
+  conflict_pct: PercentSchema,
+  score: ScoreSchema,
   top_phrases: z.array(z.string()),
   example_review_ids: z.array(z.string()),
-  quotes: z.array(Quote),
+  quotes: z.array(QuoteSchema),
 });
-export type AspectInsight = z.infer<typeof AspectInsight>;
+export type AspectInsight = z.infer<typeof AspectInsightSchema>;
 
-export const EntityInsight = z.object({
+export const EntityInsightSchema = z.object({
   id: z.string(),
   name: z.string(),
   review_count: z.number().int().nonnegative(),
   /** Null when no review is attributed. */
   avg_rating: z.number().min(1).max(5).nullable(),
-  positive_pct: Percent,
+  positive_pct: PercentSchema,
   /** Aspect ids most often mentioned in this entity's reviews, most frequent first. */
   top_aspects: z.array(z.string()),
   example_review_ids: z.array(z.string()),
 });
-export type EntityInsight = z.infer<typeof EntityInsight>;
+export type EntityInsight = z.infer<typeof EntityInsightSchema>;
 
-export const ProblemInsight = z.object({
+export const ProblemInsightSchema = z.object({
   /** Added: the taxonomy's problem id. */
   id: z.string(),
   label: z.string(),
   review_count: z.number().int().nonnegative(),
   example_review_ids: z.array(z.string()),
 });
-export type ProblemInsight = z.infer<typeof ProblemInsight>;
+export type ProblemInsight = z.infer<typeof ProblemInsightSchema>;
 
-export const TopicInsight = z.object({
+export const TopicInsightSchema = z.object({
   id: z.string(),
   label: z.string(),
   review_count: z.number().int().nonnegative(),
-  score: Score,
+  score: ScoreSchema,
   /** The most recent reviews of the topic, at most 100 (review_count counts all of them). */
   review_ids: z.array(z.string()),
   /** Added: the key phrases grouped under this topic, most frequent first. */
   phrases: z.array(z.string()),
 });
-export type TopicInsight = z.infer<typeof TopicInsight>;
+export type TopicInsight = z.infer<typeof TopicInsightSchema>;
 
-export const MonthlyPoint = z.object({
+export const MonthlyPointSchema = z.object({
   month: YearMonth,
   review_count: z.number().int().positive(),
   avg_rating: z.number().min(1).max(5),
-  sentiment_score: Score,
+  sentiment_score: ScoreSchema,
 });
-export type MonthlyPoint = z.infer<typeof MonthlyPoint>;
+export type MonthlyPoint = z.infer<typeof MonthlyPointSchema>;
 
-export const Trend = z.enum(['improving', 'stable', 'declining']);
-export type Trend = z.infer<typeof Trend>;
+export const TrendSchema = z.enum(['improving', 'stable', 'declining']);
+export type Trend = z.infer<typeof TrendSchema>;
 
 /** Added: the numbers behind `trend`, so the label can be checked. */
-export const TrendDetail = z.object({
+export const TrendDetailSchema = z.object({
   rule: z.string(),
   metric: z.literal('rating'),
   window_start: YearMonth.nullable(),
@@ -154,16 +154,16 @@ export const TrendDetail = z.object({
   slope_per_month: z.number().nullable(),
   p_value: z.number().min(0).max(1).nullable(),
 });
-export type TrendDetail = z.infer<typeof TrendDetail>;
+export type TrendDetail = z.infer<typeof TrendDetailSchema>;
 
-export const FaqEntry = z.object({
+export const FaqEntrySchema = z.object({
   question: z.string(),
   answer: z.string(),
   supporting_review_ids: z.array(z.string()).min(1),
 });
-export type FaqEntry = z.infer<typeof FaqEntry>;
+export type FaqEntry = z.infer<typeof FaqEntrySchema>;
 
-export const Insights = z.object({
+export const InsightsSchema = z.object({
   /** Bumped when a taxonomy changes. */
   version: z.number().int().positive(),
   generated_at: z.string(),
@@ -174,29 +174,29 @@ export const Insights = z.object({
   review_count: z.number().int().nonnegative(),
   date_range: z.object({ earliest: IsoDate.nullable(), latest: IsoDate.nullable() }),
   overall_sentiment: z.object({
-    score: Score,
-    positive_pct: Percent,
-    neutral_pct: Percent,
-    negative_pct: Percent,
+    score: ScoreSchema,
+    positive_pct: PercentSchema,
+    neutral_pct: PercentSchema,
+    negative_pct: PercentSchema,
   }),
-  aspects: z.array(AspectInsight),
+  aspects: z.array(AspectInsightSchema),
   entities: z.object({
-    technicians: z.array(EntityInsight),
-    services: z.array(EntityInsight),
-    service_areas: z.array(EntityInsight),
-    problems: z.array(ProblemInsight),
+    technicians: z.array(EntityInsightSchema),
+    services: z.array(EntityInsightSchema),
+    service_areas: z.array(EntityInsightSchema),
+    problems: z.array(ProblemInsightSchema),
   }),
-  topics: z.array(TopicInsight),
+  topics: z.array(TopicInsightSchema),
   temporal: z.object({
-    monthly: z.array(MonthlyPoint),
-    trend: Trend,
-    trend_detail: TrendDetail,
+    monthly: z.array(MonthlyPointSchema),
+    trend: TrendSchema,
+    trend_detail: TrendDetailSchema,
   }),
-  per_review: z.record(z.string(), ReviewAnalysis),
-  faq: z.array(FaqEntry),
+  per_review: z.record(z.string(), ReviewAnalysisSchema),
+  faq: z.array(FaqEntrySchema),
   summary: z.string(),
   pull_quote: z.string(),
   /** Added: the review the pull quote comes from; null when there is none. */
   pull_quote_review_id: z.string().nullable(),
 });
-export type Insights = z.infer<typeof Insights>;
+export type Insights = z.infer<typeof InsightsSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { IsoDate, Timestamp } from './common.js';
-import { OwnerReply } from './review.js';
+import { IsoDateSchema, TimestampSchema } from './common.js';
+import { OwnerReplySchema } from './review.js';
 
 const Author = z.object({ name: z.string(), url: z.string().optional(), avatar: z.string().optional() });
 
@@ -22,19 +22,19 @@ export const JsonFeedSchema = z
         external_url: z.string().optional(),
         title: z.string(),
         content_text: z.string(),
-        date_published: Timestamp,
-        date_modified: Timestamp,
+        date_published: TimestampSchema,
+        date_modified: TimestampSchema,
         authors: z.array(Author),
         language: z.string().optional(),
         tags: z.array(z.string()),
         _review: z.object({
           about: z.string(),
           rating: z.int().min(1).max(5),
-          date: IsoDate,
+          date: IsoDateSchema,
           source: z.string(),
           technicians: z.array(z.string()),
           services: z.array(z.string()),
-          owner_reply: OwnerReply.nullable(),
+          owner_reply: OwnerReplySchema.nullable(),
         }),
       }),
     ),

@@ -1,19 +1,19 @@
 import { z } from 'zod';
-import { HttpUrl, IsoDate, Slug, Timestamp } from './common.js';
+import { HttpUrlSchema, IsoDateSchema, SlugSchema, TimestampSchema } from './common.js';
 
-export const Rating = z.int().min(1).max(5);
-export const ReviewSource = z
+export const RatingSchema = z.int().min(1).max(5);
+export const ReviewSourceSchema = z
   .string()
   .min(1)
   .max(40)
   .regex(/^[a-z0-9][a-z0-9_.-]*$/, 'lowercase platform name such as google, yelp or direct');
 
-export const OwnerReply = z.object({
+export const OwnerReplySchema = z.object({
   text: z.string().min(1),
-  date: IsoDate,
+  date: IsoDateSchema,
 });
 
-export const Verification = z.object({
+export const VerificationSchema = z.object({
   method: z.string().min(1).describe('platform, crm_job_match, manual, …'),
 });
 
@@ -22,24 +22,24 @@ export const ReviewSchema = z
   .object({
     id: z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'ULID'),
     author: z.string(),
-    author_avatar_url: HttpUrl.nullable(),
-    rating: Rating,
-    date: IsoDate,
+    author_avatar_url: HttpUrlSchema.nullable(),
+    rating: RatingSchema,
+    date: IsoDateSchema,
     text: z.string().nullable(),
-    source: ReviewSource,
-    source_url: HttpUrl.nullable(),
-    owner_reply: OwnerReply.nullable(),
+    source: ReviewSourceSchema,
+    source_url: HttpUrlSchema.nullable(),
+    owner_reply: OwnerReplySchema.nullable(),
     verified: z.boolean(),
-    published_at: Timestamp,
-    updated_at: Timestamp,
-    first_seen_at: Timestamp,
+    published_at: TimestampSchema,
+    updated_at: TimestampSchema,
+    first_seen_at: TimestampSchema,
     title: z.string().nullable(),
     language: z.string().nullable(),
-    technicians: z.array(Slug),
-    services: z.array(Slug),
-    service_area: Slug.nullable(),
-    verification: Verification,
-    url: HttpUrl,
+    technicians: z.array(SlugSchema),
+    services: z.array(SlugSchema),
+    service_area: SlugSchema.nullable(),
+    verification: VerificationSchema,
+    url: HttpUrlSchema,
   })
   .meta({ id: 'Review' });
 export type Review = z.infer<typeof ReviewSchema>;
@@ -67,7 +67,7 @@ const trimmedOrNull = (max: number) =>
  * shape onto this. `id`, `first_seen_at` and `url` are assigned by the service, never read.
  */
 export const ImportRecordSchema = z.object({
-  source: ReviewSource.default('direct'),
+  source: ReviewSourceSchema.default('direct'),
   source_review_id: z
     .string()
     .trim()
@@ -76,17 +76,17 @@ export const ImportRecordSchema = z.object({
     .nullish()
     .transform((v) => v ?? null),
   author: z.string().trim().min(1).max(200),
-  author_avatar_url: HttpUrl.nullish().transform((v) => v ?? null),
-  rating: Rating,
-  date: IsoDate,
+  author_avatar_url: HttpUrlSchema.nullish().transform((v) => v ?? null),
+  rating: RatingSchema,
+  date: IsoDateSchema,
   text: trimmedOrNull(MAX_REVIEW_TEXT),
-  source_url: HttpUrl.nullish().transform((v) => v ?? null),
-  owner_reply: OwnerReply.nullish().transform((v) => v ?? null),
+  source_url: HttpUrlSchema.nullish().transform((v) => v ?? null),
+  owner_reply: OwnerReplySchema.nullish().transform((v) => v ?? null),
   verified: z.boolean().default(true),
-  verification: Verification.nullish().transform((v) => v ?? null),
+  verification: VerificationSchema.nullish().transform((v) => v ?? null),
   // Stored as UTC with milliseconds, so timestamps compare correctly as text (ordering, updated_at rules).
-  published_at: Timestamp.nullish().transform((v) => (v == null ? null : new Date(v).toISOString())),
-  updated_at: Timestamp.nullish().transform((v) => (v == null ? null : new Date(v).toISOString())),
+  published_at: TimestampSchema.nullish().transform((v) => (v == null ? null : new Date(v).toISOString())),
+  updated_at: TimestampSchema.nullish().transform((v) => (v == null ? null : new Date(v).toISOString())),
   title: trimmedOrNull(300),
   language: z
     .string()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDate } from './common.js';
+import { IsoDateSchema } from './common.js';
 import { ReviewSchema } from './review.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
@@ -14,8 +14,8 @@ export const SearchQuerySchema = z
   .object({
     rating: z.int().min(1).max(5).optional().describe('exact star rating'),
     min_rating: z.number().min(1).max(5).optional().describe('minimum star rating, inclusive'),
-    since: IsoDate.optional().describe('only reviews dated on or after this day'),
-    until: IsoDate.optional().describe('only reviews dated on or before this day'),
+    since: IsoDateSchema.optional().describe('only reviews dated on or after this day'),
+    until: IsoDateSchema.optional().describe('only reviews dated on or before this day'),
     query: z.string().max(200).optional().describe('case-insensitive plain-text substring of the review text'),
     mentions_technician: z.string().min(1).max(120).optional().describe('technician id, name or alias'),
     mentions_service: z.string().min(1).max(120).optional().describe('service id, name or alias'),
@@ -43,7 +43,8 @@ export type SearchQuery = z.output<typeof SearchQuerySchema>;
  * asks this directly; it holds only when both values are real dates.
  */
 export function sinceAfterUntil(since: unknown, until: unknown): { path: ['since']; message: string; code: 'custom' } | null {
-  if (!IsoDate.safeParse(since).success || !IsoDate.safeParse(until).success || (since as string) <= (until as string)) return null;
+  if (!IsoDateSchema.safeParse(since).success || !IsoDateSchema.safeParse(until).success || (since as string) <= (until as string))
+    return null;
   return { path: ['since'], message: `since (${since}) is after until (${until})`, code: 'custom' };
 }
 export type SearchQueryInput = z.input<typeof SearchQuerySchema>;
@@ -71,6 +72,6 @@ export const SearchResultSchema = z
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
 export const SinceResultSchema = z
-  .object({ since: IsoDate, count: z.int().min(0), reviews: z.array(ReviewSchema) })
+  .object({ since: IsoDateSchema, count: z.int().min(0), reviews: z.array(ReviewSchema) })
   .meta({ id: 'SinceResult' });
 export type SinceResult = z.infer<typeof SinceResultSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Insights, IsoDate, SearchQuerySchema } from '../domain/index.js';
+import { InsightsSchema, IsoDateSchema, SearchQuerySchema } from '../domain/index.js';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (schema: object, type = 'application/json') => ({ content: { [type]: { schema } } });
@@ -22,7 +22,7 @@ const conditionalParams = [
 const strip = ({ $schema, $id, ...rest }: Record<string, unknown>) => rest;
 
 function components(): Record<string, unknown> {
-  if (!z.globalRegistry.has(Insights)) z.globalRegistry.add(Insights, { id: 'Insights' });
+  if (!z.globalRegistry.has(InsightsSchema)) z.globalRegistry.add(InsightsSchema, { id: 'Insights' });
   const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, io: 'output', unrepresentable: 'any' });
   return Object.fromEntries(Object.entries(schemas).map(([k, v]) => [k, strip(v as Record<string, unknown>)]));
 }
@@ -113,7 +113,7 @@ export function buildOpenApi(baseUrl: string): object {
           400: badRequest,
           414: { description: 'The date segment is over 1,000 characters', ...json(ref('Error')) },
         },
-        { parameters: [{ name: 'date', in: 'path', required: true, schema: z.toJSONSchema(IsoDate) }, ...conditionalParams] },
+        { parameters: [{ name: 'date', in: 'path', required: true, schema: z.toJSONSchema(IsoDateSchema) }, ...conditionalParams] },
       ),
       '/api/websub/hub': {
         post: {

@@ -2,18 +2,18 @@ import { z } from 'zod';
 import type { Catalog } from '../catalog/index.js';
 import {
   AggregateRatingSchema,
-  AspectInsight,
+  AspectInsightSchema,
   BusinessSchema,
-  EntityInsight,
-  Insights,
-  IsoDate,
-  ReviewAnalysis,
+  EntityInsightSchema,
+  InsightsSchema,
+  IsoDateSchema,
+  ReviewAnalysisSchema,
   ReviewSchema,
   SearchQuerySchema,
   SearchResultSchema,
-  Service,
+  ServiceSchema,
   SinceResultSchema,
-  Technician,
+  TechnicianSchema,
 } from '../domain/index.js';
 import { type EntityKind, entityStats, findAspect, findEntity, UnknownName } from './lookup.js';
 
@@ -59,8 +59,8 @@ const RecentLimit = z.int().min(0).max(20).default(RECENT_DEFAULT).describe('how
 /** Aspects shown in the summary: the most mentioned ones. */
 const TOP_ASPECTS = 5;
 
-const EntityWithAliases = EntityInsight.extend({ aliases: Technician.shape.aliases });
-const TechnicianListEntry = EntityWithAliases.extend({ role: Technician.shape.role });
+const EntityWithAliases = EntityInsightSchema.extend({ aliases: TechnicianSchema.shape.aliases });
+const TechnicianListEntry = EntityWithAliases.extend({ role: TechnicianSchema.shape.role });
 
 function entityDetail<K extends EntityKind>(catalog: Catalog, kind: K, value: string, limit: number) {
   const { profile, stats } = findEntity(catalog, kind, value);
@@ -93,7 +93,7 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Get one review',
     description: 'One published review by its id, with its aspect-based sentiment analysis when the review has one.',
     input: z.object({ id: z.string().min(1).max(64).describe('review id: the 26-character ULID returned by the search tools') }),
-    output: z.object({ review: ReviewSchema, analysis: ReviewAnalysis.nullable() }),
+    output: z.object({ review: ReviewSchema, analysis: ReviewAnalysisSchema.nullable() }),
     run: (c, { id }) => {
       const review = c.review(id.toUpperCase());
       if (!review) {
@@ -109,7 +109,7 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Reviews since a date',
     description:
       'Reviews dated on or after a day (YYYY-MM-DD), newest first, for incremental sync. `count` is every review since that day; at most `limit` (default 20, max 100) are returned, the newest.',
-    input: z.object({ date: IsoDate.describe('first day to include, YYYY-MM-DD'), limit: SearchQuerySchema.shape.limit }),
+    input: z.object({ date: IsoDateSchema.describe('first day to include, YYYY-MM-DD'), limit: SearchQuerySchema.shape.limit }),
     output: SinceResultSchema.extend({ returned: z.int().min(0) }),
     run: (c, { date, limit }) => {
       const all = c.since(date);
@@ -123,14 +123,14 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       'What customers say overall: sentiment split, the editorial summary, a pull quote, the rating trend and the five most mentioned aspects with their sentiment.',
     input: NoArguments,
-    output: Insights.pick({
+    output: InsightsSchema.pick({
       review_count: true,
       date_range: true,
       overall_sentiment: true,
       summary: true,
       pull_quote: true,
       pull_quote_review_id: true,
-    }).extend({ trend: Insights.shape.temporal.shape.trend, top_aspects: z.array(AspectInsight) }),
+    }).extend({ trend: InsightsSchema.shape.temporal.shape.trend, top_aspects: z.array(AspectInsightSchema) }),
     run: (c) => {
       const i = c.insights;
       return {
@@ -151,7 +151,7 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       "Every aspect of the business's taxonomy (e.g. punctuality, pricing) with mention counts, sentiment split, score (-1..1), top phrases and quotes.",
     input: NoArguments,
-    output: Insights.pick({ aspects: true }),
+    output: InsightsSchema.pick({ aspects: true }),
     run: (c) => ({ aspects: c.insights.aspects }),
   }),
   tool({
@@ -159,7 +159,7 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Sentiment about one aspect',
     description: 'Sentiment about one aspect, by id or label: counts, percentages, score, top phrases, example reviews and quotes.',
     input: z.object({ aspect: z.string().min(1).max(120).describe('aspect id or label, e.g. "punctuality"; list_aspects lists them') }),
-    output: AspectInsight,
+    output: AspectInsightSchema,
     run: (c, { aspect }) => findAspect(c, aspect),
   }),
   tool({
@@ -179,7 +179,7 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       'One technician by id, name or alias: profile, review statistics, the aspects customers mention, and the newest reviews that mention them.',
     input: z.object({ technician: z.string().min(1).max(120).describe('technician id, name or alias'), recent: RecentLimit }),
-    output: z.object({ technician: Technician, stats: EntityInsight, recent_reviews: z.array(ReviewSchema) }),
+    output: z.object({ technician: TechnicianSchema, stats: EntityInsightSchema, recent_reviews: z.array(ReviewSchema) }),
     run: (c, { technician, recent }) => {
       const d = entityDetail(c, 'technician', technician, recent);
       return { technician: d.profile, stats: d.stats, recent_reviews: d.recent };
@@ -199,7 +199,7 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       'One service by id, name or alias: profile, review statistics, the aspects customers mention, and the newest reviews about it.',
     input: z.object({ service: z.string().min(1).max(120).describe('service id, name or alias'), recent: RecentLimit }),
-    output: z.object({ service: Service, stats: EntityInsight, recent_reviews: z.array(ReviewSchema) }),
+    output: z.object({ service: ServiceSchema, stats: EntityInsightSchema, recent_reviews: z.array(ReviewSchema) }),
     run: (c, { service, recent }) => {
       const d = entityDetail(c, 'service', service, recent);
       return { service: d.profile, stats: d.stats, recent_reviews: d.recent };
@@ -211,7 +211,7 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       'Monthly review count, average rating and sentiment (oldest month first), the trend label (improving, stable or declining) and the numbers behind it.',
     input: z.object({ months: z.int().min(1).max(600).optional().describe('only the most recent N months of the series (default: all)') }),
-    output: Insights.shape.temporal,
+    output: InsightsSchema.shape.temporal,
     run: (c, { months }) => {
       const t = c.insights.temporal;
       return months === undefined ? t : { ...t, monthly: t.monthly.slice(-months) };
@@ -223,7 +223,7 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       'Frequently asked questions about the business, each answered from the reviews with the ids of the reviews that support it.',
     input: NoArguments,
-    output: Insights.pick({ faq: true }),
+    output: InsightsSchema.pick({ faq: true }),
     run: (c) => ({ faq: c.insights.faq }),
   }),
 ];

@@ -2,7 +2,7 @@
 // reviews, entity mentions, problems, sentence offsets.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ReviewAnalysis } from '../../src/domain/index.js';
+import { ReviewAnalysisSchema } from '../../src/domain/index.js';
 import { createAnalyzer, ENGINE_VERSION } from '../../src/insights/index.js';
 
 const home = createAnalyzer({
@@ -17,7 +17,7 @@ const home = createAnalyzer({
 
 function analyze(text: string | null, rating = 3, language: string | null = null) {
   const a = home.analyze({ id: 'r1', rating, text, title: null, language });
-  ReviewAnalysis.parse(a);
+  ReviewAnalysisSchema.parse(a);
   return a;
 }
 

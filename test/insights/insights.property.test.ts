@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { type Insights, Insights as InsightsSchema } from '../../src/domain/index.js';
+import { type Insights, InsightsSchema } from '../../src/domain/index.js';
 import { buildInsights, type CorpusReview, createAnalyzer, type ReviewAnalysis } from '../../src/insights/index.js';
 
 const business = {

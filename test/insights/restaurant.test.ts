@@ -1,14 +1,14 @@
 // Rules of the restaurant vertical that the SemEval-2014 conventions rely on, on our own sentences.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ReviewAnalysis } from '../../src/domain/index.js';
+import { ReviewAnalysisSchema } from '../../src/domain/index.js';
 import { createAnalyzer } from '../../src/insights/index.js';
 
 const restaurant = createAnalyzer({ vertical: 'restaurant', technicians: [], services: [], serviceAreas: [] });
 
 function polarities(text: string): Record<string, string> {
   const a = restaurant.analyze({ id: 'x', rating: 3, text, title: null, language: 'en' });
-  ReviewAnalysis.parse(a);
+  ReviewAnalysisSchema.parse(a);
   return Object.fromEntries(a.aspects.map((x) => [x.id, x.polarity]));
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type Catalog, PER_URL, Representation } from '../../catalog/index.js';
-import { IsoDate, toErrorIssues } from '../../domain/index.js';
+import { IsoDateSchema, toErrorIssues } from '../../domain/index.js';
 import { sendRepresentation } from '../conditional.js';
 import { sendError } from '../errors.js';
 import { type MemoBudget, RevisionCache } from '../revision-cache.js';
@@ -38,7 +38,7 @@ export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo:
   });
 
   app.get<{ Params: { date: string } }>('/api/reviews/since/:date', async (req, reply) => {
-    const parsed = IsoDate.safeParse(req.params.date);
+    const parsed = IsoDateSchema.safeParse(req.params.date);
     if (!parsed.success) {
       const issues = toErrorIssues(parsed.error.issues).map((i) => ({
         ...i,
