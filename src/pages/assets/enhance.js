@@ -81,11 +81,9 @@ function enhanceFilters(form) {
 
   function showErrors(issues) {
     errors.hidden = issues.length === 0;
-    errors
-      .querySelector('ul')
-      .replaceChildren(
-        ...issues.map((i) => Object.assign(document.createElement('li'), { textContent: `${i.path.join('.') || 'query'}: ${i.message}` })),
-      );
+    errors.querySelector('ul').replaceChildren(
+      ...issues.map((i) => Object.assign(document.createElement('li'), { textContent: `${i.path.join('.') || 'query'}: ${i.message}` })),
+    );
   }
 
   function render(result, p) {
