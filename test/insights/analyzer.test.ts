@@ -240,9 +240,7 @@ describe('implicit evaluation', () => {
     assert.equal(polarities('They charged me extra for parts that were never installed.').pricing, 'negative');
     assert.deepEqual(polarities('The bill was twice the quote.'), { pricing: 'negative' });
   });
-  it('reads a late-night holiday visit as responsiveness praise', {
-    todo: 'known miss of the models retrained on the larger train splits (2a17f19): fixing it means changing the model after the held-out scoring; issue 12 stays open',
-  }, () => {
+  it('reads a late-night holiday visit as responsiveness praise', () => {
     assert.deepEqual(polarities('Came out at 11pm on a holiday.'), { responsiveness: 'positive' });
   });
   it('reads mess left behind and a job done right the first time', () => {

@@ -48,6 +48,7 @@ const options = (prefix: string, base: TrainOptions): TrainOptions => ({
   rate: Number(arg(`${prefix}rate`) ?? base.rate),
   l2: Number(arg(`${prefix}l2`) ?? base.l2),
   minCount: Number(arg(`${prefix}min-count`) ?? base.minCount),
+  bags: Number(arg(`${prefix}bags`) ?? base.bags),
 });
 // --rate etc. set the polarity model's options, --cat-rate etc. the category model's.
 const opts = { category: options('cat-', DEFAULT_CATEGORY), polarity: options('', { ...DEFAULT_POLARITY, ...config.polarityTrain }) };

@@ -15,9 +15,11 @@ export interface TrainOptions {
   /** Features seen in fewer examples than this are dropped (names only the training data used once). */
   minCount: number;
   decimals: number;
+  /** Models trained with seeds seed, seed+1, …, whose weights are averaged (less dependence on the visiting order). */
+  bags: number;
 }
 
-export const DEFAULT_TRAIN: TrainOptions = { seed: 20260, epochs: 30, rate: 0.02, l2: 1e-4, minCount: 2, decimals: 4 };
+export const DEFAULT_TRAIN: TrainOptions = { seed: 20260, epochs: 30, rate: 0.02, l2: 1e-4, minCount: 2, decimals: 4, bags: 1 };
 
 function shuffled(n: number, rnd: () => number): number[] {
   const order = Array.from({ length: n }, (_, i) => i);
@@ -76,6 +78,23 @@ function sgd(
     });
     return { names, values, weight: e.weight };
   });
+  const sum = new Map<string, Float64Array>();
+  for (let bag = 0; bag < opts.bags; bag++) {
+    for (const [name, w] of fit(kept, width, { ...opts, seed: opts.seed + bag }, gradient)) {
+      const row = sum.get(name) ?? new Float64Array(width);
+      for (let k = 0; k < width; k++) row[k] += w[k] / opts.bags;
+      sum.set(name, row);
+    }
+  }
+  return rounded(sum, opts.decimals);
+}
+
+function fit(
+  kept: { names: string[]; values: number[]; weight: number }[],
+  width: number,
+  opts: TrainOptions,
+  gradient: (index: number, z: Float64Array, out: Float64Array) => void,
+): Map<string, Float64Array> {
   const p: Params = { w: new Map(), g: new Map() };
   const rnd = prng(opts.seed);
   const z = new Float64Array(width);
@@ -102,7 +121,7 @@ function sgd(
       }
     }
   }
-  return rounded(p.w, opts.decimals);
+  return p.w;
 }
 
 /** Weights rounded to fixed decimals, names sorted, all-zero rows dropped. */

@@ -17,8 +17,11 @@ import {
 } from '../../src/insights/index.js';
 import { DEFAULT_TRAIN, type TrainOptions, trainOneVsRest, trainSoftmax } from './logistic.js';
 
-/** Chosen by 5-fold cross-validation on the home_services train split (tools/absa/cv.ts). */
-export const DEFAULT_CATEGORY: TrainOptions = { ...DEFAULT_TRAIN, rate: 0.2, l2: 1e-2 };
+/**
+ * Chosen by 5-fold cross-validation on the home_services train split (tools/absa/cv.ts). The category model
+ * averages 5 runs over different visiting orders: +0.5 F1 in that CV over one run.
+ */
+export const DEFAULT_CATEGORY: TrainOptions = { ...DEFAULT_TRAIN, rate: 0.2, l2: 1e-2, bags: 5 };
 export const DEFAULT_POLARITY: TrainOptions = { ...DEFAULT_TRAIN, rate: 0.05, minCount: 1 };
 
 import { type GoldSentence, mapCategories, parseSemEvalXml } from './semeval.js';
@@ -257,7 +260,7 @@ function correctPriors(w: Map<string, Float64Array>, pairs: { y: number }[], tar
 }
 
 function optionRecord(o: TrainOptions): Record<string, number> {
-  return { seed: o.seed, epochs: o.epochs, rate: o.rate, l2: o.l2, min_count: o.minCount, decimals: o.decimals };
+  return { seed: o.seed, epochs: o.epochs, rate: o.rate, l2: o.l2, min_count: o.minCount, decimals: o.decimals, bags: o.bags };
 }
 
 function toRecord(w: Map<string, Float64Array>): Record<string, number[]> {
