@@ -2,11 +2,10 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Logger } from 'pino';
 import { buildCatalog, CATALOG_FORMAT, Catalog, CorpusWorker, StaleCorpusError, unpackLayouts } from '../catalog/index.js';
-import { demoBusiness } from '../demo/index.js';
-import type { Business } from '../domain/index.js';
+import { type Business, NotReadyError } from '../domain/index.js';
 import { analysisContext } from '../ingest/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
-import type { RevisionListener as PgRevisionListener, ReviewAnalysisTable, ReviewTable, Revision, Store } from '../store/index.js';
+import type { RevisionListener as PgRevisionListener, ReviewAnalysisTable, ReviewTable, Store } from '../store/index.js';
 import { SliceClock } from '../threads/index.js';
 import { StoreWriter } from './store-writer.js';
 
@@ -15,7 +14,8 @@ const gunzipAsync = promisify(gunzip);
 /** What every rendered review depends on besides its row and analysis: a catalog can be updated only under the same. */
 const buildContext = (business: Business, base: string) => JSON.stringify([business, base]);
 
-const EMPTY_REVISION: Revision = { id: 0, created_at: new Date(0).toISOString() };
+/** Without a profile there is nothing to publish: the service stays not ready until one is stored. */
+const NO_PROFILE = 'No business profile is stored: run `reviewcast business set FILE` to publish one.';
 
 interface BuildState {
   /** The revision the held rows are as of. */
@@ -36,6 +36,8 @@ export type RevisionListener = (catalog: Catalog) => void | Promise<void>;
  */
 export class CatalogSource {
   private current: Catalog | null = null;
+  /** Why there is no catalog yet, when it is not only loading. */
+  private waiting: string | null = null;
   private timer: NodeJS.Timeout | null = null;
   private listener: PgRevisionListener | null = null;
   private building: Promise<void> | null = null;
@@ -57,7 +59,7 @@ export class CatalogSource {
   }
 
   get(): Catalog {
-    if (!this.current) throw Object.assign(new Error('the catalog is still loading'), { statusCode: 503 });
+    if (!this.current) throw new NotReadyError(this.waiting ?? 'The catalog is still loading; retry in a moment.');
     return this.current;
   }
 
@@ -79,15 +81,22 @@ export class CatalogSource {
 
   private async load(): Promise<void> {
     const latest = await this.store.latestRevision();
-    if (this.current && (latest?.id ?? 0) === this.current.revision) return;
+    if (this.current && latest?.id === this.current.revision) return;
+    const business = await this.store.getBusiness();
+    // Storing a profile makes a revision, so a later check finds it.
+    if (!business || !latest) {
+      this.waiting = NO_PROFILE;
+      return;
+    }
+    this.waiting = null;
     const started = performance.now();
     const base = this.opts.publicBaseUrl();
     const format = `${ENGINE_VERSION} ${CATALOG_FORMAT}`;
     // A stored snapshot spares a full read (a process that holds nothing yet, or whose catalog was made
     // for another profile or base URL); a process that can update what it holds does, which is cheaper
     // than parsing a whole snapshot.
-    const canUpdate = this.state !== null && this.state.context === buildContext((await this.store.getBusiness()) ?? demoBusiness(), base);
-    const stored = latest && !canUpdate ? await this.store.loadSnapshot(latest.id, base, format) : null;
+    const canUpdate = this.state !== null && this.state.context === buildContext(business, base);
+    const stored = canUpdate ? null : await this.store.loadSnapshot(latest.id, base, format);
     const snap = stored?.layout ? { ...stored, layout: stored.layout } : null;
     let catalog: Catalog;
     let analysed: ReviewAnalysisTable[] = [];
@@ -95,7 +104,7 @@ export class CatalogSource {
     if (snap) {
       const [reviews, insights] = await Promise.all([gunzipAsync(snap.reviews), gunzipAsync(snap.insights)]);
       catalog = Catalog.fromSnapshot({
-        revision: latest!,
+        revision: latest,
         reviews,
         insights,
         reviewsGzip: snap.reviews,
@@ -208,8 +217,10 @@ export class CatalogSource {
     // the catalog a slice at a time); analyses and insights are made on the corpus thread.
     const clock = new SliceClock();
     const read = await this.store.snapshot(async (trx) => {
-      const revision = (await this.store.latestRevision(trx)) ?? EMPTY_REVISION;
-      const business = (await this.store.getBusiness(trx)) ?? demoBusiness();
+      const revision = await this.store.latestRevision(trx);
+      const business = await this.store.getBusiness(trx);
+      // A profile is never removed: one seen before this read is still there.
+      if (!revision || !business) throw new NotReadyError(NO_PROFILE);
       const context = buildContext(business, base);
       const suffix = `|${analysisContext(business)}`;
       const full = !(held && held.context === context);

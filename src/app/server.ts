@@ -105,7 +105,8 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   catalog.startWatching();
   if (working) await hub.start();
   eventLoop.start();
-  log.info({ url, publicBaseUrl, role: config.role, revision: catalog.get().revision }, 'reviewcast listening');
+  if (!catalog.loaded) log.warn('no business profile is stored: not ready until `reviewcast business set FILE` stores one');
+  log.info({ url, publicBaseUrl, role: config.role, revision: catalog.loaded ? catalog.get().revision : null }, 'reviewcast listening');
 
   let closing: Promise<void> | null = null;
   return {

@@ -210,18 +210,6 @@ test('a server started from a snapshot builds the next revision on it, byte for 
   }
 });
 
-test('an empty database with no revision yet is loaded once, not again at every check', async () => {
-  const empty = await startTestServer({ REVIEWCAST_DEMO_IF_EMPTY: false, REVIEWCAST_POLL_MS: 50 });
-  try {
-    const first = empty.catalog.get();
-    assert.equal(first.revision, 0);
-    await new Promise((r) => setTimeout(r, 400));
-    assert.equal(empty.catalog.get(), first, 'the same catalog object: no rebuild while nothing changed');
-  } finally {
-    await empty.close();
-  }
-});
-
 test('subscriptions list and remove from the CLI', async () => {
   const db = join(tempDir(), 'subs.db');
   const { Store } = await import('../../src/store/index.js');
