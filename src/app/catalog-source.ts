@@ -3,9 +3,8 @@ import { gunzip } from 'node:zlib';
 import type { Logger } from 'pino';
 import { buildCatalog, CATALOG_FORMAT, Catalog, CorpusWorker, StaleCorpusError, unpackLayouts } from '../catalog/index.js';
 import { type Business, NotReadyError } from '../domain/index.js';
-import { analysisContext } from '../ingest/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
-import type { RevisionListener as PgRevisionListener, ReviewAnalysisTable, ReviewTable, Store } from '../store/index.js';
+import { type AnalysisContext, type AnalysisWrite, analysisKey, type Listener, type ReviewTable, type Store } from '../store/index.js';
 import { SliceClock } from '../threads/index.js';
 import { StoreWriter } from './store-writer.js';
 
@@ -27,6 +26,12 @@ interface BuildState {
   catalog: Catalog;
 }
 
+/** Analyses a build made, to store under their context. */
+interface Analysed {
+  items: AnalysisWrite[];
+  ctx: AnalysisContext | null;
+}
+
 export type RevisionListener = (catalog: Catalog) => void | Promise<void>;
 
 /**
@@ -39,7 +44,7 @@ export class CatalogSource {
   /** Why there is no catalog yet, when it is not only loading. */
   private waiting: string | null = null;
   private timer: NodeJS.Timeout | null = null;
-  private listener: PgRevisionListener | null = null;
+  private listener: Listener | null = null;
   private building: Promise<void> | null = null;
   private readonly listeners: RevisionListener[] = [];
   /** What the previous build read and made, to reuse what did not change. */
@@ -52,7 +57,7 @@ export class CatalogSource {
 
   constructor(
     private readonly store: Store,
-    private readonly opts: { publicBaseUrl: () => string; pollMs: number; log: Logger },
+    private readonly opts: { publicBaseUrl: () => string; databaseUrl: string; pollMs: number; log: Logger },
   ) {
     // Started now, so its modules load while the server starts rather than on the first build.
     this.corpus();
@@ -99,7 +104,7 @@ export class CatalogSource {
     const stored = canUpdate ? null : await this.store.loadSnapshot(latest.id, base, format);
     const snap = stored?.layout ? { ...stored, layout: stored.layout } : null;
     let catalog: Catalog;
-    let analysed: ReviewAnalysisTable[] = [];
+    let analysed: Analysed = { items: [], ctx: null };
     let from = 'snapshot';
     if (snap) {
       const [reviews, insights] = await Promise.all([gunzipAsync(snap.reviews), gunzipAsync(snap.insights)]);
@@ -154,10 +159,10 @@ export class CatalogSource {
    * under a burst of imports an older revision's snapshot is useless, and holding each one's bodies
    * until its turn would pile up memory.
    */
-  private persist(catalog: Catalog, analysed: ReviewAnalysisTable[], base: string, format: string): void {
-    if (analysed.length > 0) {
+  private persist(catalog: Catalog, analysed: Analysed, base: string, format: string): void {
+    if (analysed.ctx && analysed.items.length > 0) {
       const task = this.storeWriter()
-        .saveAnalyses(analysed, new SliceClock())
+        .saveAnalyses(analysed.items, analysed.ctx, new SliceClock())
         .catch((err) => this.opts.log.warn({ err }, 'storing analyses failed (the next build recomputes them)'));
       this.persisting.add(task);
       void task.finally(() => this.persisting.delete(task));
@@ -167,7 +172,7 @@ export class CatalogSource {
   }
 
   private storeWriter(): StoreWriter {
-    return (this.writer ??= new StoreWriter(this.store.conn.url));
+    return (this.writer ??= new StoreWriter(this.opts.databaseUrl));
   }
 
   /** The corpus thread, started again (fresh, holding nothing) after a failure. */
@@ -209,25 +214,25 @@ export class CatalogSource {
    * A changed business profile or base URL (every review renders differently) and any sign of drift
    * (the published count disagrees) fall back to a full read.
    */
-  private async build(): Promise<{ catalog: Catalog; analysed: ReviewAnalysisTable[]; from: 'full read' | 'update' }> {
+  private async build(): Promise<{ catalog: Catalog; analysed: Analysed; from: 'full read' | 'update' }> {
     const engine = this.corpus();
     const held = this.state;
     const base = this.opts.publicBaseUrl();
     // Every long step runs in slices with the event loop turning in between (reads a page at a time,
     // the catalog a slice at a time); analyses and insights are made on the corpus thread.
     const clock = new SliceClock();
-    const read = await this.store.snapshot(async (trx) => {
-      const revision = await this.store.latestRevision(trx);
-      const business = await this.store.getBusiness(trx);
+    const read = await this.store.consistentRead(async (view) => {
+      const revision = await view.latestRevision();
+      const business = await view.getBusiness();
       // A profile is never removed: one seen before this read is still there.
       if (!revision || !business) throw new NotReadyError(NO_PROFILE);
       const context = buildContext(business, base);
-      const suffix = `|${analysisContext(business)}`;
+      const ctx: AnalysisContext = { engine: ENGINE_VERSION, business };
       const full = !(held && held.context === context);
       // Each row read by id (a full read: the published ones; an update: every changed one).
       const byId = new Map<string, ReviewTable>();
       const published: string[] = [];
-      for await (const page of full ? this.store.publishedReviewPages(trx) : this.store.reviewsChangedAfterPages(held!.revision, trx)) {
+      for await (const page of full ? view.publishedReviewPages() : view.reviewsChangedAfterPages(held!.revision)) {
         for (const r of page) {
           byId.set(r.id, r);
           if (r.published === 1) published.push(r.id);
@@ -237,10 +242,10 @@ export class CatalogSource {
       // A stored analysis counts only if it is of this text under this profile and engine; the others
       // (and the missing ones) are made on the corpus thread.
       const stored = new Map<string, string>();
-      for await (const page of this.store.analysisPages(full ? null : published, trx)) {
+      for await (const page of view.analysisPages(full ? null : published)) {
         for (const a of page) {
           const row = byId.get(a.review_id);
-          if (row && row.published === 1 && a.content_hash === row.row_hash + suffix) stored.set(a.review_id, a.analysis);
+          if (row && row.published === 1 && a.content_hash === analysisKey(row.row_hash, ctx)) stored.set(a.review_id, a.analysis);
         }
         await clock.maybePause();
       }
@@ -248,10 +253,10 @@ export class CatalogSource {
         revision,
         business,
         context,
-        suffix,
+        ctx,
         byId,
         full,
-        published: full ? byId.size : await this.store.publishedCount(trx),
+        published: full ? byId.size : await view.publishedCount(),
         stored,
       };
     });
@@ -283,9 +288,9 @@ export class CatalogSource {
       return this.build();
     }
     // The corpus thread analysed what had no current analysis; those are stored after the swap.
-    const analysed: ReviewAnalysisTable[] = [];
+    const analysed: Analysed = { items: [], ctx: read.ctx };
     for (const [id, analysis] of catalog.analysed) {
-      analysed.push({ review_id: id, engine: ENGINE_VERSION, content_hash: read.byId.get(id)!.row_hash + read.suffix, analysis });
+      analysed.items.push({ reviewId: id, version: read.byId.get(id)!.row_hash, analysis });
       if (clock.due()) await clock.pause();
     }
     this.state = { revision: read.revision.id, context: read.context, ids, catalog };

@@ -35,7 +35,12 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
     log.info({ reviews, database: store.location }, 'empty database: loaded the demo business (Brightwater Plumbing & Heating)');
   }
   let publicBaseUrl = config.publicBaseUrl;
-  const catalog = new CatalogSource(store, { publicBaseUrl: () => publicBaseUrl!, pollMs: config.pollMs, log });
+  const catalog = new CatalogSource(store, {
+    publicBaseUrl: () => publicBaseUrl!,
+    databaseUrl: config.databaseUrl,
+    pollMs: config.pollMs,
+    log,
+  });
   const hubDeps = {
     store,
     catalog: () => catalog.get(),
@@ -78,10 +83,9 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
               config,
               log: log.child({ module: 'mcp' }),
               // On PostgreSQL (the several-replicas setup) sessions live in the database so every replica accepts them.
-              sessions:
-                store.dialect === 'postgres'
-                  ? new StoreSessionStore(store, { ttlMs: config.mcpSessionTtlMs, maxSessions: config.mcpMaxSessions })
-                  : undefined,
+              sessions: store.sharesState
+                ? new StoreSessionStore(store, { ttlMs: config.mcpSessionTtlMs, maxSessions: config.mcpMaxSessions })
+                : undefined,
               rateLimits: store,
               counters: mcpCounters,
               memo,

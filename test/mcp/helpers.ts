@@ -31,10 +31,11 @@ export const DEFAULT_MCP_CONFIG: McpConfig = {
  */
 export async function startMcpServer(config: Partial<McpConfig> = {}, reviews = 300): Promise<McpTestServer> {
   const log = pino({ level: 'silent' });
-  const store = await Store.open(join(tempDir(), 'reviewcast.db'));
+  const databaseUrl = join(tempDir(), 'reviewcast.db');
+  const store = await Store.open(databaseUrl);
   await seedDemo(store, reviews);
   let base = 'http://127.0.0.1';
-  const catalog = new CatalogSource(store, { publicBaseUrl: () => base, pollMs: 60_000, log });
+  const catalog = new CatalogSource(store, { publicBaseUrl: () => base, databaseUrl, pollMs: 60_000, log });
   const memo = new MemoBudget(64 << 20);
   const app = await buildApp({
     catalog: () => catalog.get(),
