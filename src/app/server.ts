@@ -6,8 +6,8 @@ import { McpCounters, mcpMetricsText, mcpToolDefinitions, registerMcp, StoreSess
 import { registerPages } from '../pages/index.js';
 import { Store } from '../store/index.js';
 import { HubConfigSchema, HubWorker, registerHub } from '../websub/index.js';
-import { CatalogSource } from './catalog-source.js';
 import { EventLoopMonitor } from './event-loop.js';
+import { RevisionScheduler } from './revision-scheduler.js';
 import { seedDemo } from './seed-demo.js';
 
 export interface RunningServer {
@@ -16,7 +16,7 @@ export interface RunningServer {
   url: string;
   config: Config;
   store: Store;
-  catalog: CatalogSource;
+  catalog: RevisionScheduler;
   hub: HubWorker;
   log: Logger;
   close(): Promise<void>;
@@ -35,7 +35,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
     log.info({ reviews, database: store.location }, 'empty database: loaded the demo business (Brightwater Plumbing & Heating)');
   }
   let publicBaseUrl = config.publicBaseUrl;
-  const catalog = new CatalogSource(store, {
+  const catalog = new RevisionScheduler(store, {
     publicBaseUrl: () => publicBaseUrl!,
     databaseUrl: config.databaseUrl,
     pollMs: config.pollMs,
