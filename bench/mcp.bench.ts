@@ -13,7 +13,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import autocannon from 'autocannon';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { CatalogSource, seedDemo } from '../src/app/index.js';
+import { RevisionScheduler, seedDemo } from '../src/app/index.js';
 import { buildApp, MemoBudget } from '../src/http/index.js';
 import { registerMcp } from '../src/mcp/index.js';
 import { Store } from '../src/store/index.js';
@@ -31,10 +31,11 @@ const searchArgs = (limit: number) => ({ min_rating: 4, query: 'water', limit })
 
 async function serve(kind: Kind, reviews: number): Promise<void> {
   const log = pino({ level: 'silent' });
-  const store = await Store.open(join(benchDir(), 'reviewcast.db'));
+  const databaseUrl = join(benchDir(), 'reviewcast.db');
+  const store = await Store.open(databaseUrl);
   await seedDemo(store, reviews);
   let base = 'http://127.0.0.1';
-  const catalog = new CatalogSource(store, { publicBaseUrl: () => base, pollMs: 60_000, log });
+  const catalog = new RevisionScheduler(store, { publicBaseUrl: () => base, databaseUrl, pollMs: 60_000, log });
   const noop = () => {
     const s = new McpServer({ name: 'noop', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
     s.registerTool('search_reviews', { description: 'returns at once', inputSchema: z.object({}).passthrough() }, () => ({

@@ -104,22 +104,15 @@ for (const workers of [1, 3]) {
   const store = await Store.open(db);
   const now = Date.now();
   for (let i = 0; i < SUBSCRIBERS; i += 1000) {
-    await store.db
-      .insertInto('websub_subscriptions')
-      .values(
-        Array.from({ length: Math.min(1000, SUBSCRIBERS - i) }, (_, j) => ({
-          topic: `${BASE}/api/feed.json`,
-          callback: `https://127.0.0.1:${port}/s/${i + j}`,
-          secret: null,
-          lease_seconds: 864_000,
-          expires_at: now + 864_000_000,
-          failures: 0,
-          last_delivered_etag: null,
-          created_at: new Date(now).toISOString(),
-          updated_at: new Date(now).toISOString(),
-        })),
-      )
-      .execute();
+    await store.hubSubscriptions.activate(
+      Array.from({ length: Math.min(1000, SUBSCRIBERS - i) }, (_, j) => ({
+        topic: `${BASE}/api/feed.json`,
+        callback: `https://127.0.0.1:${port}/s/${i + j}`,
+        secret: null,
+        leaseSeconds: 864_000,
+      })),
+      now,
+    );
   }
   await store.setBusiness(demoBusiness(), new Date().toISOString());
   const t0 = performance.now();

@@ -166,7 +166,6 @@ async function hub(a: HubArgs): Promise<void> {
   let catalog = fakeCatalog(1, base);
   // Seed verified subscriptions directly: this measures the fan-out, not n verifications.
   const now = Date.now();
-  const iso = new Date(now).toISOString();
   for (let i = 0; i < a.n; i += 500) {
     const batch = Array.from({ length: Math.min(500, a.n - i) }, (_, j) => {
       const k = i + j;
@@ -174,15 +173,10 @@ async function hub(a: HubArgs): Promise<void> {
         topic: catalog.links.feedJson,
         callback: `https://127.0.0.1:${a.ports[k % a.ports.length]}/s/${k}?token=${k}`,
         secret: k % 2 === 0 ? `secret-${k}` : null,
-        lease_seconds: 864_000,
-        expires_at: now + 864_000_000,
-        failures: 0,
-        last_delivered_etag: null,
-        created_at: iso,
-        updated_at: iso,
+        leaseSeconds: 864_000,
       };
     });
-    await store.db.insertInto('websub_subscriptions').values(batch).execute();
+    await store.hubSubscriptions.activate(batch, now);
   }
   const reasons = new Map<string, number>();
   const note = (o: object) => {

@@ -1,3 +1,3 @@
-export { CatalogSource, type RevisionListener } from './catalog-source.js';
+export { type RevisionListener, RevisionScheduler } from './revision-scheduler.js';
 export { seedDemo } from './seed-demo.js';
 export { type RunningServer, startServer } from './server.js';

@@ -6,8 +6,8 @@ import { McpCounters, mcpMetricsText, mcpToolDefinitions, registerMcp, StoreSess
 import { registerPages } from '../pages/index.js';
 import { Store } from '../store/index.js';
 import { HubConfigSchema, HubWorker, registerHub } from '../websub/index.js';
-import { CatalogSource } from './catalog-source.js';
 import { EventLoopMonitor } from './event-loop.js';
+import { RevisionScheduler } from './revision-scheduler.js';
 import { seedDemo } from './seed-demo.js';
 
 export interface RunningServer {
@@ -16,7 +16,7 @@ export interface RunningServer {
   url: string;
   config: Config;
   store: Store;
-  catalog: CatalogSource;
+  catalog: RevisionScheduler;
   hub: HubWorker;
   log: Logger;
   close(): Promise<void>;
@@ -35,7 +35,12 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
     log.info({ reviews, database: store.location }, 'empty database: loaded the demo business (Brightwater Plumbing & Heating)');
   }
   let publicBaseUrl = config.publicBaseUrl;
-  const catalog = new CatalogSource(store, { publicBaseUrl: () => publicBaseUrl!, pollMs: config.pollMs, log });
+  const catalog = new RevisionScheduler(store, {
+    publicBaseUrl: () => publicBaseUrl!,
+    databaseUrl: config.databaseUrl,
+    pollMs: config.pollMs,
+    log,
+  });
   const hubDeps = {
     store,
     catalog: () => catalog.get(),
@@ -78,10 +83,9 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
               config,
               log: log.child({ module: 'mcp' }),
               // On PostgreSQL (the several-replicas setup) sessions live in the database so every replica accepts them.
-              sessions:
-                store.dialect === 'postgres'
-                  ? new StoreSessionStore(store, { ttlMs: config.mcpSessionTtlMs, maxSessions: config.mcpMaxSessions })
-                  : undefined,
+              sessions: store.sharesState
+                ? new StoreSessionStore(store, { ttlMs: config.mcpSessionTtlMs, maxSessions: config.mcpMaxSessions })
+                : undefined,
               rateLimits: store,
               counters: mcpCounters,
               memo,
@@ -105,7 +109,8 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   catalog.startWatching();
   if (working) await hub.start();
   eventLoop.start();
-  log.info({ url, publicBaseUrl, role: config.role, revision: catalog.get().revision }, 'reviewcast listening');
+  if (!catalog.loaded) log.warn('no business profile is stored: not ready until `reviewcast business set FILE` stores one');
+  log.info({ url, publicBaseUrl, role: config.role, revision: catalog.loaded ? catalog.get().revision : null }, 'reviewcast listening');
 
   let closing: Promise<void> | null = null;
   return {

@@ -21,7 +21,7 @@ port.on('message', (m: ToWriter) => {
         port.close();
         return;
       }
-      if (m.t === 'analyses') await s.saveAnalyses(m.rows);
+      if (m.t === 'analyses') await s.saveAnalyses(m.items, m.ctx);
       else {
         const snap: CatalogSnapshotTable = {
           ...m.snapshot,

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import type { ReviewAnalysisTable } from '../store/index.js';
+import type { AnalysisContext, AnalysisWrite } from '../store/index.js';
 import { type SliceClock, startWorker } from '../threads/index.js';
 
 type SnapshotMessage = {
@@ -14,7 +14,7 @@ type SnapshotMessage = {
 };
 
 export type ToWriter =
-  | { t: 'analyses'; id: number; rows: ReviewAnalysisTable[] }
+  | { t: 'analyses'; id: number; items: AnalysisWrite[]; ctx: AnalysisContext }
   | { t: 'snapshot'; id: number; snapshot: SnapshotMessage }
   | { t: 'close'; id: number };
 export type FromWriter = { id: number; error?: string };
@@ -70,10 +70,10 @@ export class StoreWriter {
     return done;
   }
 
-  async saveAnalyses(rows: ReviewAnalysisTable[], clock: SliceClock): Promise<void> {
+  async saveAnalyses(items: AnalysisWrite[], ctx: AnalysisContext, clock: SliceClock): Promise<void> {
     const parts: Promise<void>[] = [];
-    for (let i = 0; i < rows.length; i += PART) {
-      parts.push(this.send({ t: 'analyses', id: this.nextId++, rows: rows.slice(i, i + PART) }));
+    for (let i = 0; i < items.length; i += PART) {
+      parts.push(this.send({ t: 'analyses', id: this.nextId++, items: items.slice(i, i + PART), ctx }));
       if (clock.due()) await clock.pause();
     }
     await Promise.all(parts);

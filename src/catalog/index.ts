@@ -2,6 +2,15 @@ export { buildCatalog, type CatalogInput, type CatalogUpdate } from './build-cat
 export { CATALOG_FORMAT, Catalog, type CatalogSnapshot, type Representations, unpackLayouts } from './catalog.js';
 export { StaleCorpusError } from './corpus-model.js';
 export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
+export {
+  type AnalysesToStore,
+  buildContext,
+  buildNextRevision,
+  type HeldRevision,
+  loadRevision,
+  NO_PROFILE,
+  SNAPSHOT_FORMAT,
+} from './next-revision.js';
 export { xmlSafe } from './render/atom.js';
 export { FEED_SIZE } from './render/feeds.js';
 export { type Links, links, websubLinkHeader } from './render/links.js';

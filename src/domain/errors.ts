@@ -25,3 +25,12 @@ export function toErrorIssues(issues: readonly z.core.$ZodIssue[]): ErrorIssue[]
     code: i.code,
   }));
 }
+
+/**
+ * The service has nothing to publish yet (no business profile stored, or the first revision still
+ * loading): every data surface answers 503 `not_ready` with this message, and nothing is logged as a failure.
+ */
+export class NotReadyError extends Error {
+  readonly statusCode = 503;
+  readonly error = 'not_ready';
+}

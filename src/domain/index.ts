@@ -2,6 +2,7 @@ export * from './aggregate-rating.js';
 export * from './business.js';
 export * from './common.js';
 export * from './errors.js';
+export * from './hash.js';
 export * from './hub.js';
 export * from './insights.js';
 export * from './json-feed.js';

@@ -2,6 +2,7 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/index.js';
+import { NotReadyError } from '../domain/index.js';
 import { frameworkError, registerErrorHandling, sendError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import type { MemoBudget } from './revision-cache.js';
@@ -73,6 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const c = deps.catalog();
       return { status: 'ready', revision: c.revision, reviews: c.reviews.length };
     } catch (err) {
+      if (err instanceof NotReadyError) return sendError(reply.header('Retry-After', '5'), 503, err.error, err.message);
       return sendError(reply, 503, 'not_ready', `Not ready: ${(err as Error).message}`);
     }
   });

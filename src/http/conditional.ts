@@ -69,7 +69,9 @@ export async function sendRepresentation(req: FastifyRequest, reply: FastifyRepl
   reply.type(rep.contentType);
   if (!encoding) {
     const chunks = rep.chunks;
-    if (chunks.length === 1) return reply.send(chunks[0]);
+    // Fastify sends a buffer as bytes only over an ArrayBuffer: one over a SharedArrayBuffer (a body made on
+    // a worker thread) would be serialised as JSON, so it goes out as a stream like the parts below.
+    if (chunks.length === 1 && chunks[0].buffer instanceof ArrayBuffer) return reply.send(chunks[0]);
     // Parts are views of catalog bytes (a since body is a prefix of /reviews.json): written in turn, never joined.
     return reply.header('Content-Length', String(rep.length)).send(Readable.from(chunks, { objectMode: false }));
   }

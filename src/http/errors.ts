@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorBody, ErrorIssue } from '../domain/index.js';
+import { type ErrorBody, type ErrorIssue, NotReadyError } from '../domain/index.js';
 
 export function sendError(reply: FastifyReply, status: number, error: string, message: string, issues?: ErrorIssue[]) {
   const body: ErrorBody = { error, message, ...(issues || status === 400 ? { issues: issues ?? [] } : {}) };
@@ -72,6 +72,7 @@ export function registerErrorHandling(app: FastifyInstance) {
   });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof NotReadyError) return sendError(reply.header('Retry-After', '5'), 503, err.error, err.message);
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
     if (status >= 500) {
       req.log.error({ err }, 'request failed');

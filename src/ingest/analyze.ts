@@ -1,15 +1,7 @@
-import { sql } from 'kysely';
 import type { Business } from '../domain/index.js';
 import { type AnalyzerOptions, ENGINE_VERSION } from '../insights/index.js';
-import type { Store } from '../store/index.js';
+import type { AnalysisContext, Store } from '../store/index.js';
 import { AnalysisPool } from './analysis-pool.js';
-import { hashOf } from './identity.js';
-
-/**
- * What an analysis depends on besides the review row: the engine and the names it can mention.
- * Stored as `<row_hash>|<this>` so the database itself finds the stale ones.
- */
-export const analysisContext = (b: Business) => hashOf([ENGINE_VERSION, b.vertical, b.technicians, b.services, b.service_areas]);
 
 /** The analyzer's view of a business profile. */
 export const analyzerOptions = (b: Business): AnalyzerOptions => ({
@@ -37,15 +29,8 @@ export async function analyzePending(
 ): Promise<{ analysed: number }> {
   const business = await store.getBusiness();
   if (!business) return { analysed: 0 };
-  const suffix = `|${analysisContext(business)}`;
-  const pending = await store.db
-    .selectFrom('reviews as r')
-    .leftJoin('review_analysis as a', 'a.review_id', 'r.id')
-    .select(['r.id', 'r.text', 'r.title', 'r.rating', 'r.language', 'r.row_hash'])
-    .where('r.published', '=', 1)
-    .$if(opts.revision !== undefined, (q) => q.where('r.changed_revision', '=', opts.revision!))
-    .where((eb) => eb.or([eb('a.review_id', 'is', null), eb('a.content_hash', '!=', sql<string>`r.row_hash || ${suffix}`)]))
-    .execute();
+  const ctx: AnalysisContext = { engine: ENGINE_VERSION, business };
+  const pending = await store.pendingAnalyses(ctx, { revision: opts.revision });
   if (pending.length === 0) return { analysed: 0 };
   const pool = new AnalysisPool(analyzerOptions(business));
   try {
@@ -55,7 +40,8 @@ export async function analyzePending(
         batch.map((r) => ({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language })),
       );
       await store.saveAnalyses(
-        batch.map((r, k) => ({ review_id: r.id, engine: ENGINE_VERSION, content_hash: r.row_hash + suffix, analysis: analyses[k] })),
+        batch.map((r, k) => ({ reviewId: r.id, version: r.row_hash, analysis: analyses[k] })),
+        ctx,
       );
       opts.onProgress?.(i + batch.length, pending.length);
     }

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 import { foldText } from '../domain/index.js';
 
+export { hashOf } from '../domain/index.js';
+
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
 /** Dedupe key without a platform id: same source, author, day and text is the same review. */
@@ -16,8 +18,6 @@ export const fingerprint = (source: string, author: string, date: string, text: 
         .trim(),
     ].join('\u0000'),
   ).toString('base64url');
-
-export const hashOf = (value: unknown) => sha256(JSON.stringify(value)).toString('base64url').slice(0, 32);
 
 /**
  * A ULID derived from the review's identity: its time part is the review's publication time and its

@@ -1,7 +1,7 @@
 import { type AnalysisInput, createAnalyzer, ENGINE_VERSION } from '../insights/index.js';
-import type { ReviewAnalysisTable, ReviewTable, Revision, Store, Tx } from '../store/index.js';
+import type { AnalysisContext, CandidateKeys, ReviewIdentity, ReviewUpdate, ReviewWrite, Revision, Store } from '../store/index.js';
 import { AnalysisPool } from './analysis-pool.js';
-import { analysisContext, analyzerOptions } from './analyze.js';
+import { analyzerOptions } from './analyze.js';
 import { TEXT_FIXES, type TextFix } from './clean-text.js';
 import { formatRef, type RowError } from './errors.js';
 import type { RawRow } from './formats.js';
@@ -39,34 +39,21 @@ export interface ImportReport {
   cleaned: Record<TextFix, number>;
 }
 
-type Existing = Pick<
-  ReviewTable,
-  'id' | 'source' | 'source_review_id' | 'fingerprint' | 'row_hash' | 'content_hash' | 'published' | 'updated_at' | 'first_seen_at'
->;
+type Existing = ReviewIdentity;
 
+/** Rows per write, so progress moves in steps. */
 const BATCH = 500;
+
 /** Up to this many rows, an import reads only the stored reviews its rows could match, not all of them. */
 const KEYED_READ_MAX = 2_000;
-const EXISTING_COLUMNS = [
-  'id',
-  'source',
-  'source_review_id',
-  'fingerprint',
-  'row_hash',
-  'content_hash',
-  'published',
-  'updated_at',
-  'first_seen_at',
-] as const;
 
 /**
  * The stored reviews an import must compare its rows with: all of them for --sync (it unpublishes
  * what the file lacks) or a large file; otherwise those sharing a platform id or a fingerprint with a
  * row, so adding one review to a 100k corpus reads a handful of rows.
  */
-async function existingFor(trx: Tx, valid: NormalizedReview[], sync: boolean): Promise<Existing[]> {
-  if (sync || valid.length > KEYED_READ_MAX) return trx.selectFrom('reviews').select(EXISTING_COLUMNS).execute();
-  // By (source, platform id), the unique index's order, and by fingerprint, its own index.
+function candidateKeys(valid: NormalizedReview[], sync: boolean): CandidateKeys {
+  if (sync || valid.length > KEYED_READ_MAX) return 'all';
   const platformIds = new Map<string, string[]>();
   for (const n of valid) {
     if (!n.record.source_review_id) continue;
@@ -74,28 +61,7 @@ async function existingFor(trx: Tx, valid: NormalizedReview[], sync: boolean): P
     ids.push(n.record.source_review_id);
     platformIds.set(n.record.source, ids);
   }
-  const fingerprints = [...new Set(valid.map((n) => n.fingerprint))];
-  const found = new Map<string, Existing>();
-  for (const [source, ids] of platformIds) {
-    for (let i = 0; i < ids.length; i += BATCH) {
-      const rows = await trx
-        .selectFrom('reviews')
-        .select(EXISTING_COLUMNS)
-        .where('source', '=', source)
-        .where('source_review_id', 'in', ids.slice(i, i + BATCH))
-        .execute();
-      for (const e of rows) found.set(e.id, e);
-    }
-  }
-  for (let i = 0; i < fingerprints.length; i += BATCH) {
-    for (const e of await trx
-      .selectFrom('reviews')
-      .select(EXISTING_COLUMNS)
-      .where('fingerprint', 'in', fingerprints.slice(i, i + BATCH))
-      .execute())
-      found.set(e.id, e);
-  }
-  return [...found.values()];
+  return { platformIds, fingerprints: [...new Set(valid.map((n) => n.fingerprint))] };
 }
 
 /**
@@ -144,7 +110,7 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
   };
   if (invalid.length > 0 && !opts.skipInvalid) return report;
   const sync = Boolean(opts.sync);
-  const analysis = opts.analyze && business ? { business, suffix: `|${analysisContext(business)}` } : null;
+  const analysis: AnalysisContext | null = opts.analyze && business ? { engine: ENGINE_VERSION, business } : null;
 
   // Analysing takes long and needs no lock: it runs before the write transaction on what the rows will
   // be (planned against a plain read), and the transaction writes those analyses with the reviews, so
@@ -152,7 +118,7 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
   // different inside the transaction (another import in between) is analysed there.
   const prepared = new Map<string, { row_hash: string; analysis: string }>();
   if (analysis) {
-    const planned = planWrites(valid, await existingFor(store.db, valid, sync), now);
+    const planned = planWrites(valid, await store.reviewCandidates(candidateKeys(valid, sync)), now);
     const targets = analysisTargets(planned);
     if (targets.length > 0) {
       const pool = new AnalysisPool(analyzerOptions(analysis.business));
@@ -168,9 +134,8 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     }
   }
 
-  await store.transaction(async (trx) => {
-    await store.lockWrites(trx);
-    const existing = await existingFor(trx, valid, sync);
+  await store.writeRevision(async (w) => {
+    const existing = await w.candidates(candidateKeys(valid, sync));
     const planned = planWrites(valid, existing, now);
     report.added = planned.inserts.length;
     report.updated = planned.updates.length;
@@ -185,52 +150,42 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     // An import that changes nothing makes no revision; otherwise every written row names it, so catalog
     // builds read only rows changed after the revision they hold.
     if (planned.inserts.length + planned.updates.length + gone.length === 0) return;
-    const revision = (report.revision = await store.addRevision(
-      trx,
+    const { revision, reviews } = await w.begin(
       now,
       `import: ${report.added} added, ${report.updated} updated, ${report.unpublished} unpublished`,
-    ));
+    );
+    report.revision = revision;
     let done = 0;
     const total = planned.inserts.length + planned.updates.length;
     for (const u of planned.updates) {
-      await trx
-        .updateTable('reviews')
-        .set({ ...u.set, changed_revision: revision.id })
-        .where('id', '=', u.id)
-        .execute();
+      await reviews.update(u.id, u.set);
       opts.onProgress?.(++done, total);
     }
     for (let i = 0; i < planned.inserts.length; i += BATCH) {
-      const batch = planned.inserts.slice(i, i + BATCH).map((r) => ({ ...r, changed_revision: revision.id }));
-      await trx.insertInto('reviews').values(batch).execute();
+      const batch = planned.inserts.slice(i, i + BATCH);
+      await reviews.insert(batch);
       opts.onProgress?.((done += batch.length), total);
     }
-    for (let i = 0; i < gone.length; i += BATCH) {
-      await trx
-        .updateTable('reviews')
-        .set({ published: 0, row_hash: '', changed_revision: revision.id })
-        .where('id', 'in', gone.slice(i, i + BATCH))
-        .execute();
-    }
+    await reviews.unpublish(gone);
     if (analysis) {
       let inline: ReturnType<typeof createAnalyzer> | null = null;
-      const rows: ReviewAnalysisTable[] = analysisTargets(planned).map((t) => {
+      const items = analysisTargets(planned).map((t) => {
         const ready = prepared.get(t.input.id);
         const text =
           ready?.row_hash === t.row_hash
             ? ready.analysis
             : JSON.stringify((inline ??= createAnalyzer(analyzerOptions(analysis.business))).analyze(t.input));
-        return { review_id: t.input.id, engine: ENGINE_VERSION, content_hash: t.row_hash + analysis.suffix, analysis: text };
+        return { reviewId: t.input.id, version: t.row_hash, analysis: text };
       });
-      await store.saveAnalyses(rows, trx);
+      await w.saveAnalyses(items, analysis);
     }
   });
   report.written = true;
   return report;
 }
 
-type InsertRow = Omit<ReviewTable, 'changed_revision'>;
-type UpdateSet = Omit<ReviewTable, 'id' | 'first_seen_at' | 'changed_revision'>;
+type InsertRow = ReviewWrite;
+type UpdateSet = ReviewUpdate;
 
 interface PlannedWrites {
   inserts: InsertRow[];

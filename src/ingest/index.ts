@@ -1,4 +1,4 @@
-export { analysisContext, analyzePending } from './analyze.js';
+export { analyzePending } from './analyze.js';
 export { describeCleaning, type TextFix } from './clean-text.js';
 export { decodeUtf8 } from './decode.js';
 export { formatRowError, ImportFileError, type RowError } from './errors.js';

@@ -1,14 +1,10 @@
-export { type Connection, connect, type Dialect, isPostgresUrl } from './connect.js';
+export { type AnalysisContext, type AnalysisWrite, analysisKey } from './analyses.js';
+export type { Listener } from './dialect.js';
+export type { ClaimedDelivery, Delivery } from './hub-deliveries.js';
+export type { HubGauges, SubscriptionInfo, SubscriptionInput } from './hub-subscriptions.js';
+export type { Verification, VerificationRequest } from './hub-verifications.js';
+export type { McpSession } from './mcp-sessions.js';
 export { RateLimiter } from './rate-limit.js';
-export { REVISION_CHANNEL, RevisionListener } from './revision-listener.js';
-export type {
-  CatalogSnapshotTable,
-  Database,
-  ReviewAnalysisTable,
-  ReviewTable,
-  RevisionTable,
-  WebsubDeliveryTable,
-  WebsubSubscriptionTable,
-  WebsubVerificationTable,
-} from './schema.js';
-export { type Revision, Store, type Tx } from './store.js';
+export type { CandidateKeys, ReviewIdentity, ReviewUpdate, ReviewWrite } from './review-writes.js';
+export type { CatalogSnapshotTable, ReviewAnalysisTable, ReviewTable } from './schema.js';
+export { type PendingAnalysis, type Revision, type RevisionWrite, Store } from './store.js';

@@ -1,12 +1,13 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
-import type { Dialect } from './connect.js';
+import type { DialectAdapter } from './dialect.js';
+
+type ColumnTypes = DialectAdapter['columnTypes'];
 
 /**
  * Migrations live in code (not files found at run time) so they work the same from tsx, a bundle or
  * an installed package. Add new ones at the end; never edit one that has shipped.
  */
-export function migrations(dialect: Dialect): Record<string, Migration> {
-  const autoId = dialect === 'postgres' ? 'bigint generated always as identity primary key' : 'integer primary key autoincrement';
+export function migrations({ autoId, idRef, bytes }: ColumnTypes): Record<string, Migration> {
   return {
     '0001_core': {
       async up(db: Kysely<any>) {
@@ -65,7 +66,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0002_websub': {
       async up(db: Kysely<any>) {
         // Times the hub schedules by (expiry, due, claim) are epoch milliseconds so both engines compare numbers.
-        const ref = dialect === 'postgres' ? 'bigint' : 'integer';
         await db.schema
           .createTable('websub_subscriptions')
           .addColumn('id', sql.raw(autoId) as any)
@@ -99,7 +99,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('websub_verifications_due').on('websub_verifications').column('due_at').execute();
         await db.schema
           .createTable('websub_deliveries')
-          .addColumn('subscription_id', sql.raw(ref) as any, (c) =>
+          .addColumn('subscription_id', sql.raw(idRef) as any, (c) =>
             c.primaryKey().references('websub_subscriptions.id').onDelete('cascade'),
           )
           .addColumn('topic', 'text', (c) => c.notNull())
@@ -125,14 +125,13 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
       async up(db: Kysely<any>) {
         // The rendered bodies of a revision, so a restart or another replica serves the same bytes without rebuilding.
         // Bodies are bytes (served as they are); insights_core is the insights without per_review, the part parsed at load.
-        const bytes = dialect === 'postgres' ? 'bytea' : 'blob';
         await db.schema
           .createTable('catalog_snapshots')
           .addColumn('revision', 'integer', (c) => c.notNull())
           .addColumn('base_url', 'text', (c) => c.notNull())
           .addColumn('engine', 'text', (c) => c.notNull())
-          .addColumn('reviews', bytes, (c) => c.notNull())
-          .addColumn('insights', bytes, (c) => c.notNull())
+          .addColumn('reviews', sql.raw(bytes), (c) => c.notNull())
+          .addColumn('insights', sql.raw(bytes), (c) => c.notNull())
           .addColumn('insights_core', 'text', (c) => c.notNull())
           .addColumn('created_at', 'text', (c) => c.notNull())
           .addPrimaryKeyConstraint('catalog_snapshots_pk', ['revision', 'base_url', 'engine'])
@@ -177,10 +176,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
       async up(db: Kysely<any>) {
         // Where each review and analysis lies in the stored bodies (and their digests), so a process
         // that loads a snapshot can build the next revision on it instead of reading everything.
-        await db.schema
-          .alterTable('catalog_snapshots')
-          .addColumn('layout', dialect === 'postgres' ? 'bytea' : 'blob')
-          .execute();
+        await db.schema.alterTable('catalog_snapshots').addColumn('layout', sql.raw(bytes)).execute();
       },
     },
     '0009_changed_rows_by_page': {
@@ -194,8 +190,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
   };
 }
 
-export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+export async function migrateToLatest(db: Kysely<any>, types: ColumnTypes): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(types) };
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

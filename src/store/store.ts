@@ -1,16 +1,35 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { type Business, BusinessSchema } from '../domain/index.js';
-import { type Connection, connect, connectReader, type Dialect } from './connect.js';
+import { type AnalysisContext, type AnalysisWrite, analysisKey } from './analyses.js';
+import { connect } from './connect.js';
+import type { Db, DialectAdapter, Listener, Queryable } from './dialect.js';
+import { HubDeliveryRepository } from './hub-deliveries.js';
+import { HubSubscriptionRepository } from './hub-subscriptions.js';
+import { HubVerificationRepository } from './hub-verifications.js';
+import { McpSessionRepository } from './mcp-sessions.js';
 import { migrateToLatest } from './migrations.js';
-import { REVISION_CHANNEL, RevisionListener } from './revision-listener.js';
-import type { CatalogSnapshotTable, Database, ReviewAnalysisTable, ReviewTable } from './schema.js';
+import { RateLimitRepository } from './rate-limits.js';
+import { type CandidateKeys, candidates, type ReviewIdentity, ReviewWriter } from './review-writes.js';
+import type { CatalogSnapshotTable, ReviewAnalysisTable, ReviewTable } from './schema.js';
 
-export type Tx = Transaction<Database> | Kysely<Database>;
 export interface Revision {
   id: number;
   created_at: string;
 }
 
+/** A pending analysis: the review's analysable fields and the version they are of. */
+export type PendingAnalysis = Pick<ReviewTable, 'id' | 'text' | 'title' | 'rating' | 'language' | 'row_hash'>;
+
+/** The writes of one data revision, inside one transaction that holds the revision lock. */
+export interface RevisionWrite {
+  /** The stored reviews an import's rows may match, as of this transaction. */
+  candidates(keys: CandidateKeys): Promise<ReviewIdentity[]>;
+  /** Makes the revision (once, when something is to change) and returns the writer whose rows name it. */
+  begin(now: string, reason: string): Promise<{ revision: Revision; reviews: ReviewWriter }>;
+  saveAnalyses(items: readonly AnalysisWrite[], ctx: AnalysisContext): Promise<void>;
+}
+
+const REVISION_CHANNEL = 'reviewcast_revision';
 const BUSINESS_ROW = 'default';
 /** Rows per page of the paged reads: a few milliseconds of work each (SQLite reads run on the caller's thread). */
 const PAGE = 250;
@@ -26,98 +45,17 @@ async function* keysetPages<T, K>(read: (after: K | null) => Promise<T[]>, keyOf
   }
 }
 
-/** The durable store: one business, its reviews, data revisions, stored analyses (and, later, hub state). */
-export class Store {
-  private reader: Kysely<Database> | null = null;
+/** Reads that run alone or inside one consistent read. */
+class Reads {
+  constructor(protected readonly q: Queryable) {}
 
-  private constructor(readonly conn: Connection) {}
-
-  static async open(url: string, opts: { poolSize?: number } = {}): Promise<Store> {
-    const conn = connect(url, opts);
-    await migrateToLatest(conn.db, conn.dialect);
-    return new Store(conn);
-  }
-
-  get db(): Kysely<Database> {
-    return this.conn.db;
-  }
-  /** Where the data lives, safe to log: a file path, or the PostgreSQL URL without its password. */
-  get location(): string {
-    if (this.dialect !== 'postgres') return this.conn.url;
-    const url = new URL(this.conn.url);
-    if (url.password) url.password = '***';
-    return url.toString();
-  }
-  get dialect(): Dialect {
-    return this.conn.dialect;
-  }
-
-  transaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(fn);
-  }
-
-  /**
-   * A read-only view of one consistent moment (PostgreSQL: repeatable read; SQLite: one read
-   * transaction, on a connection of its own so a long read does not hold up other queries).
-   */
-  snapshot<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    if (this.dialect === 'postgres') return this.db.transaction().setIsolationLevel('repeatable read').execute(fn);
-    this.reader ??= connectReader(this.conn.url);
-    return this.reader.transaction().execute(fn);
-  }
-
-  async ping(): Promise<void> {
-    await sql`select 1`.execute(this.db);
-  }
-
-  async close(): Promise<void> {
-    await this.reader?.destroy();
-    await this.db.destroy();
-  }
-
-  async getBusiness(trx: Tx = this.db): Promise<Business | null> {
-    const row = await trx.selectFrom('business').select('profile').where('id', '=', BUSINESS_ROW).executeTakeFirst();
+  async getBusiness(): Promise<Business | null> {
+    const row = await this.q.selectFrom('business').select('profile').where('id', '=', BUSINESS_ROW).executeTakeFirst();
     return row ? BusinessSchema.parse(JSON.parse(row.profile)) : null;
   }
 
-  /** Stores the profile; a changed profile is a new data revision. Returns that revision, or null if unchanged. */
-  async setBusiness(business: Business, now: string): Promise<Revision | null> {
-    const profile = JSON.stringify(business);
-    return this.transaction(async (trx) => {
-      await this.lockWrites(trx);
-      const row = await trx.selectFrom('business').select('profile').where('id', '=', BUSINESS_ROW).executeTakeFirst();
-      if (row?.profile === profile) return null;
-      if (row) await trx.updateTable('business').set({ profile, updated_at: now }).where('id', '=', BUSINESS_ROW).execute();
-      else await trx.insertInto('business').values({ id: BUSINESS_ROW, profile, updated_at: now }).execute();
-      return this.addRevision(trx, now, 'business profile');
-    });
-  }
-
-  /**
-   * Serializes the transactions that write data revisions (imports, profile changes): on PostgreSQL
-   * two could otherwise commit out of id order, or miss each other's new rows. SQLite has one writer anyway.
-   */
-  async lockWrites(trx: Tx): Promise<void> {
-    if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('reviewcast_revision'))`.execute(trx);
-  }
-
-  async addRevision(trx: Tx, now: string, reason: string): Promise<Revision> {
-    const { id } = await trx.insertInto('revisions').values({ created_at: now, reason }).returning('id').executeTakeFirstOrThrow();
-    // PostgreSQL delivers the notification at commit, so listeners never see a revision before its data.
-    if (this.dialect === 'postgres') await sql`select pg_notify(${REVISION_CHANNEL}, ${String(id)})`.execute(trx);
-    return { id: Number(id), created_at: now };
-  }
-
-  /** Calls `onRevision` when another process commits a revision (PostgreSQL only; null on SQLite). */
-  listenForRevisions(onRevision: () => void, onError: (err: Error) => void): RevisionListener | null {
-    if (this.dialect !== 'postgres') return null;
-    const listener = new RevisionListener(this.conn.url, onRevision, onError);
-    listener.start();
-    return listener;
-  }
-
-  async latestRevision(trx: Tx = this.db): Promise<Revision | null> {
-    const row = await trx.selectFrom('revisions').select(['id', 'created_at']).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  async latestRevision(): Promise<Revision | null> {
+    const row = await this.q.selectFrom('revisions').select(['id', 'created_at']).orderBy('id', 'desc').limit(1).executeTakeFirst();
     return row ? { id: Number(row.id), created_at: row.created_at } : null;
   }
 
@@ -127,10 +65,10 @@ export class Store {
    * page is one short query, so a caller that serves requests can pause between pages (SQLite reads
    * block the thread that runs them).
    */
-  async *reviewsChangedAfterPages(revision: number, trx: Tx = this.db, size = PAGE): AsyncGenerator<ReviewTable[]> {
+  async *reviewsChangedAfterPages(revision: number, size = PAGE): AsyncGenerator<ReviewTable[]> {
     yield* keysetPages<ReviewTable, [number, string]>(
       (after) =>
-        trx
+        this.q
           .selectFrom('reviews')
           .selectAll()
           .where('changed_revision', '>', revision)
@@ -145,12 +83,12 @@ export class Store {
   }
 
   /** Every published review, a page at a time (by id). */
-  async *publishedReviewPages(trx: Tx = this.db, size = PAGE): AsyncGenerator<ReviewTable[]> {
+  async *publishedReviewPages(size = PAGE): AsyncGenerator<ReviewTable[]> {
     // Paged by the primary key alone, filtered here: with `published` in the query SQLite picks that
     // index and sorts every published row for each page.
     const pages = keysetPages<ReviewTable, string>(
       (after) =>
-        trx
+        this.q
           .selectFrom('reviews')
           .selectAll()
           .$if(after !== null, (q) => q.where('id', '>', after!))
@@ -167,10 +105,10 @@ export class Store {
   }
 
   /** Stored analyses, a page at a time: of these reviews, or (without ids) all of them. */
-  async *analysisPages(reviewIds: string[] | null, trx: Tx = this.db, size = PAGE): AsyncGenerator<ReviewAnalysisTable[]> {
+  async *analysisPages(reviewIds: string[] | null, size = PAGE): AsyncGenerator<ReviewAnalysisTable[]> {
     if (reviewIds) {
       for (let i = 0; i < reviewIds.length; i += 500)
-        yield await trx
+        yield await this.q
           .selectFrom('review_analysis')
           .selectAll()
           .where('review_id', 'in', reviewIds.slice(i, i + 500))
@@ -179,7 +117,7 @@ export class Store {
     }
     yield* keysetPages<ReviewAnalysisTable, string>(
       (after) =>
-        trx
+        this.q
           .selectFrom('review_analysis')
           .selectAll()
           .$if(after !== null, (q) => q.where('review_id', '>', after!))
@@ -191,8 +129,8 @@ export class Store {
     );
   }
 
-  async publishedCount(trx: Tx = this.db): Promise<number> {
-    const row = await trx
+  async publishedCount(): Promise<number> {
+    const row = await this.q
       .selectFrom('reviews')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('published', '=', 1)
@@ -200,16 +138,135 @@ export class Store {
     return Number(row.n);
   }
 
-  async reviewCount(trx: Tx = this.db): Promise<number> {
-    const row = await trx
+  async reviewCount(): Promise<number> {
+    const row = await this.q
       .selectFrom('reviews')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
+}
+
+/** The durable store: the only door to the database. One business, its reviews, data revisions, stored analyses, hub state. */
+export class Store extends Reads {
+  readonly hubSubscriptions: HubSubscriptionRepository;
+  readonly hubVerifications: HubVerificationRepository;
+  readonly hubDeliveries: HubDeliveryRepository;
+  readonly rateLimits: RateLimitRepository;
+  readonly mcpSessions: McpSessionRepository;
+  readonly #db: Db;
+  readonly #adapter: DialectAdapter;
+
+  private constructor(db: Db, adapter: DialectAdapter) {
+    super(db);
+    this.#db = db;
+    this.#adapter = adapter;
+    this.hubSubscriptions = new HubSubscriptionRepository(db, adapter);
+    this.hubVerifications = new HubVerificationRepository(db, adapter);
+    this.hubDeliveries = new HubDeliveryRepository(db, adapter);
+    this.rateLimits = new RateLimitRepository(db, adapter);
+    this.mcpSessions = new McpSessionRepository(db, adapter);
+  }
+
+  static async open(url: string, opts: { poolSize?: number } = {}): Promise<Store> {
+    const { db, adapter } = connect(url, opts);
+    await migrateToLatest(db, adapter.columnTypes);
+    return new Store(db, adapter);
+  }
+
+  /** Where the data lives, safe to log: a file path, or the PostgreSQL URL without its password. */
+  get location(): string {
+    return this.#adapter.location;
+  }
+
+  /** Several processes may share this database (PostgreSQL): sessions and limits must then live in it. */
+  get sharesState(): boolean {
+    return this.#adapter.sharedByProcesses;
+  }
+
+  /**
+   * A read-only view of one consistent moment (PostgreSQL: repeatable read; SQLite: one read
+   * transaction, on a connection of its own so a long read does not hold up other queries).
+   */
+  consistentRead<T>(fn: (view: Reads) => Promise<T>): Promise<T> {
+    return this.#adapter.consistentRead((trx) => fn(new Reads(trx)));
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.#db);
+  }
+
+  async close(): Promise<void> {
+    await this.#adapter.close();
+    await this.#db.destroy();
+  }
+
+  /** Stores the profile; a changed profile is a new data revision. Returns that revision, or null if unchanged. */
+  async setBusiness(business: Business, now: string): Promise<Revision | null> {
+    const profile = JSON.stringify(business);
+    return this.#db.transaction().execute(async (trx) => {
+      await this.#adapter.advisoryLock(trx, REVISION_CHANNEL);
+      const row = await trx.selectFrom('business').select('profile').where('id', '=', BUSINESS_ROW).executeTakeFirst();
+      if (row?.profile === profile) return null;
+      if (row) await trx.updateTable('business').set({ profile, updated_at: now }).where('id', '=', BUSINESS_ROW).execute();
+      else await trx.insertInto('business').values({ id: BUSINESS_ROW, profile, updated_at: now }).execute();
+      return this.addRevision(trx, now, 'business profile');
+    });
+  }
+
+  /**
+   * One transaction that writes a data revision (an import). Such transactions are serialised: on
+   * PostgreSQL two could otherwise commit out of id order, or miss each other's new rows.
+   */
+  writeRevision<T>(fn: (w: RevisionWrite) => Promise<T>): Promise<T> {
+    return this.#db.transaction().execute(async (trx) => {
+      await this.#adapter.advisoryLock(trx, REVISION_CHANNEL);
+      return fn({
+        candidates: (keys) => candidates(trx, keys),
+        begin: async (now, reason) => {
+          const revision = await this.addRevision(trx, now, reason);
+          return { revision, reviews: new ReviewWriter(trx, revision.id) };
+        },
+        saveAnalyses: (items, ctx) => this.saveAnalysesIn(trx, items, ctx),
+      });
+    });
+  }
+
+  /** The stored reviews an import's rows may match (a plain read, outside any write). */
+  reviewCandidates(keys: CandidateKeys): Promise<ReviewIdentity[]> {
+    return candidates(this.#db, keys);
+  }
+
+  private async addRevision(trx: Queryable, now: string, reason: string): Promise<Revision> {
+    const { id } = await trx.insertInto('revisions').values({ created_at: now, reason }).returning('id').executeTakeFirstOrThrow();
+    // Delivered at commit (PostgreSQL), so listeners never see a revision before its data.
+    await this.#adapter.notify(trx, REVISION_CHANNEL, String(id));
+    return { id: Number(id), created_at: now };
+  }
+
+  /** Calls `onRevision` when another process commits a revision (where the engine can notify; null otherwise: poll). */
+  listenForRevisions(onRevision: () => void, onError: (err: Error) => void): Listener | null {
+    return this.#adapter.listen(REVISION_CHANNEL, onRevision, onError);
+  }
+
+  /**
+   * The published reviews whose stored analysis is missing or stale under `ctx` (only the rows
+   * `revision` wrote, when given): the database itself compares the keys.
+   */
+  async pendingAnalyses(ctx: AnalysisContext, opts: { revision?: number } = {}): Promise<PendingAnalysis[]> {
+    const suffix = analysisKey('', ctx);
+    return this.#db
+      .selectFrom('reviews as r')
+      .leftJoin('review_analysis as a', 'a.review_id', 'r.id')
+      .select(['r.id', 'r.text', 'r.title', 'r.rating', 'r.language', 'r.row_hash'])
+      .where('r.published', '=', 1)
+      .$if(opts.revision !== undefined, (q) => q.where('r.changed_revision', '=', opts.revision!))
+      .where((eb) => eb.or([eb('a.review_id', 'is', null), eb('a.content_hash', '!=', sql<string>`r.row_hash || ${suffix}`)]))
+      .execute();
+  }
 
   async loadSnapshot(revision: number, baseUrl: string, engine: string): Promise<CatalogSnapshotTable | null> {
-    const row = await this.db
+    const row = await this.#db
       .selectFrom('catalog_snapshots')
       .selectAll()
       .where('revision', '=', revision)
@@ -221,7 +278,7 @@ export class Store {
 
   /** Keep the first snapshot written for a revision (every builder renders the same bytes); drop old revisions'. */
   async saveSnapshot(snap: CatalogSnapshotTable): Promise<void> {
-    await this.transaction(async (trx) => {
+    await this.#db.transaction().execute(async (trx) => {
       await trx
         .insertInto('catalog_snapshots')
         .values(snap)
@@ -234,9 +291,19 @@ export class Store {
     });
   }
 
-  async saveAnalyses(rows: readonly ReviewAnalysisTable[], trx: Tx = this.db): Promise<void> {
+  saveAnalyses(items: readonly AnalysisWrite[], ctx: AnalysisContext): Promise<void> {
+    return this.saveAnalysesIn(this.#db, items, ctx);
+  }
+
+  private async saveAnalysesIn(q: Queryable, items: readonly AnalysisWrite[], ctx: AnalysisContext): Promise<void> {
+    const rows: ReviewAnalysisTable[] = items.map((i) => ({
+      review_id: i.reviewId,
+      engine: ctx.engine,
+      content_hash: analysisKey(i.version, ctx),
+      analysis: i.analysis,
+    }));
     for (let i = 0; i < rows.length; i += 500) {
-      await trx
+      await q
         .insertInto('review_analysis')
         .values(rows.slice(i, i + 500))
         .onConflict((oc) =>

@@ -3,7 +3,6 @@ import { RateLimiter } from '../store/index.js';
 import { canonicalHost } from './address.js';
 import { refuseUrl } from './outbound.js';
 import { redactUrl } from './redact.js';
-import * as repo from './repo.js';
 import { parseHubRequest } from './request.js';
 import { topicUrls } from './topics.js';
 import type { HubDeps, HubWorker } from './worker.js';
@@ -60,14 +59,13 @@ export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: Hub
       const hostWait = await perCallbackHost.take(canonicalHost(new URL(r.callback).hostname));
       if (hostWait > 0)
         return text(reply.header('retry-after', String(hostWait)), 429, 'too many hub requests for this callback host; retry later');
-      const db = store.db;
       if (
-        (await repo.countPendingVerifications(db)) >= config.maxPendingVerifications &&
-        !(await repo.hasPendingVerification(db, r.topic, r.callback))
+        (await store.hubVerifications.pendingCount()) >= config.maxPendingVerifications &&
+        !(await store.hubVerifications.isPending(r.topic, r.callback))
       ) {
         return text(reply.header('retry-after', '60'), 503, 'too many verifications pending; retry later');
       }
-      await repo.queueVerification(db, r, Date.now());
+      await store.hubVerifications.queue(r, Date.now());
       if (worker) worker.counters.requestsAccepted++;
       // Never log the secret; the callback only as origin and path.
       log.info(

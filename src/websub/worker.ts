@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Catalog } from '../catalog/index.js';
-import type { Store } from '../store/index.js';
+import type { ClaimedDelivery, Delivery, Store, Verification } from '../store/index.js';
 import { type HubConfig, retryDelayMs } from './config.js';
 import { HubCounters, type HubMetrics, metricsText } from './metrics.js';
 import { OutboundClient } from './outbound.js';
 import { redactUrl } from './redact.js';
-import * as repo from './repo.js';
 import { withQuery } from './request.js';
 import { hubSignature } from './signature.js';
 import { topicsOf } from './topics.js';
@@ -31,7 +30,7 @@ const CLAIM_BATCH = 200;
 
 /**
  * Runs the hub's background work: verifications of intent, deliveries and their retries, lease expiry.
- * All work is rows in the store (see repo.ts), so any number of workers (replicas) can run, and a
+ * All work is rows in the store (see the store's hub repositories), so any number of workers (replicas) can run, and a
  * killed one loses nothing: its claimed rows become due again when their claim lease ends.
  */
 export class HubWorker {
@@ -46,17 +45,17 @@ export class HubWorker {
   private stopping: Promise<void> | null = null;
 
   /** Successful jobs are recorded in batches: one transaction per batch instead of one per delivery. */
-  private readonly finished: Batcher<{ d: repo.Delivery; etag: string | null }>;
+  private readonly finished: Batcher<{ d: Delivery; etag: string | null }>;
 
   constructor(private readonly deps: HubDeps) {
     this.client = new OutboundClient(deps.config);
-    this.finished = new Batcher((items) => repo.finishDeliveries(deps.store, items, Date.now()));
+    this.finished = new Batcher((items) => deps.store.hubDeliveries.finish(items, Date.now()));
   }
 
   async start(): Promise<void> {
     if (this.running || this.stopping) return;
     this.running = true;
-    if (this.deps.store.dialect === 'sqlite') await repo.releaseAllClaims(this.deps.store.db, Date.now());
+    await this.deps.store.hubSubscriptions.recoverClaims(Date.now());
     const { pollIntervalMs, metricsLogIntervalMs } = this.deps.config;
     this.timers.push(setInterval(() => this.kick(), pollIntervalMs));
     this.timers.push(setInterval(() => void this.purge(), PURGE_INTERVAL_MS));
@@ -85,7 +84,7 @@ export class HubWorker {
   async onRevision(catalog: Catalog): Promise<void> {
     const now = Date.now();
     for (const t of topicsOf(catalog)) {
-      const queued = await repo.announce(this.deps.store, t.url, t.representation.etag, catalog.revision, now);
+      const queued = await this.deps.store.hubDeliveries.announce(t.url, t.representation.etag, catalog.revision, now);
       if (queued !== null)
         this.deps.log.info({ topic: t.url, revision: catalog.revision, subscribers: queued }, 'websub: topic changed, deliveries queued');
     }
@@ -103,7 +102,7 @@ export class HubWorker {
   }
 
   async metrics(): Promise<HubMetrics> {
-    return { ...(await repo.gauges(this.deps.store.db, Date.now())), counters: this.counters };
+    return { ...(await this.deps.store.hubSubscriptions.gauges(Date.now())), counters: this.counters };
   }
 
   async metricsText(): Promise<string> {
@@ -120,10 +119,10 @@ export class HubWorker {
           if (room <= 0) break;
           const now = Date.now();
           const lease = this.deps.config.claimLeaseMs;
-          const verifications = await repo.claimVerifications(this.deps.store, Math.min(room, CLAIM_BATCH), now, lease);
+          const verifications = await this.deps.store.hubVerifications.claim(Math.min(room, CLAIM_BATCH), now, lease);
           for (const v of verifications) this.track(this.verify(v));
           const left = room - verifications.length;
-          const deliveries = left > 0 ? await repo.claimDeliveries(this.deps.store, Math.min(left, CLAIM_BATCH), now, lease) : [];
+          const deliveries = left > 0 ? await this.deps.store.hubDeliveries.claim(Math.min(left, CLAIM_BATCH), now, lease) : [];
           for (const d of deliveries) this.track(this.deliver(d));
           if (verifications.length + deliveries.length === 0) break;
         }
@@ -146,7 +145,7 @@ export class HubWorker {
     this.inflight.add(t);
   }
 
-  private async verify(v: repo.Verification): Promise<void> {
+  private async verify(v: Verification): Promise<void> {
     const log = { topic: v.topic, callback: redactUrl(v.callback), mode: v.mode };
     // 256 bits from the CSPRNG, new for every attempt and never stored: single use by construction.
     const challenge = randomBytes(32).toString('base64url');
@@ -157,7 +156,7 @@ export class HubWorker {
     if (!res.ok) failure = res.error;
     else if (res.status < 200 || res.status > 299) failure = `status ${res.status}`;
     else if (!res.body.equals(Buffer.from(challenge))) failure = 'response body is not the challenge';
-    const outcome = await repo.completeVerification(this.deps.store, v, failure === null, Date.now());
+    const outcome = await this.deps.store.hubVerifications.complete(v, failure === null, Date.now());
     if (outcome !== 'applied') return;
     if (failure) {
       this.counters.verificationsFailed++;
@@ -172,7 +171,7 @@ export class HubWorker {
     );
   }
 
-  private async deliver(d: repo.ClaimedDelivery): Promise<void> {
+  private async deliver(d: ClaimedDelivery): Promise<void> {
     const { store, config } = this.deps;
     const now = Date.now();
     const catalog = this.deps.catalog();
@@ -181,7 +180,7 @@ export class HubWorker {
     if (d.expires_at <= now || !topic) return this.finished.add({ d, etag: null });
     if (catalog.revision < d.revision) {
       // Another replica announced a revision this one has not loaded yet: let it (or us, shortly) send it.
-      await repo.postpone(store.db, d, now + config.pollIntervalMs);
+      await store.hubDeliveries.postpone(d, now + config.pollIntervalMs);
       return;
     }
     const rep = topic.representation;
@@ -200,14 +199,14 @@ export class HubWorker {
     }
     this.counters.deliveriesFailed++;
     if (res.ok && res.status === 410) {
-      await repo.deleteSubscriptionById(store.db, d.subscription_id);
+      await store.hubSubscriptions.removeById(d.subscription_id);
       this.counters.removedGone++;
       this.deps.log.info(log, 'websub: callback answered 410 Gone; subscription removed');
       return;
     }
     const reason = res.ok ? `status ${res.status}` : res.error;
     const retryAt = Date.now() + retryDelayMs(d.attempts + 1, config);
-    const { failures, removed } = await repo.failDelivery(store, d, retryAt, config.maxConsecutiveFailures);
+    const { failures, removed } = await store.hubDeliveries.fail(d, retryAt, config.maxConsecutiveFailures);
     if (!removed) {
       this.deps.log.info({ ...log, reason, failures, retry_at: new Date(retryAt).toISOString() }, 'websub: delivery failed; will retry');
       return;
@@ -225,7 +224,7 @@ export class HubWorker {
 
   private async purge(): Promise<void> {
     try {
-      const n = await repo.purgeExpired(this.deps.store, Date.now());
+      const n = await this.deps.store.hubSubscriptions.purgeExpired(Date.now());
       if (n > 0) {
         this.counters.removedExpired += n;
         this.deps.log.info({ expired: n }, 'websub: expired subscriptions removed');

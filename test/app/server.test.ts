@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { RunningServer } from '../../src/app/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { CLI, collect, startTestServer, tempDir } from '../helpers/index.js';
+import { CLI, collect, rawDb, startTestServer, tempDir } from '../helpers/index.js';
 
 const run = promisify(execFile);
 let server: RunningServer | undefined;
@@ -153,11 +153,13 @@ test('a server started from a snapshot builds the next revision on it, byte for 
       [],
     );
     // An edit of a review the loaded snapshot holds: same platform id, new text and rating.
-    const edited = await store.db
+    const raw = rawDb(db);
+    const edited = await raw
       .selectFrom('reviews')
       .selectAll()
       .where('id', '=', loaded.catalog.get().reviews[10].id)
       .executeTakeFirstOrThrow();
+    await raw.destroy();
     assert.ok(edited.source_review_id);
     await importRows(
       store,
@@ -194,7 +196,9 @@ test('a server started from a snapshot builds the next revision on it, byte for 
     await store.publishedCount(),
     'the analyses the update computed were stored',
   );
-  await store.db.deleteFrom('catalog_snapshots').execute();
+  const raw = rawDb(db);
+  await raw.deleteFrom('catalog_snapshots').execute();
+  await raw.destroy();
   await store.close();
   const scratch = await startTestServer({ DATABASE_URL: db, PUBLIC_BASE_URL: base });
   try {
@@ -210,37 +214,15 @@ test('a server started from a snapshot builds the next revision on it, byte for 
   }
 });
 
-test('an empty database with no revision yet is loaded once, not again at every check', async () => {
-  const empty = await startTestServer({ REVIEWCAST_DEMO_IF_EMPTY: false, REVIEWCAST_POLL_MS: 50 });
-  try {
-    const first = empty.catalog.get();
-    assert.equal(first.revision, 0);
-    await new Promise((r) => setTimeout(r, 400));
-    assert.equal(empty.catalog.get(), first, 'the same catalog object: no rebuild while nothing changed');
-  } finally {
-    await empty.close();
-  }
-});
-
 test('subscriptions list and remove from the CLI', async () => {
   const db = join(tempDir(), 'subs.db');
   const { Store } = await import('../../src/store/index.js');
   const store = await Store.open(db);
   const now = Date.now();
-  await store.db
-    .insertInto('websub_subscriptions')
-    .values({
-      topic: 'https://x.example/feed.xml',
-      callback: 'https://sub.example/cb?token=secret',
-      secret: 'sekrit',
-      lease_seconds: 3600,
-      expires_at: now + 3_600_000,
-      failures: 0,
-      last_delivered_etag: null,
-      created_at: new Date(now).toISOString(),
-      updated_at: new Date(now).toISOString(),
-    })
-    .execute();
+  await store.hubSubscriptions.activate(
+    [{ topic: 'https://x.example/feed.xml', callback: 'https://sub.example/cb?token=secret', secret: 'sekrit', leaseSeconds: 3600 }],
+    now,
+  );
   await store.close();
   const cli = (...args: string[]) => run(process.execPath, [CLI, 'subscriptions', ...args, '--database-url', db]).catch((e) => e);
   const listed = await cli('list');

@@ -2,6 +2,7 @@ export { client } from './http.js';
 export { collect } from './pages.js';
 export { freshPgDatabase, PG_SKIP } from './pg.js';
 export { CLI, type ServerProcess, spawnCommand, spawnServe } from './process.js';
+export { rawDb } from './raw-db.js';
 export { catalogRows } from './rows.js';
 export { startTestServer } from './server.js';
 export { tempDir } from './tmp.js';

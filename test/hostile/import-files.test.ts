@@ -6,15 +6,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import type { Kysely } from 'kysely';
 import { demoBusiness } from '../../src/demo/index.js';
 import { ImportFileError, importFile, type RowError } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { startTestServer, tempDir } from '../helpers/index.js';
+import { rawDb, startTestServer, tempDir } from '../helpers/index.js';
 
 const run = promisify(execFile);
 const dir = tempDir();
 const dbFile = join(dir, 'hostile.db');
 let store: Store;
+let raw: Kysely<any>;
 
 const good = {
   source: 'google',
@@ -27,9 +29,9 @@ const good = {
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
 /** Every table an import may touch, to prove a refused import changed nothing at all. */
-async function dump(s: Store = store) {
+async function dump() {
   const out: Record<string, unknown[]> = {};
-  for (const t of ['business', 'reviews', 'revisions', 'review_analysis'] as const) out[t] = await s.db.selectFrom(t).selectAll().execute();
+  for (const t of ['business', 'reviews', 'revisions', 'review_analysis'] as const) out[t] = await raw.selectFrom(t).selectAll().execute();
   return JSON.stringify(out);
 }
 
@@ -76,10 +78,14 @@ const cli = (...args: string[]) =>
 describe('hostile import files', () => {
   before(async () => {
     store = await Store.open(dbFile);
+    raw = rawDb(dbFile);
     await store.setBusiness(demoBusiness(), '2026-01-01T00:00:00.000Z');
     assert.equal((await importFile(store, file('seed.json', JSON.stringify([good])))).added, 1);
   });
-  after(() => store.close());
+  after(async () => {
+    await raw.destroy();
+    await store.close();
+  });
 
   test('empty, blank and null files are errors, never "0 added"', async () => {
     for (const [name, content] of [
@@ -256,7 +262,7 @@ describe('hostile import files', () => {
     const report = await importFile(store, file('dirty.json', JSON.stringify(rows)));
     assert.equal(report.added, 4, JSON.stringify(report.invalid));
     assert.deepEqual(report.cleaned, { controls: 2, surrogates: 1, newlines: 1, nfc: 1 });
-    const row = (id: string) => store.db.selectFrom('reviews').selectAll().where('source_review_id', '=', id).executeTakeFirstOrThrow();
+    const row = (id: string) => raw.selectFrom('reviews').selectAll().where('source_review_id', '=', id).executeTakeFirstOrThrow();
     const c1 = await row('c1');
     assert.deepEqual([c1.author, c1.text, c1.title], ['Null Byte', 'Bell and tab\tkept[31m', 'Esc']);
     const c2 = await row('c2');
@@ -276,11 +282,11 @@ describe('hostile import files', () => {
     const csv =
       'source,source_review_id,author,rating,date,text,__proto__,constructor\ngoogle,f1,"=HYPERLINK(""http://evil.example"")",5,2025-01-02,"+1 @SUM(A1) -2",x,y\n';
     assert.equal((await importFile(store, file('formula.csv', csv))).added, 1);
-    const f1 = await store.db.selectFrom('reviews').selectAll().where('source_review_id', '=', 'f1').executeTakeFirstOrThrow();
+    const f1 = await raw.selectFrom('reviews').selectAll().where('source_review_id', '=', 'f1').executeTakeFirstOrThrow();
     assert.deepEqual([f1.author, f1.text, f1.verified], ['=HYPERLINK("http://evil.example")', '+1 @SUM(A1) -2', 1]);
     const proto = `[{"source":"google","source_review_id":"p1","author":"P","rating":4,"date":"2025-01-03","__proto__":{"verified":false,"rating":1}}]`;
     assert.equal((await importFile(store, file('proto.json', proto))).added, 1);
-    const p1 = await store.db.selectFrom('reviews').selectAll().where('source_review_id', '=', 'p1').executeTakeFirstOrThrow();
+    const p1 = await raw.selectFrom('reviews').selectAll().where('source_review_id', '=', 'p1').executeTakeFirstOrThrow();
     assert.deepEqual([p1.rating, p1.verified, p1.published], [4, 1, 1]);
     assert.equal(({} as Record<string, unknown>).verified, undefined, 'no prototype was touched');
   });

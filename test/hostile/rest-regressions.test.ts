@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RunningServer } from '../../src/app/index.js';
-import { catalogRows, client, startTestServer } from '../helpers/index.js';
+import { catalogRows, client, rawDb, startTestServer } from '../helpers/index.js';
 
 // The hostile-load findings of issue 13 on the REST surface, each reproduced exactly as found.
 
@@ -128,13 +128,19 @@ describe('search memo keys are exact', () => {
     // A row stored as received (as rows imported before text normalisation were), with NUL and SOH in its text.
     const [row] = catalogRows(1, 13, 'nul');
     const before = (await http.get('/readyz')).json().reviews;
-    await server.store.transaction(async (trx) => {
-      const rev = await server.store.addRevision(trx, new Date().toISOString(), 'test: a raw row');
+    const raw = rawDb(server.config.databaseUrl);
+    await raw.transaction().execute(async (trx) => {
+      const rev = await trx
+        .insertInto('revisions')
+        .values({ created_at: new Date().toISOString(), reason: 'test: a raw row' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       await trx
         .insertInto('reviews')
         .values({ ...row, text: 'Fixed the leak [\u0000\u0001 fast.', changed_revision: rev.id })
         .execute();
     });
+    await raw.destroy();
     while ((await http.get('/readyz')).json().reviews !== before + 1) await new Promise((r) => setTimeout(r, 50));
 
     const first = await http.get('/api/reviews/search?query=%5B&mentions_technician=%01%00');

@@ -4,15 +4,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import type { Kysely } from 'kysely';
 import { demoBusiness } from '../../src/demo/index.js';
 import { ImportFileError, importFile, type RowError } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { CLI, tempDir } from '../helpers/index.js';
+import { CLI, rawDb, tempDir } from '../helpers/index.js';
 
 const run = promisify(execFile);
 const dir = tempDir();
 const dbFile = join(dir, 'hostile.db');
 let store: Store;
+let raw: Kysely<any>;
 
 const good = {
   source: 'google',
@@ -27,7 +29,7 @@ const good = {
 async function snapshot() {
   const tables = ['business', 'reviews', 'revisions', 'review_analysis'] as const;
   const out: Record<string, unknown[]> = {};
-  for (const t of tables) out[t] = await store.db.selectFrom(t).selectAll().execute();
+  for (const t of tables) out[t] = await raw.selectFrom(t).selectAll().execute();
   return JSON.stringify(out);
 }
 
@@ -64,11 +66,15 @@ async function expectRejected(path: string, expected: Partial<RowError>[]) {
 describe('import rejects hostile files and writes nothing', () => {
   before(async () => {
     store = await Store.open(dbFile);
+    raw = rawDb(dbFile);
     await store.setBusiness(demoBusiness(), '2026-01-01T00:00:00.000Z');
     const ok = await importFile(store, file('seed.json', JSON.stringify([good])));
     assert.equal(ok.added, 1);
   });
-  after(() => store.close());
+  after(async () => {
+    await raw.destroy();
+    await store.close();
+  });
 
   test('wrong types and missing fields, each reported with its item and field', async () => {
     await expectRejected(
@@ -138,7 +144,7 @@ describe('import rejects hostile files and writes nothing', () => {
     const report = await importFile(store, file('ok.csv', csv));
     assert.equal(report.format, 'csv');
     assert.equal(report.added, 1, JSON.stringify(report.invalid));
-    const row = await store.db.selectFrom('reviews').selectAll().where('source_review_id', '=', 'c-1').executeTakeFirstOrThrow();
+    const row = await raw.selectFrom('reviews').selectAll().where('source_review_id', '=', 'c-1').executeTakeFirstOrThrow();
     assert.equal(row.author, 'Smith, J.');
     assert.equal(row.text, 'Line one, with comma\nline two "quoted"');
     assert.equal(report.cleaned.newlines, 1);
@@ -177,7 +183,7 @@ describe('import rejects hostile files and writes nothing', () => {
     const ok = await importFile(store, file('google-ok.json', JSON.stringify({ reviews: [google.reviews[0]] })));
     assert.equal(ok.format, 'google');
     assert.equal(ok.added, 1);
-    const row = await store.db.selectFrom('reviews').selectAll().where('source_review_id', '=', 'AbC123').executeTakeFirstOrThrow();
+    const row = await raw.selectFrom('reviews').selectAll().where('source_review_id', '=', 'AbC123').executeTakeFirstOrThrow();
     assert.deepEqual(
       [row.rating, row.date, row.owner_reply_text, row.owner_reply_date, row.published_at],
       [4, '2025-06-01', 'Thanks Lee!', '2025-06-03', '2025-06-01T12:30:00.123Z'],

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { CatalogSource, seedDemo } from '../../src/app/index.js';
+import { RevisionScheduler, seedDemo } from '../../src/app/index.js';
 import { buildApp, MemoBudget } from '../../src/http/index.js';
 import { type McpConfig, registerMcp } from '../../src/mcp/index.js';
 import { Store } from '../../src/store/index.js';
@@ -11,7 +11,7 @@ import { tempDir } from '../helpers/index.js';
 export interface McpTestServer {
   url: string;
   mcpUrl: string;
-  catalog: CatalogSource;
+  catalog: RevisionScheduler;
   app: FastifyInstance;
   close(): Promise<void>;
 }
@@ -31,10 +31,11 @@ export const DEFAULT_MCP_CONFIG: McpConfig = {
  */
 export async function startMcpServer(config: Partial<McpConfig> = {}, reviews = 300): Promise<McpTestServer> {
   const log = pino({ level: 'silent' });
-  const store = await Store.open(join(tempDir(), 'reviewcast.db'));
+  const databaseUrl = join(tempDir(), 'reviewcast.db');
+  const store = await Store.open(databaseUrl);
   await seedDemo(store, reviews);
   let base = 'http://127.0.0.1';
-  const catalog = new CatalogSource(store, { publicBaseUrl: () => base, pollMs: 60_000, log });
+  const catalog = new RevisionScheduler(store, { publicBaseUrl: () => base, databaseUrl, pollMs: 60_000, log });
   const memo = new MemoBudget(64 << 20);
   const app = await buildApp({
     catalog: () => catalog.get(),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import { EVICTABLE_AFTER_MS, type SessionStore, StoreSessionStore } from '../../src/mcp/index.js';
 import { Store } from '../../src/store/index.js';
 import { freshPgDatabase, PG_SKIP, tempDir } from '../helpers/index.js';
@@ -16,8 +16,9 @@ function suite(engine: string, open: () => Promise<{ store: Store; cleanup: () =
   describe(`MCP sessions in the store (${engine})`, { skip }, () => {
     let store: Store;
     let cleanup: () => Promise<void>;
-    before(async () => ({ store, cleanup } = await open()));
-    after(async () => {
+    // A fresh database per test: no test depends on what another left.
+    beforeEach(async () => ({ store, cleanup } = await open()));
+    afterEach(async () => {
       await store?.close();
       await cleanup?.();
     });
@@ -43,7 +44,6 @@ function suite(engine: string, open: () => Promise<{ store: Store; cleanup: () =
     test('the cap evicts the longest idle session, never one active within the last minute', async () => {
       let now = 5_000_000;
       const a = new StoreSessionStore(store, { ttlMs: 600_000, maxSessions: 3 }, () => now);
-      await store.db.deleteFrom('mcp_sessions').execute();
       const ids = [];
       for (let i = 0; i < 3; i++) {
         ids.push((await create(a, '2025-06-18')).id);
@@ -56,11 +56,7 @@ function suite(engine: string, open: () => Promise<{ store: Store; cleanup: () =
       assert.ok(await a.touch(ids[0]), 'recently used survives');
       assert.equal(await a.touch(ids[1]), null, 'longest idle evicted');
       assert.ok(await a.touch(fourth.id));
-      const { n } = await store.db
-        .selectFrom('mcp_sessions')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      assert.equal(Number(n), 3);
+      assert.equal(await store.mcpSessions.count(), 3);
     });
   });
 }

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import type { Kysely } from 'kysely';
 import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
 import type { ImportRecordInput } from '../../src/domain/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { collect, freshPgDatabase, PG_SKIP, tempDir } from '../helpers/index.js';
+import { collect, freshPgDatabase, PG_SKIP, rawDb, tempDir } from '../helpers/index.js';
 
 const rows = (records: ImportRecordInput[]) => records.map((value, index) => ({ index, value }));
 const NOW = '2026-11-01T10:00:00.000Z';
@@ -14,21 +15,33 @@ const LATER = '2026-11-02T10:00:00.000Z';
 /** One repository suite, run against each engine. */
 function repositorySuite(
   engine: 'sqlite' | 'postgres',
-  open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>,
+  open: () => Promise<{ store: Store; url: string; cleanup: () => Promise<void> }>,
   skip: string | false = false,
 ) {
   describe(`store on ${engine}`, { skip }, () => {
     let store: Store;
     let cleanup: () => Promise<void>;
+    let raw: Kysely<any>;
     const demo = generateDemoReviews({ reviews: 60 });
-    before(async () => ({ store, cleanup } = await open()));
-    after(async () => {
+    /** The demo profile (revision 1) and 60 demo reviews imported at NOW (revision 2). */
+    const seed = async () => {
+      await store.setBusiness(demoBusiness(), NOW);
+      assert.equal((await importRows(store, rows(demo), [], { now: NOW })).added, 60);
+    };
+    // A fresh database per test: each test seeds what it needs and depends on no other.
+    beforeEach(async () => {
+      let url: string;
+      ({ store, url, cleanup } = await open());
+      raw = rawDb(url);
+    });
+    afterEach(async () => {
+      await raw?.destroy();
       await store?.close();
       await cleanup?.();
     });
 
     test('migrations leave an empty store with no revision', async () => {
-      assert.equal(store.dialect, engine);
+      assert.equal(store.sharesState, engine === 'postgres', 'only PostgreSQL is shared by processes');
       assert.equal(await store.latestRevision(), null);
       assert.equal(await store.reviewCount(), 0);
     });
@@ -42,6 +55,7 @@ function repositorySuite(
     });
 
     test('an import adds every row in one revision; the same import again changes nothing', async () => {
+      await store.setBusiness(demoBusiness(), NOW);
       const first = await importRows(store, rows(demo), [], { now: NOW });
       assert.equal(first.added, 60);
       assert.equal(first.revision?.id, 2);
@@ -58,6 +72,7 @@ function repositorySuite(
     });
 
     test('ids are ULIDs derived from the source identity, equal on every engine', async () => {
+      await seed();
       const published = await collect(store.publishedReviewPages());
       const google = published.find((r) => r.source_review_id === 'google-000001' || r.source === 'google')!;
       assert.match(google.id, /^[0-9A-HJKMNP-TV-Z]{26}$/);
@@ -69,16 +84,17 @@ function repositorySuite(
         { now: NOW },
       );
       assert.equal(fixed.added, 1);
-      const row = await store.db.selectFrom('reviews').select('id').where('source_review_id', '=', 'golden-1').executeTakeFirstOrThrow();
+      const row = await raw.selectFrom('reviews').select('id').where('source_review_id', '=', 'golden-1').executeTakeFirstOrThrow();
       assert.equal(row.id, GOLDEN_ID);
     });
 
     test('a changed text updates updated_at and makes a revision; --sync unpublishes what disappeared', async () => {
+      await seed();
       const changed = demo.map((r, i) => (i === 0 ? { ...r, text: 'Completely different words now.' } : r));
       const report = await importRows(store, rows(changed), [], { now: LATER });
       assert.equal(report.updated, 1);
       assert.ok(report.revision);
-      const updated = await store.db
+      const updated = await raw
         .selectFrom('reviews')
         .selectAll()
         .where('text', '=', 'Completely different words now.')
@@ -89,18 +105,21 @@ function repositorySuite(
       const googleOnly = changed.filter((r) => r.source === 'google').slice(1);
       const googleTotal = changed.filter((r) => r.source === 'google').length;
       const sync = await importRows(store, rows(googleOnly), [], { now: LATER, sync: true });
-      assert.equal(sync.unpublished, 2, 'the dropped google review and the golden one');
+      assert.equal(sync.unpublished, 1, 'the dropped google review');
       assert.equal(googleTotal - 1, googleOnly.length);
-      const count = await store.db
+      const count = await raw
         .selectFrom('reviews')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .select((eb: any) => eb.fn.countAll().as('n'))
         .where('published', '=', 1)
         .executeTakeFirstOrThrow();
-      assert.equal(Number(count.n), 61 - 2);
+      assert.equal(Number((count as { n: number }).n), 60 - 1);
     });
 
     test('every written row names its revision, so a build reads only what later revisions wrote', async () => {
-      const unpublished = await store.db.selectFrom('reviews').selectAll().where('published', '=', 0).execute();
+      await seed();
+      const google = demo.filter((r) => r.source === 'google');
+      assert.equal((await importRows(store, rows(google.slice(1)), [], { now: LATER, sync: true })).unpublished, 1);
+      const unpublished = await raw.selectFrom('reviews').selectAll().where('published', '=', 0).execute();
       assert.ok(
         unpublished.length > 0 && unpublished.every((r) => r.changed_revision !== null),
         'an unpublished row names the revision that removed it',
@@ -136,7 +155,7 @@ function repositorySuite(
       assert.equal((await importRows(store, rows([{ ...record, text: 'Quick, tidy and fair.' }]), [], { now: LATER })).revision, null);
       assert.deepEqual(await collect(store.reviewsChangedAfterPages(edited.revision!.id)), [], 'an unchanged import writes nothing');
 
-      await store.saveAnalyses([{ review_id: fresh.id, engine: 'x/1', content_hash: 'h', analysis: '{"n":1}' }]);
+      await store.saveAnalyses([{ reviewId: fresh.id, version: 'h', analysis: '{"n":1}' }], CTX);
       assert.deepEqual(
         (await collect(store.analysisPages([fresh.id, 'no-such-review']))).map((a) => a.analysis),
         ['{"n":1}'],
@@ -144,9 +163,10 @@ function repositorySuite(
     });
 
     test('analyses are stored and replaced', async () => {
+      await seed();
       const [r] = await collect(store.publishedReviewPages());
-      await store.saveAnalyses([{ review_id: r.id, engine: 'x/1', content_hash: 'a', analysis: '{"v":1}' }]);
-      await store.saveAnalyses([{ review_id: r.id, engine: 'x/2', content_hash: 'b', analysis: '{"v":2}' }]);
+      await store.saveAnalyses([{ reviewId: r.id, version: 'a', analysis: '{"v":1}' }], CTX);
+      await store.saveAnalyses([{ reviewId: r.id, version: 'b', analysis: '{"v":2}' }], { ...CTX, engine: 'x/2' });
       const all = await collect(store.analysisPages(null));
       assert.deepEqual(
         all.filter((a) => a.review_id === r.id).map((a) => a.analysis),
@@ -156,18 +176,19 @@ function repositorySuite(
   });
 }
 
+const CTX = { engine: 'x/1', business: demoBusiness() };
 const GOLDEN_ID = '01JGJ4ZP00DJX7GVNEWE31XRFE';
 
 repositorySuite('sqlite', async () => {
-  const store = await Store.open(join(tempDir(), 'store.db'));
-  return { store, cleanup: async () => {} };
+  const url = join(tempDir(), 'store.db');
+  return { store: await Store.open(url), url, cleanup: async () => {} };
 });
 
 repositorySuite(
   'postgres',
   async () => {
     const db = await freshPgDatabase();
-    return { store: await Store.open(db.url), cleanup: db.drop };
+    return { store: await Store.open(db.url), url: db.url, cleanup: db.drop };
   },
   PG_SKIP,
 );

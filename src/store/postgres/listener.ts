@@ -1,13 +1,11 @@
 import pg from 'pg';
 
-export const REVISION_CHANNEL = 'reviewcast_revision';
-
 /**
- * PostgreSQL LISTEN on the revision channel with its own connection (a pooled one cannot listen).
+ * PostgreSQL LISTEN on a channel with its own connection (a pooled one cannot listen).
  * Reconnects with backoff after a lost connection; the caller keeps polling as the fallback, so a
  * notification missed while disconnected is only late, never lost.
  */
-export class RevisionListener {
+export class PgListener {
   private client: pg.Client | null = null;
   private stopped = false;
   private retryMs = 500;
@@ -15,6 +13,7 @@ export class RevisionListener {
 
   constructor(
     private readonly url: string,
+    private readonly channel: string,
     private readonly onRevision: () => void,
     private readonly onError: (err: Error) => void,
   ) {}
@@ -41,7 +40,7 @@ export class RevisionListener {
     client.on('notification', () => this.onRevision());
     try {
       await client.connect();
-      await client.query(`LISTEN ${REVISION_CHANNEL}`);
+      await client.query(`LISTEN ${this.channel}`);
       this.retryMs = 500;
       // Anything committed while we were away is picked up now.
       this.onRevision();

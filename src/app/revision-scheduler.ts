@@ -1,0 +1,216 @@
+import type { Logger } from 'pino';
+import {
+  type AnalysesToStore,
+  buildContext,
+  buildNextRevision,
+  type Catalog,
+  CorpusWorker,
+  type HeldRevision,
+  loadRevision,
+  NO_PROFILE,
+  SNAPSHOT_FORMAT,
+} from '../catalog/index.js';
+import { NotReadyError } from '../domain/index.js';
+import type { Listener, Store } from '../store/index.js';
+import { SliceClock } from '../threads/index.js';
+import { StoreWriter } from './store-writer.js';
+
+export type RevisionListener = (catalog: Catalog) => void | Promise<void>;
+
+/**
+ * Schedules revisions: follows the store (listen, poll), has the catalog build the next revision one
+ * at a time (catalog/next-revision.ts), swaps the whole catalog in, notifies listeners and stores what
+ * the build made. Readers always get one complete revision.
+ */
+export class RevisionScheduler {
+  private current: Catalog | null = null;
+  /** Why there is no catalog yet, when it is not only loading. */
+  private waiting: string | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private listener: Listener | null = null;
+  private building: Promise<void> | null = null;
+  private readonly listeners: RevisionListener[] = [];
+  /** What the previous build read and made, to reuse what did not change. */
+  private state: HeldRevision | null = null;
+  private readonly persisting = new Set<Promise<void>>();
+  private nextSnapshot: { catalog: Catalog; base: string } | null = null;
+  private snapshotting: Promise<void> | null = null;
+  private engine: CorpusWorker | null = null;
+  private writer: StoreWriter | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly opts: { publicBaseUrl: () => string; databaseUrl: string; pollMs: number; log: Logger },
+  ) {
+    // Started now, so its modules load while the server starts rather than on the first build.
+    this.corpus();
+  }
+
+  get(): Catalog {
+    if (!this.current) throw new NotReadyError(this.waiting ?? 'The catalog is still loading; retry in a moment.');
+    return this.current;
+  }
+
+  get loaded(): boolean {
+    return this.current !== null;
+  }
+
+  onRevision(listener: RevisionListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Load the newest revision now (and analyse what is not analysed yet). */
+  async refresh(): Promise<void> {
+    // One build at a time; a caller that arrives during a build waits for it and then checks again.
+    while (this.building) await this.building;
+    this.building = this.load().finally(() => (this.building = null));
+    await this.building;
+  }
+
+  private async load(): Promise<void> {
+    const latest = await this.store.latestRevision();
+    if (this.current && latest?.id === this.current.revision) return;
+    const business = await this.store.getBusiness();
+    // Storing a profile makes a revision, so a later check finds it.
+    if (!business || !latest) {
+      this.waiting = NO_PROFILE;
+      return;
+    }
+    this.waiting = null;
+    const started = performance.now();
+    const deps = { store: this.store, corpus: () => this.corpus(), publicBaseUrl: this.opts.publicBaseUrl(), log: this.opts.log };
+    // A stored snapshot spares a full read (a process that holds nothing yet, or whose catalog was made
+    // for another profile or base URL); a process that can update what it holds does, which is cheaper
+    // than parsing a whole snapshot.
+    const canUpdate = this.state !== null && this.state.context === buildContext(business, deps.publicBaseUrl);
+    const loaded = canUpdate ? null : await loadRevision(latest, deps);
+    let catalog: Catalog;
+    let from: string;
+    let analysed: AnalysesToStore | null = null;
+    if (loaded) {
+      ({ catalog } = loaded);
+      from = 'snapshot';
+      this.state = loaded.held;
+      void loaded.seeded.catch((err) => {
+        this.opts.log.warn(
+          { err, revision: loaded.catalog.revision },
+          'the corpus thread could not take over the loaded catalog; the next revision reads everything',
+        );
+        if (this.state?.catalog === loaded.catalog) this.state = null;
+      });
+    } else {
+      // Until this build completes nothing is held (it updates the held ids in place), so a failure starts over.
+      const held = this.state;
+      this.state = null;
+      const built = await buildNextRevision(held, deps);
+      ({ catalog, from, analysed } = built);
+      this.state = built.held;
+    }
+    this.current = catalog;
+    this.opts.log.info(
+      { revision: catalog.revision, reviews: catalog.reviews.length, from, ms: Math.round(performance.now() - started) },
+      'catalog revision loaded',
+    );
+    if (analysed) this.persist(catalog, analysed, deps.publicBaseUrl);
+    for (const l of this.listeners) {
+      try {
+        await l(catalog);
+      } catch (err) {
+        this.opts.log.error({ err }, 'revision listener failed');
+      }
+    }
+  }
+
+  /**
+   * Stores what a build made, after the swap and off the request path: clients get the new revision
+   * first; restarts and other replicas load it from here. Everything is written by the store writer
+   * thread, so no write holds up requests. Analyses are written at once. A snapshot
+   * waits for the gzip codings (made on zlib's threads), and only the newest waiting one is stored:
+   * under a burst of imports an older revision's snapshot is useless, and holding each one's bodies
+   * until its turn would pile up memory.
+   */
+  private persist(catalog: Catalog, analysed: AnalysesToStore, base: string): void {
+    if (analysed.items.length > 0) {
+      const task = this.storeWriter()
+        .saveAnalyses(analysed.items, analysed.ctx, new SliceClock())
+        .catch((err) => this.opts.log.warn({ err }, 'storing analyses failed (the next build recomputes them)'));
+      this.persisting.add(task);
+      void task.finally(() => this.persisting.delete(task));
+    }
+    this.nextSnapshot = { catalog, base };
+    this.snapshotting ??= this.storeSnapshots();
+  }
+
+  private storeWriter(): StoreWriter {
+    return (this.writer ??= new StoreWriter(this.opts.databaseUrl));
+  }
+
+  /** The corpus thread, started again (fresh, holding nothing) after a failure. */
+  private corpus(): CorpusWorker {
+    if (!this.engine || this.engine.failed) {
+      if (this.engine) {
+        this.opts.log.warn('the corpus thread failed; starting a new one (the next revision reads everything)');
+        void this.engine.close();
+        this.state = null;
+      }
+      this.engine = new CorpusWorker();
+    }
+    return this.engine;
+  }
+
+  private async storeSnapshots(): Promise<void> {
+    try {
+      for (let job = this.nextSnapshot; job; job = this.nextSnapshot) {
+        this.nextSnapshot = null;
+        try {
+          const stored = await job.catalog.snapshot();
+          await this.storeWriter().saveSnapshot(
+            {
+              revision: job.catalog.revision,
+              base_url: job.base,
+              engine: SNAPSHOT_FORMAT,
+              ...stored,
+              created_at: new Date().toISOString(),
+            },
+            new SliceClock(),
+          );
+        } catch (err) {
+          this.opts.log.warn({ err, revision: job.catalog.revision }, 'storing the catalog snapshot failed');
+        }
+      }
+    } finally {
+      // In the same turn as the last check for a waiting job, so a job queued later starts a new run.
+      this.snapshotting = null;
+    }
+  }
+
+  /** Follow new revisions: PostgreSQL LISTEN/NOTIFY when available, and periodic checks as the fallback. */
+  startWatching(): void {
+    this.listener = this.store.listenForRevisions(
+      () => void this.refresh().catch((err) => this.opts.log.warn({ err }, 'revision refresh failed')),
+      (err) => this.opts.log.warn({ err: err.message }, 'revision listener disconnected; retrying (polling continues)'),
+    );
+    this.startPolling();
+  }
+
+  private startPolling(): void {
+    const tick = () => {
+      this.refresh()
+        .catch((err) => this.opts.log.warn({ err }, 'revision check failed'))
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(tick, this.opts.pollMs).unref();
+        });
+    };
+    this.timer = setTimeout(tick, this.opts.pollMs).unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.listener?.stop();
+    while (this.building) await this.building.catch(() => {});
+    await Promise.all([...this.persisting, this.snapshotting]);
+    await this.engine?.close();
+    await this.writer?.close();
+  }
+}

@@ -1,0 +1,164 @@
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import { type Business, NotReadyError } from '../domain/index.js';
+import { ENGINE_VERSION } from '../insights/index.js';
+import { type AnalysisContext, type AnalysisWrite, analysisKey, type ReviewTable, type Revision, type Store } from '../store/index.js';
+import { SliceClock } from '../threads/index.js';
+import { buildCatalog } from './build-catalog.js';
+import { CATALOG_FORMAT, Catalog, unpackLayouts } from './catalog.js';
+import { StaleCorpusError } from './corpus-model.js';
+import type { CorpusWorker } from './corpus-worker.js';
+
+const gunzipAsync = promisify(gunzip);
+
+/** Without a profile there is nothing to publish: the service stays not ready until one is stored. */
+export const NO_PROFILE = 'No business profile is stored: run `reviewcast business set FILE` to publish one.';
+
+/** The stored snapshots of this engine and catalog format (another version renders other bytes). */
+export const SNAPSHOT_FORMAT = `${ENGINE_VERSION} ${CATALOG_FORMAT}`;
+
+/** What every rendered review depends on besides its row and analysis: a catalog can be updated only under the same. */
+export const buildContext = (business: Business, base: string) => JSON.stringify([business, base]);
+
+/** What a build read and made, so the next one reuses what did not change. */
+export interface HeldRevision {
+  /** The revision the held rows are as of. */
+  revision: number;
+  /** The business profile and base URL the catalog was rendered for. */
+  context: string;
+  /** The published review ids as of that revision (updated in place by the next build). */
+  ids: Set<string>;
+  catalog: Catalog;
+}
+
+/** Analyses a build made (on the corpus thread), to store under their context after the swap. */
+export interface AnalysesToStore {
+  items: AnalysisWrite[];
+  ctx: AnalysisContext;
+}
+
+export interface NextRevisionDeps {
+  store: Store;
+  /** The corpus thread: the only place reviews are analysed and insights made. */
+  corpus: () => CorpusWorker;
+  publicBaseUrl: string;
+  log: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * The stored snapshot of `revision` as a catalog, or null when there is none usable. The corpus
+ * thread is seeded with it in the background (`seeded`), so the next revision is built on it.
+ */
+export async function loadRevision(
+  revision: Revision,
+  deps: NextRevisionDeps,
+): Promise<{ catalog: Catalog; held: HeldRevision; seeded: Promise<void> } | null> {
+  const base = deps.publicBaseUrl;
+  const stored = await deps.store.loadSnapshot(revision.id, base, SNAPSHOT_FORMAT);
+  if (!stored?.layout) return null;
+  const layout = stored.layout;
+  const [reviews, insights] = await Promise.all([gunzipAsync(stored.reviews), gunzipAsync(stored.insights)]);
+  const catalog = Catalog.fromSnapshot({
+    revision,
+    reviews,
+    insights,
+    reviewsGzip: stored.reviews,
+    insightsGzip: stored.insights,
+    insightsCore: stored.insights_core,
+    layout,
+    publicBaseUrl: base,
+  });
+  const held = {
+    revision: catalog.revision,
+    context: buildContext(catalog.business, base),
+    ids: new Set(catalog.reviews.map((r) => r.id)),
+    catalog,
+  };
+  // The corpus thread takes this revision over (parsing its analyses there).
+  const seeded = deps.corpus().seed(catalog.revision, reviews, insights, unpackLayouts(layout)[1], new SliceClock());
+  return { catalog, held, seeded };
+}
+
+/**
+ * A catalog for the newest revision: read (in one consistent read) every published review or, on the
+ * held revision under the same profile and base URL, only what later revisions wrote; have the
+ * corpus thread analyse what has no current analysis; build. Any sign of drift (the published count
+ * disagrees, the corpus thread holds another revision) falls back to a full read. `held` is consumed:
+ * its id set is updated in place.
+ */
+export async function buildNextRevision(
+  held: HeldRevision | null,
+  deps: NextRevisionDeps,
+): Promise<{ catalog: Catalog; held: HeldRevision; analysed: AnalysesToStore; from: 'full read' | 'update' }> {
+  const engine = deps.corpus();
+  const base = deps.publicBaseUrl;
+  // Every long step runs in slices with the event loop turning in between (reads a page at a time,
+  // the catalog a slice at a time); analyses and insights are made on the corpus thread.
+  const clock = new SliceClock();
+  const read = await deps.store.consistentRead(async (view) => {
+    const revision = await view.latestRevision();
+    const business = await view.getBusiness();
+    // A profile is never removed: one seen before this read is still there.
+    if (!revision || !business) throw new NotReadyError(NO_PROFILE);
+    const context = buildContext(business, base);
+    const ctx: AnalysisContext = { engine: ENGINE_VERSION, business };
+    const full = !(held && held.context === context);
+    // Each row read by id (a full read: the published ones; an update: every changed one).
+    const byId = new Map<string, ReviewTable>();
+    const published: string[] = [];
+    for await (const page of full ? view.publishedReviewPages() : view.reviewsChangedAfterPages(held!.revision)) {
+      for (const r of page) {
+        byId.set(r.id, r);
+        if (r.published === 1) published.push(r.id);
+      }
+      await clock.maybePause();
+    }
+    // A stored analysis counts only if it is of this text under this profile and engine; the others
+    // (and the missing ones) are made on the corpus thread.
+    const stored = new Map<string, string>();
+    for await (const page of view.analysisPages(full ? null : published)) {
+      for (const a of page) {
+        const row = byId.get(a.review_id);
+        if (row && row.published === 1 && a.content_hash === analysisKey(row.row_hash, ctx)) stored.set(a.review_id, a.analysis);
+      }
+      await clock.maybePause();
+    }
+    return { revision, business, context, ctx, byId, full, published: full ? byId.size : await view.publishedCount(), stored };
+  });
+  const ids = read.full ? new Set<string>() : held!.ids;
+  const changes = new Map<string, ReviewTable | null>();
+  for (const r of read.byId.values()) {
+    changes.set(r.id, r.published === 1 ? r : null);
+    if (r.published === 1) ids.add(r.id);
+    else ids.delete(r.id);
+    if (clock.due()) await clock.pause();
+  }
+  if (ids.size !== read.published) {
+    deps.log.warn({ held: ids.size, published: read.published }, 'catalog drifted from the store; reading everything');
+    return buildNextRevision(null, deps);
+  }
+  const common = { revision: read.revision, business: read.business, analyses: read.stored, publicBaseUrl: base };
+  let catalog: Catalog;
+  try {
+    catalog = read.full
+      ? await buildCatalog({ ...common, rows: read.byId }, engine, clock)
+      : await buildCatalog({ ...common, previous: held!.catalog, changes }, engine, clock);
+  } catch (err) {
+    // The corpus thread holds another revision than the one this build is based on (it was replaced,
+    // or its take-over of a loaded snapshot failed): read everything.
+    if (!(err instanceof StaleCorpusError) || read.full) throw err;
+    deps.log.warn({ err: err.message }, 'the corpus thread is not at the held revision; reading everything');
+    return buildNextRevision(null, deps);
+  }
+  const analysed: AnalysesToStore = { items: [], ctx: read.ctx };
+  for (const [id, analysis] of catalog.analysed) {
+    analysed.items.push({ reviewId: id, version: read.byId.get(id)!.row_hash, analysis });
+    if (clock.due()) await clock.pause();
+  }
+  return {
+    catalog,
+    held: { revision: read.revision.id, context: read.context, ids, catalog },
+    analysed,
+    from: read.full ? 'full read' : 'update',
+  };
+}

@@ -1,0 +1,43 @@
+import type { Kysely, RawBuilder, SelectQueryBuilder, Transaction } from 'kysely';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+export type Queryable = Kysely<Database> | Transaction<Database>;
+
+export interface Listener {
+  stop(): Promise<void>;
+}
+
+/**
+ * What differs between the engines, as named capabilities and behaviours (the way Kysely's
+ * `DialectAdapter` does it): the rest of the store asks for a capability, never for an engine's name.
+ */
+export interface DialectAdapter {
+  /** Several processes may use this database at once (PostgreSQL): shared state must live in it. */
+  readonly sharedByProcesses: boolean;
+  /** One process owns the database (SQLite): at start, claims of a killed run can be released at once. */
+  readonly releasesClaimsOnStart: boolean;
+  readonly columnTypes: { autoId: string; idRef: string; bytes: string };
+  /** The smaller of two numbers (`least` / `min`). */
+  readonly least: RawBuilder<unknown>;
+  /** Where the data lives, safe to log (no password). */
+  readonly location: string;
+  /** A read-only view of one consistent moment. */
+  consistentRead<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+  /** Serialises the transactions that take the lock `name` until they commit (a no-op with one writer). */
+  advisoryLock(trx: Queryable, name: string): Promise<void>;
+  /** Delivered to listeners at commit (nothing where no other process can listen). */
+  notify(trx: Queryable, channel: string, payload: string): Promise<void>;
+  /** Calls `onNotify` on each notification of `channel`; null where the engine has none (callers poll). */
+  listen(channel: string, onNotify: () => void, onError: (err: Error) => void): Listener | null;
+  /** Rows claimed by one worker are skipped by the others (FOR UPDATE SKIP LOCKED where replicas exist). */
+  lockForClaim<Q extends SelectQueryBuilder<Database, any, any>>(q: Q, table?: string): Q;
+  /** Holds the rows read until commit. */
+  lockRow<Q extends SelectQueryBuilder<Database, any, any>>(q: Q): Q;
+  close(): Promise<void>;
+}
+
+export interface Connected {
+  db: Db;
+  adapter: DialectAdapter;
+}
