@@ -23,8 +23,8 @@ const GOLDEN: Record<(typeof PATHS)[number], { etag: string; sha256: string }> =
     sha256: '56d60615ac8de457da7357a5926609e01c5edf927ccb9f5d47f40b53eb8b1326',
   },
   '/insights.json': {
-    etag: '"kw9C9fIwbXurI-6QnzpeIklMVASeC7qw"',
-    sha256: '7d3a9b1f3471d94cd816bd3f47574813d38ee6badf5904f029f55645cb0ba6a6',
+    etag: '"dyLNnezBW8kgyxmuGyACx3d1hW4_vOu9"',
+    sha256: 'c0cc22ce62c776a1f6e659f41119e720d7da3abf978afcf4a6e39de8c92874b9',
   },
   '/api/feed.json': {
     etag: '"CBa-Eld-OABW229H1vuNlKozCZ-mLR9y"',
@@ -33,7 +33,7 @@ const GOLDEN: Record<(typeof PATHS)[number], { etag: string; sha256: string }> =
   '/feed.xml': { etag: '"fion6i4YX2ndtG9szw7LoRXd2vUFGX9h"', sha256: '7e2a27ea2e185f69ddb46f6ccf0ecba115dddaf505197f61f246bf6c2ef5bbd7' },
 };
 
-const KEYS = { version: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv', analysis: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv|LoHn8gm3MDiMdUJEw40puVuRTdevuJSo' };
+const KEYS = { version: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv', analysis: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv|GmT-5Hw1AoF_KMJOTePqWpPPItKHDfo7' };
 
 const servers: RunningServer[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));
