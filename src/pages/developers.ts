@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type Catalog, FEED_SIZE } from '../catalog/index.js';
 import { buildOpenApi, CACHE_CONTROL } from '../http/index.js';
-import { HubConfigSchema } from '../websub/index.js';
+import type { HubLimits } from '../websub/index.js';
 import { formatCount } from './format.js';
 import { type Html, html } from './html.js';
 import { layout, rootPath } from './layout.js';
@@ -126,9 +126,8 @@ function mcpSection(c: Catalog, tools: readonly ToolDefinition[]): Html {
 </section>`;
 }
 
-function websubSection(c: Catalog): Html {
+function websubSection(c: Catalog, hub: HubLimits): Html {
   const l = c.links;
-  const hub = HubConfigSchema.parse({});
   const days = (s: number) => `${formatCount(s / 86_400)} days`;
   const topics = [
     [l.feedAtom, 'application/atom+xml', `Atom feed of the ${FEED_SIZE} newest reviews`],
@@ -182,9 +181,8 @@ function cachingSection(c: Catalog): Html {
 </section>`;
 }
 
-function limitsSection(doc: OpenApiDoc): Html {
+function limitsSection(doc: OpenApiDoc, hub: HubLimits): Html {
   const q = doc.components.schemas.SearchQuery?.properties ?? {};
-  const hub = HubConfigSchema.parse({});
   return html`<section id="limits" aria-labelledby="limits-heading">
   <h2 id="limits-heading">Limits</h2>
   <ul>
@@ -214,7 +212,7 @@ function modelSection(doc: OpenApiDoc): Html {
 }
 
 /** `/developers`: every surface, generated from the live OpenAPI document, tool list and schemas. */
-export function renderDevelopers(c: Catalog, tools: readonly ToolDefinition[]): Html {
+export function renderDevelopers(c: Catalog, tools: readonly ToolDefinition[], hub: HubLimits): Html {
   const doc = buildOpenApi(c.links.base) as OpenApiDoc;
   const root = rootPath(c);
   const toc = [
@@ -236,9 +234,9 @@ export function renderDevelopers(c: Catalog, tools: readonly ToolDefinition[]): 
     <div class="docs">
       ${restSection(c, doc)}
       ${mcpSection(c, tools)}
-      ${websubSection(c)}
+      ${websubSection(c, hub)}
       ${cachingSection(c)}
-      ${limitsSection(doc)}
+      ${limitsSection(doc, hub)}
       ${modelSection(doc)}
     </div>
   </div>

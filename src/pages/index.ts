@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Catalog, PER_URL, Representation } from '../catalog/index.js';
 import { type MemoBudget, RevisionCache, representationSize, sendError, sendRepresentation } from '../http/index.js';
+import type { HubLimits } from '../websub/index.js';
 import { assetRoutes } from './assets.js';
 import { renderDevelopers, type ToolDefinition } from './developers.js';
 import { renderHome } from './home.js';
@@ -20,6 +21,8 @@ export interface PagesDeps {
   toolDefinitions: () => readonly ToolDefinition[];
   /** The process's per-URL memo budget, which filtered views and permalinks share. */
   memo: MemoBudget;
+  /** The running hub's limits, which /developers states. */
+  hubLimits: HubLimits;
 }
 
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -67,7 +70,7 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
   const names = perRevision<Names>(namesOf);
   const homes = new RevisionCache<Representation>(deps.memo, 'home', representationSize);
   const permalinks = new RevisionCache<Representation>(deps.memo, 'permalink', representationSize);
-  const developers = perRevision((c) => rep(c, HTML_TYPE, renderDevelopers(c, deps.toolDefinitions())));
+  const developers = perRevision((c) => rep(c, HTML_TYPE, renderDevelopers(c, deps.toolDefinitions(), deps.hubLimits)));
   const sitemap = perRevision((c) => rep(c, XML_TYPE, renderSitemap(c)));
   const sitemapParts = new RevisionCache<Representation | null>(deps.memo, 'sitemap_part', (r, grew) =>
     r ? representationSize(r, grew) : 0,

@@ -1,6 +1,6 @@
 export { canonicalHost, forbiddenReason, isLocalHostname } from './address.js';
 export { formatSubscriptions, listSubscriptions, removeSubscription, type SubscriptionInfo } from './admin.js';
-export { clampLease, type HubConfig, type HubConfigInput, HubConfigSchema, hubConfigFromEnv, retryDelayMs } from './config.js';
+export { clampLease, type HubConfig, type HubConfigInput, HubConfigSchema, type HubLimits, hubConfigFrom, retryDelayMs } from './config.js';
 export { HubCounters, type HubMetrics, metricsText } from './metrics.js';
 export { guardConnector, OutboundClient, publicOnlyLookup, refuseUrl } from './outbound.js';
 export { redactUrl } from './redact.js';
