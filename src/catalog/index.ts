@@ -4,7 +4,6 @@ export { StaleCorpusError } from './corpus-model.js';
 export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
 export { xmlSafe } from './render/atom.js';
 export { FEED_SIZE } from './render/feeds.js';
-export { type Links, links, websubLinkHeader } from './render/links.js';
 export { SplicedJson } from './render/spliced-json.js';
 export { type CompressionPolicy, type Encoding, httpDate, PER_REVISION, PER_URL, Representation } from './representation.js';
 export { ReviewIndex } from './review-index.js';

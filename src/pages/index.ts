@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Catalog, PER_URL, Representation } from '../catalog/index.js';
+import { PATHS } from '../domain/index.js';
 import { type MemoBudget, RevisionCache, representationSize, sendError, sendRepresentation } from '../http/index.js';
 import type { HubLimits } from '../websub/index.js';
 import { assetRoutes } from './assets.js';
@@ -76,7 +77,7 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
     r ? representationSize(r, grew) : 0,
   );
 
-  app.get('/', async (req, reply) => {
+  app.get(PATHS.home, async (req, reply) => {
     const c = deps.catalog();
     const q = parseHomeQuery(req.query as Record<string, unknown>);
     htmlHeaders(reply);
@@ -96,7 +97,7 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
     );
   });
 
-  app.get<{ Params: { id: string } }>('/reviews/:id', async (req, reply) => {
+  app.get<{ Params: { id: string } }>(`${PATHS.review}/:id`, async (req, reply) => {
     const c = deps.catalog();
     const review = c.review(req.params.id);
     if (!review) {
@@ -115,14 +116,14 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
     );
   });
 
-  app.get('/developers', async (req, reply) => {
+  app.get(PATHS.developers, async (req, reply) => {
     htmlHeaders(reply);
     return sendRepresentation(req, reply, developers(deps.catalog()));
   });
 
-  app.get('/sitemap.xml', async (req, reply) => sendRepresentation(req, reply, sitemap(deps.catalog())));
+  app.get(PATHS.sitemap, async (req, reply) => sendRepresentation(req, reply, sitemap(deps.catalog())));
 
-  app.get<{ Params: { file: string } }>('/sitemaps/:file', async (req, reply) => {
+  app.get<{ Params: { file: string } }>(`${PATHS.sitemapParts}/:file`, async (req, reply) => {
     const c = deps.catalog();
     const n = /^(\d{1,4})\.xml$/.exec(req.params.file)?.[1];
     const found = n

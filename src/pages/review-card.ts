@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/index.js';
-import type { Review } from '../domain/index.js';
+import { PATHS, type Review } from '../domain/index.js';
 import { formatDate, sourceLabel, stars } from './format.js';
 import { type Html, html } from './html.js';
 import { rootPath } from './layout.js';
@@ -48,7 +48,7 @@ export function reviewCard(r: Review, ctx: CardContext): Html {
       ${ctx.headingLevel === 2 ? html`<h2 class="review-author">${heading}</h2>` : html`<h3 class="review-author">${heading}</h3>`}
       <p class="review-meta">
         <span data-slot="stars">${stars(r.rating, `Rated ${r.rating} out of 5`)}</span>
-        <a class="review-date" data-slot="permalink" href="${root}/reviews/${r.id}"><time data-slot="date" datetime="${r.date}">${formatDate(r.date)}</time></a>
+        <a class="review-date" data-slot="permalink" href="${root}${PATHS.review}/${r.id}"><time data-slot="date" datetime="${r.date}">${formatDate(r.date)}</time></a>
         <span class="review-source">via ${r.source_url ? html`<a data-slot="source" href="${r.source_url}" rel="nofollow noopener">${sourceLabel(r.source)}</a>` : html`<span data-slot="source">${sourceLabel(r.source)}</span>`}</span>
         ${r.verified && html`<span class="verified">Verified</span>`}
       </p>

@@ -5,6 +5,6 @@ export { HubCounters, type HubMetrics, metricsText } from './metrics.js';
 export { guardConnector, OutboundClient, publicOnlyLookup, refuseUrl } from './outbound.js';
 export { redactUrl } from './redact.js';
 export { parseHubRequest, withQuery } from './request.js';
-export { HUB_PATH, registerHub } from './routes.js';
+export { registerHub } from './routes.js';
 export { hubSignature } from './signature.js';
 export { type HubDeps, type HubLog, HubWorker } from './worker.js';

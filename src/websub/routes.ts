@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { PATHS } from '../domain/index.js';
 import { RateLimiter } from '../store/index.js';
 import { canonicalHost } from './address.js';
 import { refuseUrl } from './outbound.js';
@@ -8,7 +9,6 @@ import { parseHubRequest } from './request.js';
 import { topicUrls } from './topics.js';
 import type { HubDeps, HubWorker } from './worker.js';
 
-export const HUB_PATH = '/api/websub/hub';
 const FORM = 'application/x-www-form-urlencoded';
 const MAX_BODY_BYTES = 16 * 1024;
 
@@ -46,7 +46,7 @@ export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: Hub
       return text(reply, status, status === 500 ? 'internal error' : (err.message ?? 'bad request'));
     });
 
-    scope.post(HUB_PATH, async (req, reply) => {
+    scope.post(PATHS.hub, async (req, reply) => {
       const wait = await perClient.take(req.ip);
       if (wait > 0) return text(reply.header('retry-after', String(wait)), 429, 'too many hub requests from this address; retry later');
       if (!(req.body instanceof URLSearchParams)) return text(reply, 415, `the hub takes ${FORM} bodies`);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type Catalog, PER_URL, Representation } from '../../catalog/index.js';
-import { IsoDateSchema, toErrorIssues } from '../../domain/index.js';
+import { IsoDateSchema, PATHS, toErrorIssues } from '../../domain/index.js';
 import { sendRepresentation } from '../conditional.js';
 import { sendError } from '../errors.js';
 import { type MemoBudget, RevisionCache } from '../revision-cache.js';
@@ -18,7 +18,7 @@ export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo:
   // Since bodies are views of /reviews.json: a memo entry holds only the small head, tail and any variants.
   const sinces = new RevisionCache<Representation>(memo, 'since', representationSize);
 
-  app.get('/api/reviews/search', async (req, reply) => {
+  app.get(PATHS.search, async (req, reply) => {
     const c = catalog();
     const raw = req.url.slice(req.url.indexOf('?') + 1 || req.url.length);
     const knownKey = rawQueries.peek(c.revision, raw);
@@ -37,7 +37,7 @@ export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo:
     return sendRepresentation(req, reply, rep);
   });
 
-  app.get<{ Params: { date: string } }>('/api/reviews/since/:date', async (req, reply) => {
+  app.get<{ Params: { date: string } }>(`${PATHS.since}/:date`, async (req, reply) => {
     const parsed = IsoDateSchema.safeParse(req.params.date);
     if (!parsed.success) {
       const issues = toErrorIssues(parsed.error.issues).map((i) => ({
