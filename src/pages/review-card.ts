@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/index.js';
-import { PATHS, type Review } from '../domain/index.js';
+import { PATHS, type Review, type SearchParam } from '../domain/index.js';
 import { formatDate, sourceLabel, stars } from './format.js';
 import { type Html, html } from './html.js';
 import { rootPath } from './layout.js';
@@ -27,7 +27,8 @@ export interface CardContext {
 export const cardContext = (c: Catalog, names: Names, headingLevel: 2 | 3): CardContext => ({ root: rootPath(c), names, headingLevel });
 
 /** Link to the review page filtered by one search parameter (the same names /api/reviews/search takes). */
-export const filterHref = (root: string, param: string, value: string | number) => `${root}/?${param}=${encodeURIComponent(value)}#reviews`;
+export const filterHref = (root: string, param: SearchParam, value: string | number) =>
+  `${root}/?${param}=${encodeURIComponent(value)}#reviews`;
 
 /** Shown for rating-only reviews; enhance.js reads it from `data-empty`. */
 const NO_TEXT = 'Rated without a written review.';

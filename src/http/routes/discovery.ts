@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Catalog } from '../../catalog/index.js';
-import { PATHS, TOPICS, topicUrl } from '../../domain/index.js';
+import { PATHS, SEARCH_PARAMS, TOPICS, topicUrl } from '../../domain/index.js';
 
 /** Plain-text orientation for language models and agents (llmstxt.org): who, how good, where the data is. */
 export function renderLlmsTxt(c: Catalog): string {
@@ -17,7 +17,7 @@ Everything here is public and read-only: no key, token or account is needed, and
 ## Data
 - [All reviews](${l.reviewsJson}): business, aggregate rating and every published review (JSON)
 - [Insights](${l.base}${PATHS.insights}): aspect sentiment, technicians, services, topics, trend, FAQ, summary (JSON)
-- [Search](${l.base}${PATHS.search}?min_rating=4&limit=5): filters rating, min_rating, since, until, query, mentions_technician, mentions_service, limit
+- [Search](${l.base}${PATHS.search}?min_rating=4&limit=5): filters ${SEARCH_PARAMS.join(', ')}
 - [Since a date](${l.base}${PATHS.since}/${a.last_review_date ?? '2025-01-01'}): reviews on or after a day
 - [JSON Feed](${l.feedJson}) and [Atom feed](${l.feedAtom}): the 50 newest reviews
 - [OpenAPI](${l.base}${PATHS.openapi}): the REST interface
