@@ -14,8 +14,6 @@ import { type Names, namesOf } from './review-card.js';
 import { renderReviewPage } from './review-page.js';
 import { renderSitemap, renderSitemapPart } from './sitemap.js';
 
-export type { ToolDefinition } from './developers.js';
-
 export interface PagesDeps {
   catalog: () => Catalog;
   /** The MCP tools as the MCP module lists them, read when /developers is rendered (once per revision). */
