@@ -3,7 +3,7 @@ import { gunzip } from 'node:zlib';
 import type { Logger } from 'pino';
 import { buildCatalog, CATALOG_FORMAT, Catalog, CorpusWorker, StaleCorpusError, unpackLayouts } from '../catalog/index.js';
 import { demoBusiness } from '../demo/index.js';
-import type { Business } from '../domain/index.js';
+import { type Business, NotReadyError } from '../domain/index.js';
 import { analysisContext } from '../ingest/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
 import type { RevisionListener as PgRevisionListener, ReviewAnalysisTable, ReviewTable, Revision, Store } from '../store/index.js';
@@ -57,7 +57,7 @@ export class CatalogSource {
   }
 
   get(): Catalog {
-    if (!this.current) throw Object.assign(new Error('the catalog is still loading'), { statusCode: 503 });
+    if (!this.current) throw new NotReadyError('the catalog is still loading');
     return this.current;
   }
 

@@ -25,3 +25,11 @@ export function toErrorIssues(issues: readonly z.core.$ZodIssue[]): ErrorIssue[]
     code: i.code,
   }));
 }
+
+/**
+ * The service cannot answer yet (the first revision is still loading, or there is no data to publish):
+ * every surface answers it as "not ready" (REST 503 `not_ready`), never as an internal error.
+ */
+export class NotReadyError extends Error {
+  override readonly name = 'NotReadyError';
+}

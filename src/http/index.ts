@@ -1,6 +1,6 @@
 export { buildApp } from './app.js';
 export { CACHE_CONTROL, etagMatches, negotiateEncoding, sendRepresentation } from './conditional.js';
-export { sendError } from './errors.js';
+export { NotFoundError, sendError } from './errors.js';
 export { parseHttpDate } from './http-date.js';
 export { memoMetricsText } from './metrics.js';
 export { buildOpenApi } from './openapi.js';

@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { httpDate, Representation } from '../catalog/index.js';
 import { PATHS } from '../domain/index.js';
-import { sendError, sendRepresentation } from '../http/index.js';
+import { NotFoundError, sendRepresentation } from '../http/index.js';
 
 interface Asset {
   /** Path the pages link to, e.g. /assets/site.3f2a9c1b7d.css — the hash makes it safe to cache forever. */
@@ -38,7 +38,7 @@ export function assetRoutes(app: FastifyInstance) {
     });
     scope.get<{ Params: { name: string } }>(`${PATHS.assets}/:name`, async (req, reply) => {
       const rep = byPath.get(`/assets/${req.params.name}`);
-      if (!rep) return sendError(reply, 404, 'not_found', `No asset ${req.params.name}; asset names change with their content.`);
+      if (!rep) throw new NotFoundError(`No asset ${req.params.name}; asset names change with their content.`);
       reply.header('X-Content-Type-Options', 'nosniff');
       return sendRepresentation(req, reply, rep);
     });

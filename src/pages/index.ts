@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Catalog, PER_URL, Representation } from '../catalog/index.js';
 import { PATHS } from '../domain/index.js';
-import { type MemoBudget, RevisionCache, representationSize, sendError, sendRepresentation } from '../http/index.js';
+import { type MemoBudget, NotFoundError, RevisionCache, representationSize, sendRepresentation } from '../http/index.js';
 import type { HubLimits } from '../websub/index.js';
 import { assetRoutes } from './assets.js';
 import { renderDevelopers, type ToolDefinition } from './developers.js';
@@ -100,7 +100,7 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
     const review = c.review(req.params.id);
     if (!review) {
       reply.header('Vary', 'Accept');
-      if (!prefersHtml(req.headers.accept)) return sendError(reply, 404, 'not_found', `No published review has the id "${req.params.id}".`);
+      if (!prefersHtml(req.headers.accept)) throw new NotFoundError(`No published review has the id "${req.params.id}".`);
       return htmlHeaders(reply)
         .code(404)
         .type(HTML_TYPE)
@@ -130,7 +130,7 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
           return body === null ? null : rep(c, XML_TYPE, body);
         })
       : null;
-    if (!found) return sendError(reply, 404, 'not_found', `No sitemap part ${req.params.file}.`);
+    if (!found) throw new NotFoundError(`No sitemap part ${req.params.file}.`);
     return sendRepresentation(req, reply, found);
   });
 }

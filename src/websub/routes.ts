@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { PATHS } from '../domain/index.js';
+import { NotReadyError, PATHS } from '../domain/index.js';
 import { RateLimiter } from '../store/index.js';
 import { canonicalHost } from './address.js';
 import { refuseUrl } from './outbound.js';
@@ -40,7 +40,8 @@ export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: Hub
       done(null, new URLSearchParams(body as string));
     });
     scope.setErrorHandler((err: { statusCode?: number; message?: string }, _req, reply) => {
-      // 4xx from Fastify (body too large, bad encoding) and 503 (catalog still loading) keep their status and message.
+      if (err instanceof NotReadyError) return text(reply, 503, `not ready: ${err.message}`);
+      // 4xx from Fastify (body too large, bad encoding) keep their status and message.
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
       if (status === 500) log.error({ err }, 'websub: hub request failed');
       return text(reply, status, status === 500 ? 'internal error' : (err.message ?? 'bad request'));

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Catalog, PER_URL, Representation } from '../../catalog/index.js';
 import { IsoDateSchema, PATHS, toErrorIssues } from '../../domain/index.js';
 import { sendRepresentation } from '../conditional.js';
-import { sendError } from '../errors.js';
+import { InvalidDateError, InvalidQueryError } from '../errors.js';
 import { type MemoBudget, RevisionCache } from '../revision-cache.js';
 import { parseSearchParams, searchKey } from '../search-params.js';
 
@@ -25,8 +25,7 @@ export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo:
     const hit = knownKey === undefined ? undefined : searches.peek(c.revision, knownKey);
     if (hit) return sendRepresentation(req, reply, hit);
     const parsed = parseSearchParams(req.query as Record<string, unknown>);
-    if ('issues' in parsed)
-      return sendError(reply, 400, 'invalid_query', 'The search parameters are not valid; see issues.', parsed.issues);
+    if ('issues' in parsed) throw new InvalidQueryError(parsed.issues);
     const key = searchKey(parsed.query);
     const rep = searches.get(
       c.revision,
@@ -45,7 +44,7 @@ export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo:
         path: ['date'],
         message: `"${req.params.date}" is not a real calendar date (YYYY-MM-DD)`,
       }));
-      return sendError(reply, 400, 'invalid_date', 'The date must be a real calendar date written YYYY-MM-DD.', issues);
+      throw new InvalidDateError(issues);
     }
     const c = catalog();
     return sendRepresentation(
