@@ -1,3 +1,4 @@
+export { prefersHtml } from './accept.js';
 export { buildApp } from './app.js';
 export { CACHE_CONTROL, etagMatches, negotiateEncoding, sendRepresentation } from './conditional.js';
 export { NotFoundError, sendError } from './errors.js';

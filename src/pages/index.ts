@@ -1,14 +1,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Catalog, PER_URL, Representation } from '../catalog/index.js';
 import { PATHS } from '../domain/index.js';
-import { type MemoBudget, NotFoundError, RevisionCache, representationSize, sendRepresentation } from '../http/index.js';
+import { type MemoBudget, NotFoundError, prefersHtml, RevisionCache, representationSize, sendRepresentation } from '../http/index.js';
 import type { HubLimits } from '../websub/index.js';
 import { assetRoutes } from './assets.js';
 import { renderDevelopers, type ToolDefinition } from './developers.js';
 import { renderHome } from './home.js';
 import { parseHomeQuery, viewQueryString } from './home-query.js';
 import type { Html } from './html.js';
-import { prefersHtml } from './negotiate.js';
 import { renderNotFound } from './not-found.js';
 import { type Names, namesOf } from './review-card.js';
 import { renderReviewPage } from './review-page.js';
@@ -137,6 +136,5 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
 export { renderDevelopers } from './developers.js';
 export { clock, dayRange, formatCount, formatDate } from './format.js';
 export { html, jsonScript } from './html.js';
-export { prefersHtml } from './negotiate.js';
 export { cardContext, namesOf, reviewCard } from './review-card.js';
 export { renderSitemap, renderSitemapPart } from './sitemap.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { prefersHtml } from '../../src/pages/index.js';
+import { prefersHtml } from '../../src/http/index.js';
 
 describe('content negotiation for the 404', () => {
   test('browsers get HTML; API clients, curl and no Accept get JSON', () => {
