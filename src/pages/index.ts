@@ -1,7 +1,15 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Catalog, PER_URL, Representation } from '../catalog/index.js';
 import { PATHS } from '../domain/index.js';
-import { type MemoBudget, NotFoundError, prefersHtml, RevisionCache, representationSize, sendRepresentation } from '../http/index.js';
+import {
+  type MemoBudget,
+  NotFoundError,
+  perRevision,
+  prefersHtml,
+  RevisionCache,
+  representationSize,
+  sendRepresentation,
+} from '../http/index.js';
 import type { HubLimits } from '../websub/index.js';
 import { assetRoutes } from './assets.js';
 import { renderDevelopers, type ToolDefinition } from './developers.js';
@@ -38,19 +46,6 @@ function htmlHeaders(reply: FastifyReply): FastifyReply {
     .header('Content-Security-Policy', CSP)
     .header('X-Content-Type-Options', 'nosniff')
     .header('Referrer-Policy', 'strict-origin-when-cross-origin');
-}
-
-/** A value computed once per catalog revision (the names map, the developer page). */
-function perRevision<T>(make: (c: Catalog) => T): (c: Catalog) => T {
-  let revision = -1;
-  let value: T;
-  return (c) => {
-    if (c.revision !== revision) {
-      value = make(c);
-      revision = c.revision;
-    }
-    return value;
-  };
 }
 
 const rep = (c: Catalog, type: string, body: Html | string) => new Representation(type, Buffer.from(String(body)), c.lastModified);
