@@ -5,7 +5,7 @@ import { buildApp, MemoBudget, memoMetricsText } from '../http/index.js';
 import { McpCounters, mcpMetricsText, mcpToolDefinitions, registerMcp, StoreSessionStore } from '../mcp/index.js';
 import { registerPages } from '../pages/index.js';
 import { Store } from '../store/index.js';
-import { HubConfigSchema, HubWorker, registerHub } from '../websub/index.js';
+import { HubWorker, hubConfigFrom, registerHub } from '../websub/index.js';
 import { EventLoopMonitor } from './event-loop.js';
 import { RevisionScheduler } from './revision-scheduler.js';
 import { seedDemo } from './seed-demo.js';
@@ -41,15 +41,11 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
     pollMs: config.pollMs,
     log,
   });
+  const hubConfig = hubConfigFrom(config);
   const hubDeps = {
     store,
     catalog: () => catalog.get(),
-    config: HubConfigSchema.parse({
-      allowPrivateCallbacks: config.hubAllowPrivateCallbacks,
-      caFile: config.hubCaFile ?? undefined,
-      claimLeaseMs: config.hubClaimLeaseMs,
-      rateLimitPerClient: { perMinute: config.hubRequestsPerMinute, burst: Math.max(1, Math.round(config.hubRequestsPerMinute / 3)) },
-    }),
+    config: hubConfig,
     log: log.child({ module: 'websub' }),
   };
   const hub = new HubWorker(hubDeps);
@@ -92,7 +88,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
             }),
           // An api-only process queues verifications; a worker process (polling the store) runs them.
           (a) => registerHub(a, { ...hubDeps, worker: working ? hub : undefined }),
-          (a) => registerPages(a, { catalog: () => catalog.get(), toolDefinitions: mcpToolDefinitions, memo }),
+          (a) => registerPages(a, { catalog: () => catalog.get(), toolDefinitions: mcpToolDefinitions, memo, hubLimits: hubConfig }),
           metrics,
         ]
       : [metrics],

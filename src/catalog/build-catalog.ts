@@ -1,4 +1,4 @@
-import { type Business, RatingTally, type ReviewsDocument } from '../domain/index.js';
+import { type Business, links, RatingTally, type ReviewsDocument } from '../domain/index.js';
 import type { ReviewTable, Revision } from '../store/index.js';
 import { runInSlices, SliceClock, type Steps } from '../threads/index.js';
 import { attributionFor, Catalog, positionsOf } from './catalog.js';
@@ -6,7 +6,6 @@ import type { CorpusRow } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
 import { orderAll, orderUpdated } from './ordered-reviews.js';
 import { FEED_SIZE } from './render/feeds.js';
-import { links } from './render/links.js';
 import { SplicedJson } from './render/spliced-json.js';
 import { ReviewIndex } from './review-index.js';
 

@@ -3,6 +3,8 @@ import {
   type AggregateRating,
   type Business,
   createMentionMatcher,
+  type Links,
+  links,
   type Review,
   type ReviewsDocument,
   type SearchQuery,
@@ -12,7 +14,6 @@ import {
 import type { Revision } from '../store/index.js';
 import { runAtOnce, type Steps } from '../threads/index.js';
 import { FEED_SIZE, renderFeeds } from './render/feeds.js';
-import { type Links, links } from './render/links.js';
 import { SplicedJson } from './render/spliced-json.js';
 import { httpDate, PER_URL, Representation } from './representation.js';
 import { ReviewIndex } from './review-index.js';

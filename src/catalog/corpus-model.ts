@@ -1,8 +1,8 @@
 import type { Business, Insights, Review, ReviewAnalysis } from '../domain/index.js';
+import { links } from '../domain/index.js';
 import { type Analyzer, buildInsights, type CorpusReview, createAnalyzer } from '../insights/index.js';
 import type { Revision } from '../store/index.js';
 import { renderFeeds } from './render/feeds.js';
-import { links } from './render/links.js';
 import { type Allocate, SplicedJson } from './render/spliced-json.js';
 import { type FoundMentions, union } from './to-review.js';
 

@@ -13,7 +13,6 @@ export {
 } from './next-revision.js';
 export { xmlSafe } from './render/atom.js';
 export { FEED_SIZE } from './render/feeds.js';
-export { type Links, links, websubLinkHeader } from './render/links.js';
 export { SplicedJson } from './render/spliced-json.js';
 export { type CompressionPolicy, type Encoding, httpDate, PER_REVISION, PER_URL, Representation } from './representation.js';
 export { ReviewIndex } from './review-index.js';

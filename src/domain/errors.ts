@@ -27,10 +27,12 @@ export function toErrorIssues(issues: readonly z.core.$ZodIssue[]): ErrorIssue[]
 }
 
 /**
- * The service has nothing to publish yet (no business profile stored, or the first revision still
- * loading): every data surface answers 503 `not_ready` with this message, and nothing is logged as a failure.
+ * The service cannot answer yet (no business profile stored, or the first revision still loading):
+ * every data surface answers 503 `not_ready` with this message (REST, pages, the hub), never as an
+ * internal error, and nothing is logged as a failure.
  */
 export class NotReadyError extends Error {
+  override readonly name = 'NotReadyError';
   readonly statusCode = 503;
   readonly error = 'not_ready';
 }

@@ -7,6 +7,7 @@ export * from './hub.js';
 export * from './insights.js';
 export * from './json-feed.js';
 export * from './mentions.js';
+export * from './public-paths.js';
 export * from './review.js';
 export * from './reviews-document.js';
 export * from './search.js';

@@ -47,20 +47,16 @@ export function sinceAfterUntil(since: unknown, until: unknown): { path: ['since
     return null;
   return { path: ['since'], message: `since (${since}) is after until (${until})`, code: 'custom' };
 }
-export type SearchQueryInput = z.input<typeof SearchQuerySchema>;
 
-/** Names of the search filters, for surfaces that translate raw input (REST query strings). */
-export const SEARCH_PARAMS = [
-  'rating',
-  'min_rating',
-  'since',
-  'until',
-  'query',
-  'mentions_technician',
-  'mentions_service',
-  'limit',
-] as const;
-export const NUMERIC_SEARCH_PARAMS = new Set<string>(['rating', 'min_rating', 'limit']);
+/** Names of the search filters, for surfaces that translate raw input (REST query strings), in the schema's order. */
+export const SEARCH_PARAMS = Object.keys(SearchQuerySchema.shape) as (keyof SearchQuery)[];
+export type SearchParam = keyof SearchQuery;
+const unwrapped = (s: z.ZodType): z.ZodType =>
+  s instanceof z.ZodOptional || s instanceof z.ZodDefault ? unwrapped(s.unwrap() as z.ZodType) : s;
+/** The filters whose values are numbers (a query string carries them as text). */
+export const NUMERIC_SEARCH_PARAMS: ReadonlySet<string> = new Set(
+  SEARCH_PARAMS.filter((k) => unwrapped(SearchQuerySchema.shape[k]) instanceof z.ZodNumber),
+);
 
 export const SearchResultSchema = z
   .object({

@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/index.js';
-import { NotReadyError } from '../domain/index.js';
+import { NotReadyError, PATHS } from '../domain/index.js';
 import { frameworkError, registerErrorHandling, sendError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import type { MemoBudget } from './revision-cache.js';
@@ -67,15 +67,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     discoveryRoutes(app, deps.catalog);
     openapiRoute(app, deps.catalog);
   }
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => {
+  app.get(PATHS.healthz, async () => ({ status: 'ok' }));
+  app.get(PATHS.readyz, async (_req, reply) => {
     try {
       await deps.ready();
       const c = deps.catalog();
       return { status: 'ready', revision: c.revision, reviews: c.reviews.length };
     } catch (err) {
-      if (err instanceof NotReadyError) return sendError(reply.header('Retry-After', '5'), 503, err.error, err.message);
-      return sendError(reply, 503, 'not_ready', `Not ready: ${(err as Error).message}`);
+      const message = err instanceof NotReadyError ? err.message : `Not ready: ${(err as Error).message}`;
+      return sendError(reply.header('Retry-After', '5'), 503, 'not_ready', message);
     }
   });
 
@@ -85,7 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
 function openapiRoute(app: FastifyInstance, catalog: () => Catalog) {
   let openapi: Buffer | null = null;
-  app.get('/openapi.json', async (_req, reply) => {
+  app.get(PATHS.openapi, async (_req, reply) => {
     openapi ??= Buffer.from(JSON.stringify(buildOpenApi(catalog().links.base)));
     return reply.type('application/json; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(openapi);
   });

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Encoding, Representation } from '../catalog/index.js';
+import { qualities } from './accept.js';
 import { parseHttpDate } from './http-date.js';
 
 export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=60';
@@ -13,13 +14,7 @@ const SUFFIX: Record<Encoding, string> = { br: '-br', gzip: '-gz' };
  */
 export function negotiateEncoding(header: string | undefined): Encoding | null {
   if (!header) return null;
-  const q = new Map<string, number>();
-  for (const part of header.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const value = qParam ? Number(qParam.slice(2)) : 1;
-    q.set(name === 'x-gzip' ? 'gzip' : name, Number.isFinite(value) ? value : 0);
-  }
+  const q = new Map(qualities(header).map(([name, value]) => [name === 'x-gzip' ? 'gzip' : name, value]));
   const wildcard = q.get('*') ?? 0;
   const br = q.get('br') ?? wildcard;
   const gzip = q.get('gzip') ?? wildcard;

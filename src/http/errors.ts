@@ -6,6 +6,44 @@ export function sendError(reply: FastifyReply, status: number, error: string, me
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * The REST surface's named errors (Fastify's lib/errors.js idea): each carries its status and contract
+ * code, so a handler throws and the error handler writes the body.
+ */
+export abstract class HttpError extends Error {
+  abstract readonly status: number;
+  abstract readonly code: string;
+  readonly issues?: ErrorIssue[];
+}
+export class NotFoundError extends HttpError {
+  override readonly name = 'NotFoundError';
+  readonly status = 404;
+  readonly code = 'not_found';
+}
+export class InvalidQueryError extends HttpError {
+  override readonly name = 'InvalidQueryError';
+  readonly status = 400;
+  readonly code = 'invalid_query';
+  constructor(override readonly issues: ErrorIssue[]) {
+    super('The search parameters are not valid; see issues.');
+  }
+}
+export class InvalidDateError extends HttpError {
+  override readonly name = 'InvalidDateError';
+  readonly status = 400;
+  readonly code = 'invalid_date';
+  constructor(override readonly issues: ErrorIssue[]) {
+    super('The date must be a real calendar date written YYYY-MM-DD.');
+  }
+}
+
+/** The contract body of a named error, or null for anything else (Fastify's own errors, bugs). */
+export function namedError(err: unknown): { status: number; code: string; message: string; issues?: ErrorIssue[] } | null {
+  if (err instanceof HttpError) return { status: err.status, code: err.code, message: err.message, issues: err.issues };
+  if (err instanceof NotReadyError) return { status: 503, code: 'not_ready', message: err.message };
+  return null;
+}
+
 const patternToRegExp = (url: string) =>
   new RegExp(
     `^${url
@@ -72,7 +110,15 @@ export function registerErrorHandling(app: FastifyInstance) {
   });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err instanceof NotReadyError) return sendError(reply.header('Retry-After', '5'), 503, err.error, err.message);
+    const named = namedError(err);
+    if (named)
+      return sendError(
+        named.status === 503 ? reply.header('Retry-After', '5') : reply,
+        named.status,
+        named.code,
+        named.message,
+        named.issues,
+      );
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
     if (status >= 500) {
       req.log.error({ err }, 'request failed');

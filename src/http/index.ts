@@ -1,10 +1,10 @@
-export { type AppDeps, buildApp } from './app.js';
+export { prefersHtml } from './accept.js';
+export { buildApp } from './app.js';
 export { CACHE_CONTROL, etagMatches, negotiateEncoding, sendRepresentation } from './conditional.js';
-export { sendError } from './errors.js';
+export { NotFoundError, sendError } from './errors.js';
 export { parseHttpDate } from './http-date.js';
 export { memoMetricsText } from './metrics.js';
 export { buildOpenApi } from './openapi.js';
-export { MemoBudget, RevisionCache } from './revision-cache.js';
-export { renderLlmsTxt } from './routes/discovery.js';
+export { MemoBudget, perRevision, RevisionCache } from './revision-cache.js';
 export { representationSize } from './routes/search.js';
 export { parseSearchParams, searchKey } from './search-params.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InsightsSchema, IsoDateSchema, SearchQuerySchema } from '../domain/index.js';
+import { DATASETS, InsightsSchema, IsoDateSchema, PATHS, SearchQuerySchema } from '../domain/index.js';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (schema: object, type = 'application/json') => ({ content: { [type]: { schema } } });
@@ -71,40 +71,40 @@ export function buildOpenApi(baseUrl: string): object {
     security: [],
     tags: [{ name: 'datasets' }, { name: 'search' }, { name: 'websub' }, { name: 'operations' }],
     paths: {
-      '/reviews.json': dataset(
+      [PATHS.reviews]: dataset(
         'Business, aggregate rating and every published review (a WebSub topic)',
         'getReviews',
         ref('ReviewsDocument'),
-        'application/json',
+        DATASETS.reviews.contentType,
         topicHeaders,
       ),
-      '/insights.json': dataset(
+      [PATHS.insights]: dataset(
         'Aspect-based sentiment, entities, topics, trend, FAQ and summary',
         'getInsights',
         ref('Insights'),
-        'application/json',
+        DATASETS.insights.contentType,
       ),
-      '/api/feed.json': dataset(
+      [PATHS.feedJson]: dataset(
         'JSON Feed 1.1 of the 50 newest reviews (a WebSub topic)',
         'getJsonFeed',
         ref('JsonFeed'),
-        'application/feed+json',
+        DATASETS.feedJson.contentType,
         topicHeaders,
       ),
-      '/feed.xml': dataset(
+      [PATHS.feedAtom]: dataset(
         'Atom 1.0 feed of the 50 newest reviews (a WebSub topic)',
         'getAtomFeed',
         { type: 'string' },
-        'application/atom+xml',
+        DATASETS.feedAtom.contentType,
         topicHeaders,
       ),
-      '/api/reviews/search': get(
+      [PATHS.search]: get(
         'Search reviews; filters combine with AND; newest first',
         'searchReviews',
         { 200: { description: 'OK', headers: conditionalHeaders, ...json(ref('SearchResult')) }, 304: notModified, 400: badRequest },
         { parameters: [...searchParameters(), ...conditionalParams] },
       ),
-      '/api/reviews/since/{date}': get(
+      [`${PATHS.since}/{date}`]: get(
         'Reviews dated on or after a day, newest first',
         'getReviewsSince',
         {
@@ -115,7 +115,7 @@ export function buildOpenApi(baseUrl: string): object {
         },
         { parameters: [{ name: 'date', in: 'path', required: true, schema: z.toJSONSchema(IsoDateSchema) }, ...conditionalParams] },
       ),
-      '/api/websub/hub': {
+      [PATHS.hub]: {
         post: {
           summary: 'Subscribe or unsubscribe a callback to a topic (W3C WebSub)',
           operationId: 'websubHub',
@@ -136,23 +136,23 @@ export function buildOpenApi(baseUrl: string): object {
           },
         },
       },
-      '/healthz': get('Liveness', 'healthz', { 200: { description: 'alive', ...json({ type: 'object' }) } }, { tags: ['operations'] }),
-      '/readyz': get(
+      [PATHS.healthz]: get('Liveness', 'healthz', { 200: { description: 'alive', ...json({ type: 'object' }) } }, { tags: ['operations'] }),
+      [PATHS.readyz]: get(
         'Readiness (database reachable, catalog loaded)',
         'readyz',
         { 200: { description: 'ready', ...json({ type: 'object' }) }, 503: { description: 'not ready', ...json(ref('Error')) } },
         { tags: ['operations'] },
       ),
-      '/openapi.json': get(
+      [PATHS.openapi]: get(
         'This document',
         'openapi',
         { 200: { description: 'OK', ...json({ type: 'object' }) } },
         { tags: ['operations'] },
       ),
-      '/llms.txt': get('A summary for language models and agents', 'llmsTxt', {
+      [PATHS.llmsTxt]: get('A summary for language models and agents', 'llmsTxt', {
         200: { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } },
       }),
-      '/robots.txt': get('Crawler rules', 'robotsTxt', {
+      [PATHS.robotsTxt]: get('Crawler rules', 'robotsTxt', {
         200: { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } },
       }),
     },

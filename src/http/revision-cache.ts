@@ -1,3 +1,5 @@
+import type { Catalog } from '../catalog/index.js';
+
 /** Bytes counted for an entry's bookkeeping (map slots, the entry object) on top of its key and value. */
 const ENTRY_OVERHEAD = 160;
 
@@ -131,4 +133,20 @@ export class RevisionCache<V> {
   forget(key: string): void {
     this.map.delete(key);
   }
+}
+
+/**
+ * One value per catalog revision, outside the byte budget: for what every request of a revision needs
+ * (the names map, /developers, the sitemap index), replaced when the revision changes.
+ */
+export function perRevision<T>(make: (c: Catalog) => T): (c: Catalog) => T {
+  let revision = -1;
+  let value: T;
+  return (c) => {
+    if (c.revision !== revision) {
+      value = make(c);
+      revision = c.revision;
+    }
+    return value;
+  };
 }

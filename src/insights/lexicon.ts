@@ -2,6 +2,7 @@
 // and compiles them into token matchers. Compiled lexicons are cached per vertical.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { VerticalSchema } from '../domain/index.js';
 import { tokenizePhrase } from './nlp.js';
 import { PhraseMatcher } from './phrase-matcher.js';
 import { SpellFixer } from './spelling.js';
@@ -91,7 +92,7 @@ export interface Lexicon {
   spelling: SpellFixer;
 }
 
-export const VERTICALS = ['home_services', 'senior_living', 'restaurant', 'local_business'] as const;
+export const VERTICALS = VerticalSchema.options;
 const FALLBACK_VERTICAL = 'local_business';
 
 function readJson(name: string): unknown {

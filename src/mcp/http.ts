@@ -3,6 +3,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Catalog } from '../catalog/index.js';
+import { PATHS } from '../domain/index.js';
 import type { MemoBudget } from '../http/index.js';
 import { RateLimiter, type Store } from '../store/index.js';
 import { jsonRpcError } from './errors.js';
@@ -106,7 +107,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
 
   app.route({
     method: ['GET', 'POST', 'DELETE'],
-    url: '/mcp',
+    url: PATHS.mcp,
     // HEAD is not an MCP operation; without the automatic HEAD route it gets the app's own 405.
     exposeHeadRoute: false,
     // Taken over before Fastify reads the body: the SDK adapter enforces the size limit (413) and owns

@@ -1,6 +1,7 @@
 import type { Catalog } from '../catalog/index.js';
 import type { AspectInsight, EntityInsight } from '../domain/index.js';
 import { foldText } from '../domain/index.js';
+import { type EntityKind, KIND, type ProfileOf } from './entity-kinds.js';
 
 /** A name the caller gave that matches nothing: the message lists what would have matched. */
 export class UnknownName extends Error {}
@@ -29,25 +30,16 @@ export function findAspect(catalog: Catalog, value: string): AspectInsight {
   );
 }
 
-export type EntityKind = 'technician' | 'service';
-
-type Profiles = Catalog['business']['technicians'] | Catalog['business']['services'];
-/** The profile type of each kind: technicians carry a role, services do not. */
-type ProfileOf<K extends EntityKind> = (K extends 'technician'
-  ? Catalog['business']['technicians']
-  : Catalog['business']['services'])[number];
-
 /** A technician or service of the business profile (by id, name or alias) with its insight entry. */
 export function findEntity<K extends EntityKind>(
   catalog: Catalog,
   kind: K,
   value: string,
 ): { profile: ProfileOf<K>; stats: EntityInsight } {
-  const profiles: Profiles = kind === 'technician' ? catalog.business.technicians : catalog.business.services;
-  const matcher = kind === 'technician' ? catalog.attribution.technicians : catalog.attribution.services;
-  const id = matcher.resolve(value);
-  const profile = id === null ? undefined : (profiles as ProfileOf<EntityKind>[]).find((p) => p.id === id);
-  if (profile) return { profile: profile as ProfileOf<K>, stats: entityStats(catalog, kind, profile) };
+  const profiles: readonly ProfileOf<K>[] = KIND[kind].profiles(catalog);
+  const id = KIND[kind].matcher(catalog).resolve(value);
+  const profile = id === null ? undefined : profiles.find((p) => p.id === id);
+  if (profile) return { profile, stats: entityStats(catalog, kind, profile) };
   const choices = profiles.map((p) => (p.name === p.id ? p.id : `${p.id} (${p.name})`));
   throw new UnknownName(
     choices.length === 0
@@ -58,9 +50,8 @@ export function findEntity<K extends EntityKind>(
 
 /** The insight entry of a profile entity; the engine lists every one, so the zero entry is only a fallback for a stale snapshot. */
 export function entityStats(catalog: Catalog, kind: EntityKind, profile: { id: string; name: string }): EntityInsight {
-  const list = kind === 'technician' ? catalog.insights.entities.technicians : catalog.insights.entities.services;
   return (
-    list.find((e) => e.id === profile.id) ?? {
+    KIND[kind].stats(catalog).find((e) => e.id === profile.id) ?? {
       id: profile.id,
       name: profile.name,
       review_count: 0,

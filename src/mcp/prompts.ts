@@ -1,7 +1,8 @@
 import { completable, type McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Catalog } from '../catalog/index.js';
-import { completeNames, type EntityKind, findAspect, findEntity, UnknownName } from './lookup.js';
+import { ENTITY_KINDS, type EntityKind, KIND, mentioning } from './entity-kinds.js';
+import { completeNames, findAspect, findEntity, UnknownName } from './lookup.js';
 
 /** A prompt argument naming something unknown is a request error (prompts have no isError result); the message lists the valid names. */
 function orInvalidParams<T>(find: () => T): T {
@@ -37,11 +38,10 @@ export function preparePrompts(catalog: () => Catalog): (server: McpServer) => v
       completeNames(catalog().insights.aspects, typed),
     ),
   });
-  const profiles = (kind: EntityKind) => (kind === 'technician' ? catalog().business.technicians : catalog().business.services);
   const entityArgs = (kind: EntityKind) =>
     z.object({
       [kind]: completable(z.string().min(1).max(120).describe(`${kind} id, name or alias`), (typed) =>
-        completeNames(profiles(kind), typed),
+        completeNames(KIND[kind].profiles(catalog()), typed),
       ),
     });
   const technicianArgs = entityArgs('technician');
@@ -72,19 +72,18 @@ function registerPrompts(
       );
     },
   );
-  for (const kind of ['technician', 'service'] as const satisfies readonly EntityKind[]) {
+  for (const kind of ENTITY_KINDS) {
     server.registerPrompt(
       `${kind}_report`,
       {
-        title: kind === 'technician' ? 'How customers rate a technician' : 'How customers rate a service',
+        title: KIND[kind].promptTitle,
         description: `Summarise the reviews that mention one ${kind}, with its statistics and newest reviews attached.`,
         argsSchema: entityArgs[kind],
       },
       (args: Record<string, string>) => {
         const c = catalog();
         const { profile, stats } = orInvalidParams(() => findEntity(c, kind, args[kind]));
-        const filter = kind === 'technician' ? { mentions_technician: profile.id } : { mentions_service: profile.id };
-        const recent = c.search({ ...filter, limit: 10 }).reviews;
+        const recent = c.search({ ...mentioning(kind, profile.id), limit: 10 }).reviews;
         return userMessage(
           `Summarise how customers of ${c.business.name} rate the ${kind} ${profile.name}: rating, what they praise, any recurring complaint. Use the attached statistics and newest reviews; search_reviews finds more.`,
           `reviewcast://${kind}s/${profile.id}`,

@@ -1,6 +1,7 @@
 import { type McpServer, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
 import type { Catalog } from '../catalog/index.js';
-import { completeNames, type EntityKind, findAspect, findEntity, UnknownName } from './lookup.js';
+import { ENTITY_KINDS, type EntityKind, KIND } from './entity-kinds.js';
+import { completeNames, findAspect, findEntity, UnknownName } from './lookup.js';
 
 const JSON_MIME = 'application/json';
 
@@ -68,13 +69,14 @@ export function prepareResources(catalog: () => Catalog): (server: McpServer) =>
     }),
     complete: { aspect: (typed) => completeNames(catalog().insights.aspects, typed) },
   });
-  const profiles = (kind: EntityKind) => (kind === 'technician' ? catalog().business.technicians : catalog().business.services);
   const entityTemplate = (kind: EntityKind) =>
     new ResourceTemplate(RESOURCE_URIS[kind], {
       list: () => ({
-        resources: profiles(kind).map((p) => ({ uri: `reviewcast://${kind}s/${p.id}`, name: p.id, title: p.name, mimeType: JSON_MIME })),
+        resources: KIND[kind]
+          .profiles(catalog())
+          .map((p) => ({ uri: `reviewcast://${kind}s/${p.id}`, name: p.id, title: p.name, mimeType: JSON_MIME })),
       }),
-      complete: { [kind]: (typed) => completeNames(profiles(kind), typed) },
+      complete: { [kind]: (typed) => completeNames(KIND[kind].profiles(catalog()), typed) },
     });
   const templates = {
     review: reviewTemplate,
@@ -131,12 +133,12 @@ function registerResources(
         resolveOr(uri, () => findAspect(catalog(), variable(vars.aspect))),
       ),
   );
-  for (const kind of ['technician', 'service'] as const) {
+  for (const kind of ENTITY_KINDS) {
     server.registerResource(
       kind,
       templates[kind],
       {
-        title: kind === 'technician' ? 'Technician' : 'Service',
+        title: KIND[kind].resourceTitle,
         description: `One ${kind} (id, name or alias) with review statistics.`,
         mimeType: JSON_MIME,
         cacheHint: CACHE,

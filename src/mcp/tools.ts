@@ -15,7 +15,8 @@ import {
   SinceResultSchema,
   TechnicianSchema,
 } from '../domain/index.js';
-import { type EntityKind, entityStats, findAspect, findEntity, UnknownName } from './lookup.js';
+import { type EntityKind, mentioning } from './entity-kinds.js';
+import { entityStats, findAspect, findEntity, UnknownName } from './lookup.js';
 
 /**
  * The thirteen read-only tools. Each is a pure function of one catalog revision; inputs and outputs
@@ -64,8 +65,7 @@ const TechnicianListEntry = EntityWithAliases.extend({ role: TechnicianSchema.sh
 
 function entityDetail<K extends EntityKind>(catalog: Catalog, kind: K, value: string, limit: number) {
   const { profile, stats } = findEntity(catalog, kind, value);
-  const filter = kind === 'technician' ? { mentions_technician: profile.id } : { mentions_service: profile.id };
-  const recent = limit === 0 ? [] : catalog.search({ ...filter, limit }).reviews;
+  const recent = limit === 0 ? [] : catalog.search({ ...mentioning(kind, profile.id), limit }).reviews;
   return { profile, stats, recent };
 }
 

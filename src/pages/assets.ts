@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { httpDate, Representation } from '../catalog/index.js';
-import { sendError, sendRepresentation } from '../http/index.js';
+import { PATHS } from '../domain/index.js';
+import { NotFoundError, sendRepresentation } from '../http/index.js';
 
 interface Asset {
   /** Path the pages link to, e.g. /assets/site.3f2a9c1b7d.css — the hash makes it safe to cache forever. */
@@ -35,9 +36,9 @@ export function assetRoutes(app: FastifyInstance) {
       if (reply.statusCode < 400) reply.header('Cache-Control', IMMUTABLE);
       return payload;
     });
-    scope.get<{ Params: { name: string } }>('/assets/:name', async (req, reply) => {
+    scope.get<{ Params: { name: string } }>(`${PATHS.assets}/:name`, async (req, reply) => {
       const rep = byPath.get(`/assets/${req.params.name}`);
-      if (!rep) return sendError(reply, 404, 'not_found', `No asset ${req.params.name}; asset names change with their content.`);
+      if (!rep) throw new NotFoundError(`No asset ${req.params.name}; asset names change with their content.`);
       reply.header('X-Content-Type-Options', 'nosniff');
       return sendRepresentation(req, reply, rep);
     });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { type Catalog, FEED_SIZE } from '../catalog/index.js';
+import { DATASETS, PATHS, TOPICS, type TopicName, topicUrl } from '../domain/index.js';
 import { buildOpenApi, CACHE_CONTROL } from '../http/index.js';
-import { HubConfigSchema } from '../websub/index.js';
+import type { HubLimits } from '../websub/index.js';
 import { formatCount } from './format.js';
 import { type Html, html } from './html.js';
 import { layout, rootPath } from './layout.js';
@@ -53,7 +54,7 @@ const code = (text: string) => html`<pre class="code" data-copy><code>${text}</c
 const withCode = (text: string) => text.split('`').map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : part));
 
 function exampleUrl(c: Catalog, path: string): string {
-  if (path === '/api/reviews/search') return `${c.links.base}${path}?min_rating=4&limit=5`;
+  if (path === PATHS.search) return `${c.links.base}${path}?min_rating=4&limit=5`;
   return `${c.links.base}${path.replace('{date}', c.aggregateRating.last_review_date ?? '2025-01-01')}`;
 }
 
@@ -91,7 +92,7 @@ function restSection(c: Catalog, doc: OpenApiDoc): Html {
   const root = rootPath(c);
   return html`<section id="rest" aria-labelledby="rest-heading">
   <h2 id="rest-heading">REST endpoints</h2>
-  <p>Rendered from <a href="${root}/openapi.json">/openapi.json</a> (OpenAPI 3.1), which is generated from the same Zod schemas that validate the data. Every <code>GET</code> also answers <code>HEAD</code>.</p>
+  <p>Rendered from <a href="${root}${PATHS.openapi}">${PATHS.openapi}</a> (OpenAPI 3.1), which is generated from the same Zod schemas that validate the data. Every <code>GET</code> also answers <code>HEAD</code>.</p>
   ${Object.entries(doc.paths).map(([path, ops]) =>
     Object.entries(ops)
       .filter(([m]) => m !== 'head')
@@ -101,7 +102,7 @@ function restSection(c: Catalog, doc: OpenApiDoc): Html {
 }
 
 function mcpSection(c: Catalog, tools: readonly ToolDefinition[]): Html {
-  const endpoint = `${c.links.base}/mcp`;
+  const endpoint = `${c.links.base}${PATHS.mcp}`;
   const name = `${c.business.id}-reviews`;
   const config = JSON.stringify({ mcpServers: { [name]: { type: 'http', url: endpoint } } }, null, 2);
   return html`<section id="mcp" aria-labelledby="mcp-heading">
@@ -126,15 +127,15 @@ function mcpSection(c: Catalog, tools: readonly ToolDefinition[]): Html {
 </section>`;
 }
 
-function websubSection(c: Catalog): Html {
+function websubSection(c: Catalog, hub: HubLimits): Html {
   const l = c.links;
-  const hub = HubConfigSchema.parse({});
   const days = (s: number) => `${formatCount(s / 86_400)} days`;
-  const topics = [
-    [l.feedAtom, 'application/atom+xml', `Atom feed of the ${FEED_SIZE} newest reviews`],
-    [l.feedJson, 'application/feed+json', `JSON Feed of the ${FEED_SIZE} newest reviews`],
-    [l.reviewsJson, 'application/json', 'every published review with the business and aggregate rating'],
-  ] as const;
+  const content: Record<TopicName, string> = {
+    feedAtom: `Atom feed of the ${FEED_SIZE} newest reviews`,
+    feedJson: `JSON Feed of the ${FEED_SIZE} newest reviews`,
+    reviews: 'every published review with the business and aggregate rating',
+  };
+  const topics = TOPICS.map((name) => [topicUrl(l, name), DATASETS[name].contentType, content[name]] as const);
   const subscribe = `curl -i ${l.hub} \\
   -d hub.mode=subscribe \\
   --data-urlencode hub.topic=${l.feedAtom} \\
@@ -182,9 +183,8 @@ function cachingSection(c: Catalog): Html {
 </section>`;
 }
 
-function limitsSection(doc: OpenApiDoc): Html {
+function limitsSection(doc: OpenApiDoc, hub: HubLimits): Html {
   const q = doc.components.schemas.SearchQuery?.properties ?? {};
-  const hub = HubConfigSchema.parse({});
   return html`<section id="limits" aria-labelledby="limits-heading">
   <h2 id="limits-heading">Limits</h2>
   <ul>
@@ -214,7 +214,7 @@ function modelSection(doc: OpenApiDoc): Html {
 }
 
 /** `/developers`: every surface, generated from the live OpenAPI document, tool list and schemas. */
-export function renderDevelopers(c: Catalog, tools: readonly ToolDefinition[]): Html {
+export function renderDevelopers(c: Catalog, tools: readonly ToolDefinition[], hub: HubLimits): Html {
   const doc = buildOpenApi(c.links.base) as OpenApiDoc;
   const root = rootPath(c);
   const toc = [
@@ -229,16 +229,16 @@ export function renderDevelopers(c: Catalog, tools: readonly ToolDefinition[]): 
   <header class="page-intro">
     <p class="eyebrow">For developers</p>
     <h1>Use ${c.business.name}'s reviews in your software</h1>
-    <p class="lede">Everything here is public and read-only: no key, token or account. Base URL <code>${c.links.base}</code>. Agents can start from <a href="${root}/llms.txt">llms.txt</a>.</p>
+    <p class="lede">Everything here is public and read-only: no key, token or account. Base URL <code>${c.links.base}</code>. Agents can start from <a href="${root}${PATHS.llmsTxt}">llms.txt</a>.</p>
   </header>
   <div class="docs-layout">
     <nav class="toc" aria-label="On this page"><ul>${toc.map(([id, label]) => html`<li><a href="#${id}">${label}</a></li>`)}</ul></nav>
     <div class="docs">
       ${restSection(c, doc)}
       ${mcpSection(c, tools)}
-      ${websubSection(c)}
+      ${websubSection(c, hub)}
       ${cachingSection(c)}
-      ${limitsSection(doc)}
+      ${limitsSection(doc, hub)}
       ${modelSection(doc)}
     </div>
   </div>
@@ -246,7 +246,7 @@ export function renderDevelopers(c: Catalog, tools: readonly ToolDefinition[]): 
   return layout(c, {
     title: `Developers — ${c.business.name} reviews API, MCP and WebSub`,
     description: `REST, JSON Feed, Atom, MCP and WebSub access to the verified reviews of ${c.business.name}. No key needed.`,
-    canonical: `${c.links.base}/developers`,
+    canonical: `${c.links.base}${PATHS.developers}`,
     ogType: 'website',
     script: true,
     body,

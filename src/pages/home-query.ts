@@ -1,4 +1,4 @@
-import { type ErrorIssue, SEARCH_PARAMS, type SearchQuery } from '../domain/index.js';
+import { type ErrorIssue, SEARCH_PARAMS, type SearchParam, type SearchQuery } from '../domain/index.js';
 import { parseSearchParams } from '../http/index.js';
 
 /** The review page's own parameter: which page of the filtered list (the search API has only `limit`). */
@@ -6,7 +6,7 @@ export const PAGE_PARAM = 'page';
 const MAX_PAGE = 10_000;
 
 /** What the form shows: each parameter as the visitor typed it (so an invalid value can be corrected). */
-export type FormValues = Partial<Record<(typeof SEARCH_PARAMS)[number], string>>;
+export type FormValues = Partial<Record<SearchParam, string>>;
 
 export type HomeQuery =
   | { ok: true; query: SearchQuery; page: number; values: FormValues; filtered: boolean }

@@ -30,9 +30,6 @@ export function html(strings: TemplateStringsArray, ...values: readonly Part[]):
   return new Html(out);
 }
 
-/** Markup produced elsewhere and known to be safe (JSON-LD, pre-rendered fragments). */
-export const unsafeRaw = (s: string) => new Html(s);
-
 /**
  * JSON inside a <script> data block: `<` is escaped so no value can close the element, and the line
  * separators that JavaScript once rejected are escaped too.

@@ -1,18 +1,25 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Catalog, PER_URL, Representation } from '../catalog/index.js';
-import { type MemoBudget, RevisionCache, representationSize, sendError, sendRepresentation } from '../http/index.js';
+import { PATHS } from '../domain/index.js';
+import {
+  type MemoBudget,
+  NotFoundError,
+  perRevision,
+  prefersHtml,
+  RevisionCache,
+  representationSize,
+  sendRepresentation,
+} from '../http/index.js';
+import type { HubLimits } from '../websub/index.js';
 import { assetRoutes } from './assets.js';
 import { renderDevelopers, type ToolDefinition } from './developers.js';
 import { renderHome } from './home.js';
 import { parseHomeQuery, viewQueryString } from './home-query.js';
 import type { Html } from './html.js';
-import { prefersHtml } from './negotiate.js';
 import { renderNotFound } from './not-found.js';
 import { type Names, namesOf } from './review-card.js';
 import { renderReviewPage } from './review-page.js';
 import { renderSitemap, renderSitemapPart } from './sitemap.js';
-
-export type { ToolDefinition } from './developers.js';
 
 export interface PagesDeps {
   catalog: () => Catalog;
@@ -20,6 +27,8 @@ export interface PagesDeps {
   toolDefinitions: () => readonly ToolDefinition[];
   /** The process's per-URL memo budget, which filtered views and permalinks share. */
   memo: MemoBudget;
+  /** The running hub's limits, which /developers states. */
+  hubLimits: HubLimits;
 }
 
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -39,19 +48,6 @@ function htmlHeaders(reply: FastifyReply): FastifyReply {
     .header('Referrer-Policy', 'strict-origin-when-cross-origin');
 }
 
-/** A value computed once per catalog revision (the names map, the developer page). */
-function perRevision<T>(make: (c: Catalog) => T): (c: Catalog) => T {
-  let revision = -1;
-  let value: T;
-  return (c) => {
-    if (c.revision !== revision) {
-      value = make(c);
-      revision = c.revision;
-    }
-    return value;
-  };
-}
-
 const rep = (c: Catalog, type: string, body: Html | string) => new Representation(type, Buffer.from(String(body)), c.lastModified);
 /** A page rendered for one URL's parameters (a filtered view, a permalink): compressed only when small. */
 const urlRep = (c: Catalog, type: string, body: Html | string) =>
@@ -67,13 +63,13 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
   const names = perRevision<Names>(namesOf);
   const homes = new RevisionCache<Representation>(deps.memo, 'home', representationSize);
   const permalinks = new RevisionCache<Representation>(deps.memo, 'permalink', representationSize);
-  const developers = perRevision((c) => rep(c, HTML_TYPE, renderDevelopers(c, deps.toolDefinitions())));
+  const developers = perRevision((c) => rep(c, HTML_TYPE, renderDevelopers(c, deps.toolDefinitions(), deps.hubLimits)));
   const sitemap = perRevision((c) => rep(c, XML_TYPE, renderSitemap(c)));
   const sitemapParts = new RevisionCache<Representation | null>(deps.memo, 'sitemap_part', (r, grew) =>
     r ? representationSize(r, grew) : 0,
   );
 
-  app.get('/', async (req, reply) => {
+  app.get(PATHS.home, async (req, reply) => {
     const c = deps.catalog();
     const q = parseHomeQuery(req.query as Record<string, unknown>);
     htmlHeaders(reply);
@@ -93,12 +89,12 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
     );
   });
 
-  app.get<{ Params: { id: string } }>('/reviews/:id', async (req, reply) => {
+  app.get<{ Params: { id: string } }>(`${PATHS.review}/:id`, async (req, reply) => {
     const c = deps.catalog();
     const review = c.review(req.params.id);
     if (!review) {
       reply.header('Vary', 'Accept');
-      if (!prefersHtml(req.headers.accept)) return sendError(reply, 404, 'not_found', `No published review has the id "${req.params.id}".`);
+      if (!prefersHtml(req.headers.accept)) throw new NotFoundError(`No published review has the id "${req.params.id}".`);
       return htmlHeaders(reply)
         .code(404)
         .type(HTML_TYPE)
@@ -112,14 +108,14 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
     );
   });
 
-  app.get('/developers', async (req, reply) => {
+  app.get(PATHS.developers, async (req, reply) => {
     htmlHeaders(reply);
     return sendRepresentation(req, reply, developers(deps.catalog()));
   });
 
-  app.get('/sitemap.xml', async (req, reply) => sendRepresentation(req, reply, sitemap(deps.catalog())));
+  app.get(PATHS.sitemap, async (req, reply) => sendRepresentation(req, reply, sitemap(deps.catalog())));
 
-  app.get<{ Params: { file: string } }>('/sitemaps/:file', async (req, reply) => {
+  app.get<{ Params: { file: string } }>(`${PATHS.sitemapParts}/:file`, async (req, reply) => {
     const c = deps.catalog();
     const n = /^(\d{1,4})\.xml$/.exec(req.params.file)?.[1];
     const found = n
@@ -128,13 +124,12 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
           return body === null ? null : rep(c, XML_TYPE, body);
         })
       : null;
-    if (!found) return sendError(reply, 404, 'not_found', `No sitemap part ${req.params.file}.`);
+    if (!found) throw new NotFoundError(`No sitemap part ${req.params.file}.`);
     return sendRepresentation(req, reply, found);
   });
 }
 export { renderDevelopers } from './developers.js';
 export { clock, dayRange, formatCount, formatDate } from './format.js';
 export { html, jsonScript } from './html.js';
-export { prefersHtml } from './negotiate.js';
 export { cardContext, namesOf, reviewCard } from './review-card.js';
 export { renderSitemap, renderSitemapPart } from './sitemap.js';

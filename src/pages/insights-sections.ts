@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/index.js';
-import type { AspectInsight } from '../domain/index.js';
+import { type AspectInsight, PATHS } from '../domain/index.js';
 import { formatCount, formatDate, formatPct, formatRating, stars } from './format.js';
 import { type Html, html } from './html.js';
 import { filterHref } from './review-card.js';
@@ -15,7 +15,7 @@ export function summarySection(c: Catalog, root: string): Html {
     i.pull_quote &&
     html`<figure class="pull-quote">
     <blockquote><p>${i.pull_quote}</p></blockquote>
-    ${quoted && html`<figcaption>${quoted.author}, <a href="${root}/reviews/${quoted.id}">${formatDate(quoted.date)}</a></figcaption>`}
+    ${quoted && html`<figcaption>${quoted.author}, <a href="${root}${PATHS.review}/${quoted.id}">${formatDate(quoted.date)}</a></figcaption>`}
   </figure>`
   }
   <p class="summary-text">${i.summary}</p>
@@ -88,7 +88,7 @@ export function faqSection(c: Catalog, root: string): Html {
     <p>${f.answer}</p>
     ${
       sources.length > 0 &&
-      html`<p class="faq-sources">Based on reviews such as ${sources.map((r, i) => html`${i > 0 && ', '}<a href="${root}/reviews/${r.id}">${r.author}, ${formatDate(r.date)}</a>`)}.</p>`
+      html`<p class="faq-sources">Based on reviews such as ${sources.map((r, i) => html`${i > 0 && ', '}<a href="${root}${PATHS.review}/${r.id}">${r.author}, ${formatDate(r.date)}</a>`)}.</p>`
     }
   </details>`;
   })}

@@ -1,4 +1,5 @@
 import type { Catalog } from '../catalog/index.js';
+import { PATHS } from '../domain/index.js';
 import { ASSETS } from './assets.js';
 import { escapeHtml, type Html, html, jsonScript, type Part } from './html.js';
 
@@ -64,7 +65,7 @@ ${page.jsonLd && html`<script type="application/ld+json">${jsonScript(page.jsonL
       <ul class="nav-list">
         <li><a href="${root}/#reviews">Reviews</a></li>
         <li><a href="${root}/#faq">FAQ</a></li>
-        <li><a href="${root}/developers">Developers</a></li>
+        <li><a href="${root}${PATHS.developers}">Developers</a></li>
       </ul>
     </nav>
   </div>
@@ -78,10 +79,10 @@ ${page.body}
     <nav aria-label="Open data">
       <ul class="footer-links">
         <li><a href="${c.links.reviewsJson}">reviews.json</a></li>
-        <li><a href="${root}/insights.json">insights.json</a></li>
+        <li><a href="${root}${PATHS.insights}">insights.json</a></li>
         <li><a href="${c.links.feedAtom}">Atom feed</a></li>
         <li><a href="${c.links.feedJson}">JSON Feed</a></li>
-        <li><a href="${root}/developers">API, MCP &amp; WebSub</a></li>
+        <li><a href="${root}${PATHS.developers}">API, MCP &amp; WebSub</a></li>
       </ul>
     </nav>
     <p class="powered">Published with Reviewcast</p>

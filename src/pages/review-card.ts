@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/index.js';
-import type { Review } from '../domain/index.js';
+import { PATHS, type Review, type SearchParam } from '../domain/index.js';
 import { formatDate, sourceLabel, stars } from './format.js';
 import { type Html, html } from './html.js';
 import { rootPath } from './layout.js';
@@ -27,7 +27,8 @@ export interface CardContext {
 export const cardContext = (c: Catalog, names: Names, headingLevel: 2 | 3): CardContext => ({ root: rootPath(c), names, headingLevel });
 
 /** Link to the review page filtered by one search parameter (the same names /api/reviews/search takes). */
-export const filterHref = (root: string, param: string, value: string | number) => `${root}/?${param}=${encodeURIComponent(value)}#reviews`;
+export const filterHref = (root: string, param: SearchParam, value: string | number) =>
+  `${root}/?${param}=${encodeURIComponent(value)}#reviews`;
 
 /** Shown for rating-only reviews; enhance.js reads it from `data-empty`. */
 const NO_TEXT = 'Rated without a written review.';
@@ -48,7 +49,7 @@ export function reviewCard(r: Review, ctx: CardContext): Html {
       ${ctx.headingLevel === 2 ? html`<h2 class="review-author">${heading}</h2>` : html`<h3 class="review-author">${heading}</h3>`}
       <p class="review-meta">
         <span data-slot="stars">${stars(r.rating, `Rated ${r.rating} out of 5`)}</span>
-        <a class="review-date" data-slot="permalink" href="${root}/reviews/${r.id}"><time data-slot="date" datetime="${r.date}">${formatDate(r.date)}</time></a>
+        <a class="review-date" data-slot="permalink" href="${root}${PATHS.review}/${r.id}"><time data-slot="date" datetime="${r.date}">${formatDate(r.date)}</time></a>
         <span class="review-source">via ${r.source_url ? html`<a data-slot="source" href="${r.source_url}" rel="nofollow noopener">${sourceLabel(r.source)}</a>` : html`<span data-slot="source">${sourceLabel(r.source)}</span>`}</span>
         ${r.verified && html`<span class="verified">Verified</span>`}
       </p>

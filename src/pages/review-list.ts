@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/index.js';
-import { type ErrorIssue, type Review, SEARCH_LIMIT_DEFAULT } from '../domain/index.js';
+import { type ErrorIssue, PATHS, type Review, SEARCH_LIMIT_DEFAULT } from '../domain/index.js';
 import { formatCount } from './format.js';
 import { type FormValues, viewQueryString } from './home-query.js';
 import { type Html, html, jsonScript } from './html.js';
@@ -39,7 +39,7 @@ function select(
 
 function filterForm(c: Catalog, ctx: CardContext, v: FormValues): Html {
   const b = c.business;
-  return html`<form class="filters" id="review-filters" method="get" action="${ctx.root}/#reviews" role="search" aria-label="Filter reviews" data-api="${ctx.root}/api/reviews/search">
+  return html`<form class="filters" id="review-filters" method="get" action="${ctx.root}/#reviews" role="search" aria-label="Filter reviews" data-api="${ctx.root}${PATHS.search}">
   <div class="field field-wide">
     <label for="f-query">Search the reviews</label>
     <input type="search" id="f-query" name="query" value="${v.query ?? ''}" maxlength="200" placeholder="e.g. water heater" autocomplete="off">

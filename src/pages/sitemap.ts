@@ -1,4 +1,5 @@
 import type { Catalog } from '../catalog/index.js';
+import { PATHS } from '../domain/index.js';
 
 /** The sitemaps protocol's per-file cap; a bigger site gets a sitemap index. */
 export const SITEMAP_MAX_URLS = 50_000;
@@ -15,7 +16,7 @@ function entries(c: Catalog): Entry[] {
   const day = c.generatedAt.slice(0, 10);
   return [
     { loc: `${c.links.base}/`, lastmod: day },
-    { loc: `${c.links.base}/developers`, lastmod: day },
+    { loc: `${c.links.base}${PATHS.developers}`, lastmod: day },
     ...c.reviews.map((r) => ({ loc: r.url, lastmod: r.updated_at.slice(0, 10) })),
   ];
 }
@@ -34,7 +35,7 @@ export function renderSitemap(c: Catalog, max = SITEMAP_MAX_URLS): string {
   const day = c.generatedAt.slice(0, 10);
   const parts = Array.from(
     { length: n },
-    (_, i) => `<sitemap><loc>${xmlEscape(`${c.links.base}/sitemaps/${i + 1}.xml`)}</loc><lastmod>${day}</lastmod></sitemap>`,
+    (_, i) => `<sitemap><loc>${xmlEscape(`${c.links.base}${PATHS.sitemapParts}/${i + 1}.xml`)}</loc><lastmod>${day}</lastmod></sitemap>`,
   );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${parts.join('\n')}\n</sitemapindex>\n`;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Config } from '../config.js';
 
 const DAY = 86_400;
 
@@ -67,12 +68,25 @@ export const HubConfigSchema = z
 export type HubConfig = z.infer<typeof HubConfigSchema>;
 export type HubConfigInput = z.input<typeof HubConfigSchema>;
 
-/** The hub's settings that come from the environment (the rest keep their defaults unless given in `overrides`). */
-export function hubConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: HubConfigInput = {}): HubConfig {
+/** What /developers tells subscribers about the hub: the running values, not the defaults. */
+export type HubLimits = Pick<
+  HubConfig,
+  | 'leaseDefaultSeconds'
+  | 'leaseMinSeconds'
+  | 'leaseMaxSeconds'
+  | 'maxConsecutiveFailures'
+  | 'rateLimitPerClient'
+  | 'rateLimitPerCallbackHost'
+  | 'requestTimeoutMs'
+>;
+
+/** The hub's settings from the service configuration; the composition root hands the one result to the hub, the worker and the pages. */
+export function hubConfigFrom(config: Config): HubConfig {
   return HubConfigSchema.parse({
-    allowPrivateCallbacks: env.REVIEWCAST_HUB_ALLOW_PRIVATE_CALLBACKS === '1',
-    caFile: env.REVIEWCAST_HUB_CA_FILE || undefined,
-    ...overrides,
+    allowPrivateCallbacks: config.hubAllowPrivateCallbacks,
+    caFile: config.hubCaFile ?? undefined,
+    claimLeaseMs: config.hubClaimLeaseMs,
+    rateLimitPerClient: { perMinute: config.hubRequestsPerMinute, burst: Math.max(1, Math.round(config.hubRequestsPerMinute / 3)) },
   });
 }
 

@@ -1,10 +1,9 @@
 export { canonicalHost, forbiddenReason, isLocalHostname } from './address.js';
-export { formatSubscriptions, listSubscriptions, removeSubscription, type SubscriptionInfo } from './admin.js';
-export { clampLease, type HubConfig, type HubConfigInput, HubConfigSchema, hubConfigFromEnv, retryDelayMs } from './config.js';
-export { HubCounters, type HubMetrics, metricsText } from './metrics.js';
+export { formatSubscriptions, listSubscriptions, removeSubscription } from './admin.js';
+export { clampLease, type HubConfigInput, HubConfigSchema, type HubLimits, hubConfigFrom, retryDelayMs } from './config.js';
 export { guardConnector, OutboundClient, publicOnlyLookup, refuseUrl } from './outbound.js';
 export { redactUrl } from './redact.js';
 export { parseHubRequest, withQuery } from './request.js';
-export { HUB_PATH, registerHub } from './routes.js';
+export { registerHub } from './routes.js';
 export { hubSignature } from './signature.js';
-export { type HubDeps, type HubLog, HubWorker } from './worker.js';
+export { HubWorker } from './worker.js';

@@ -137,9 +137,9 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, cap
 function describe(err: unknown, signal: AbortSignal): string {
   if (signal.aborted) return 'timed out';
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e instanceof RefusedAddressError || e?.cause instanceof RefusedAddressError) return (e.cause ?? e).message ?? 'refused';
+  if (e instanceof RefusedAddressError) return e.message;
+  if (e?.cause instanceof RefusedAddressError) return e.cause.message;
   const code = e?.code ?? e?.cause?.code;
-  if (code === 'EHUBREFUSED') return e.message ?? e.cause?.message ?? 'refused';
   if (code && /TIMEOUT/i.test(code)) return 'timed out';
   return code ? `${code}: ${e.message ?? ''}`.trim() : String(e?.message ?? err);
 }
@@ -150,8 +150,7 @@ export const publicOnlyLookup = ((hostname: string, options: { all?: boolean }, 
     if (err) return callback(err);
     const usable = addresses.filter((a) => forbiddenReason(a.address) === null);
     if (usable.length === 0) {
-      const e = Object.assign(new Error(`refused: ${hostname} resolves only to non-public addresses`), { code: 'EHUBREFUSED' });
-      return callback(e);
+      return callback(new RefusedAddressError(`refused: ${hostname} resolves only to non-public addresses`));
     }
     if (options.all) callback(null, usable);
     else callback(null, usable[0].address, usable[0].family);

@@ -1,4 +1,4 @@
-import { MAX_CALLBACK_LENGTH, MAX_SECRET_BYTES } from '../domain/index.js';
+import { HubRequestFormSchema } from '../domain/index.js';
 import { clampLease, type HubConfig } from './config.js';
 
 export interface HubRequest {
@@ -13,11 +13,15 @@ export interface HubRequest {
 
 export type ParseResult = { ok: true; request: HubRequest } | { ok: false; status: number; reason: string };
 
-const fail = (reason: string, status = 400): ParseResult => ({ ok: false, status, reason });
+/** The fields in the order they are checked: the first problem in this order is the one reported. */
+const FIELDS = ['hub.mode', 'hub.topic', 'hub.callback', 'hub.lease_seconds', 'hub.secret'] as const;
+type Field = (typeof FIELDS)[number];
 
 /**
- * Validates a hub request (form fields already decoded). Pure: no I/O, so a rejected request never
- * causes an outbound call. Unknown parameters are ignored; a repeated parameter counts by its first value.
+ * Validates a hub request (form fields already decoded) with `HubRequestFormSchema`, then the hub's
+ * policy: known topics, the address rules for callbacks, the lease clamp. Pure: no I/O, so a rejected
+ * request never causes an outbound call. Unknown parameters are ignored; a repeated parameter counts by
+ * its first value; an empty field is absent, and a lease is read only on subscribe.
  * `refuseCallback` applies the outbound client's address rules to IP-literal and localhost callbacks.
  */
 export function parseHubRequest(
@@ -26,66 +30,42 @@ export function parseHubRequest(
   config: Pick<HubConfig, 'leaseDefaultSeconds' | 'leaseMinSeconds' | 'leaseMaxSeconds'>,
   refuseCallback: (url: URL) => string | null,
 ): ParseResult {
-  const mode = form.get('hub.mode');
-  if (mode === null || mode === '') return fail('hub.mode is required (subscribe or unsubscribe)');
-  if (mode !== 'subscribe' && mode !== 'unsubscribe')
-    return fail(`hub.mode "${clip(mode)}" is not supported; use subscribe or unsubscribe`);
-
-  const topic = form.get('hub.topic');
-  if (!topic) return fail('hub.topic is required');
-  if (!topics.includes(topic)) return fail(`hub.topic must be one of: ${topics.join(', ')}`);
-
-  const rawCallback = form.get('hub.callback');
-  if (!rawCallback) return fail('hub.callback is required');
-  if (rawCallback.length > MAX_CALLBACK_LENGTH) return fail(`hub.callback must be at most ${MAX_CALLBACK_LENGTH} characters`);
-  let url: URL;
-  try {
-    url = new URL(rawCallback);
-  } catch {
-    return fail('hub.callback is not an absolute URL');
+  const fields: Partial<Record<Field, string>> = {};
+  for (const f of FIELDS) {
+    const v = form.get(f);
+    if (v !== null && (v !== '' || f === 'hub.secret')) fields[f] = v;
   }
-  if (url.protocol !== 'https:') return fail('hub.callback must be an https URL');
-  if (url.username || url.password) return fail('hub.callback must not contain a user name or password');
-  if (url.hash) return fail('hub.callback must not contain a fragment');
-  const callback = url.href;
-  if (callback.length > MAX_CALLBACK_LENGTH) return fail(`hub.callback must be at most ${MAX_CALLBACK_LENGTH} characters`);
-  const refused = refuseCallback(url);
-  if (refused) return fail(`hub.callback refused: ${refused}`, 403);
+  if (fields['hub.mode'] !== 'subscribe') delete fields['hub.lease_seconds'];
 
-  let requested: number | undefined;
-  const lease = form.get('hub.lease_seconds');
-  if (mode === 'subscribe' && lease !== null && lease !== '') {
-    if (!/^\d{1,12}$/.test(lease)) return fail('hub.lease_seconds must be a non-negative integer');
-    requested = Number(lease);
+  const problems = new Map<Field, { status: number; reason: string }>();
+  const parsed = HubRequestFormSchema.safeParse(fields);
+  for (const issue of parsed.success ? [] : parsed.error.issues) {
+    const f = issue.path[0] as Field;
+    if (!problems.has(f)) problems.set(f, { status: 400, reason: issue.message });
   }
-
-  const secret = form.get('hub.secret');
-  if (secret !== null) {
-    if (secret === '') return fail('hub.secret must not be empty when given');
-    if (Buffer.byteLength(secret, 'utf8') > MAX_SECRET_BYTES) return fail('hub.secret must be shorter than 200 bytes');
+  const topic = fields['hub.topic'];
+  if (topic && !topics.includes(topic))
+    problems.set('hub.topic', { status: 400, reason: `hub.topic must be one of: ${topics.join(', ')}` });
+  if (!problems.has('hub.callback')) {
+    const refused = refuseCallback(new URL(fields['hub.callback']!));
+    if (refused) problems.set('hub.callback', { status: 403, reason: `hub.callback refused: ${refused}` });
   }
+  const first = FIELDS.find((f) => problems.has(f));
+  if (first || !parsed.success) return { ok: false, ...(problems.get(first!) ?? { status: 400, reason: 'invalid hub request' }) };
 
+  const r = parsed.data;
+  const subscribe = r['hub.mode'] === 'subscribe';
   return {
     ok: true,
     request: {
-      mode,
-      topic,
-      callback,
-      leaseSeconds: mode === 'subscribe' ? clampLease(requested, config) : null,
-      secret: mode === 'subscribe' ? secret : null,
+      mode: r['hub.mode'],
+      topic: r['hub.topic'],
+      callback: new URL(r['hub.callback']).href,
+      leaseSeconds: subscribe ? clampLease(r['hub.lease_seconds'], config) : null,
+      secret: subscribe ? (r['hub.secret'] ?? null) : null,
     },
   };
 }
-
-/**
- * Echoed user input is shortened so an error message cannot be used to reflect large payloads, and
- * control characters are escaped so the answer stays one line of text.
- */
-const clip = (s: string) =>
-  (s.length > 40 ? `${s.slice(0, 40)}…` : s).replace(
-    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
 
 /**
  * The verification (or denial) URL: the callback exactly as given, our parameters appended. The

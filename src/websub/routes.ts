@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { NotReadyError, PATHS } from '../domain/index.js';
 import { RateLimiter } from '../store/index.js';
 import { canonicalHost } from './address.js';
 import { refuseUrl } from './outbound.js';
@@ -7,7 +8,6 @@ import { parseHubRequest } from './request.js';
 import { topicUrls } from './topics.js';
 import type { HubDeps, HubWorker } from './worker.js';
 
-export const HUB_PATH = '/api/websub/hub';
 const FORM = 'application/x-www-form-urlencoded';
 const MAX_BODY_BYTES = 16 * 1024;
 
@@ -39,13 +39,14 @@ export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: Hub
       done(null, new URLSearchParams(body as string));
     });
     scope.setErrorHandler((err: { statusCode?: number; message?: string }, _req, reply) => {
-      // 4xx from Fastify (body too large, bad encoding) and 503 (catalog still loading) keep their status and message.
+      if (err instanceof NotReadyError) return text(reply, 503, `not ready: ${err.message}`);
+      // 4xx from Fastify (body too large, bad encoding) keep their status and message.
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
       if (status === 500) log.error({ err }, 'websub: hub request failed');
       return text(reply, status, status === 500 ? 'internal error' : (err.message ?? 'bad request'));
     });
 
-    scope.post(HUB_PATH, async (req, reply) => {
+    scope.post(PATHS.hub, async (req, reply) => {
       const wait = await perClient.take(req.ip);
       if (wait > 0) return text(reply.header('retry-after', String(wait)), 429, 'too many hub requests from this address; retry later');
       if (!(req.body instanceof URLSearchParams)) return text(reply, 415, `the hub takes ${FORM} bodies`);

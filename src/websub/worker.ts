@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Catalog } from '../catalog/index.js';
+import { linkHeader } from '../domain/index.js';
 import type { ClaimedDelivery, Delivery, Store, Verification } from '../store/index.js';
 import { type HubConfig, retryDelayMs } from './config.js';
 import { HubCounters, type HubMetrics, metricsText } from './metrics.js';
@@ -187,7 +188,7 @@ export class HubWorker {
     if (rep.etag === d.last_delivered_etag) return this.finished.add({ d, etag: null });
     const headers: Record<string, string> = {
       'content-type': rep.contentType,
-      link: `<${catalog.links.hub}>; rel="hub", <${topic.url}>; rel="self"`,
+      link: linkHeader(catalog.links, topic.url),
     };
     if (d.secret) headers['x-hub-signature'] = hubSignature(d.secret, rep.body);
     const res = await this.client.send('POST', d.callback, headers, rep.body);

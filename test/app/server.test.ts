@@ -81,29 +81,6 @@ test('SIGTERM lets an in-flight request finish, then exits 0', async () => {
   assert.match(out, /shutting down/);
 });
 
-test('reviewcast demo writes a deterministic set', async () => {
-  const dir = tempDir();
-  const a = join(dir, 'a.ndjson');
-  const b = join(dir, 'b.ndjson');
-  await run(process.execPath, [CLI, 'demo', '--reviews', '300', '--out', a]);
-  await run(process.execPath, [CLI, 'demo', '--reviews', '300', '--out', b]);
-  const { readFileSync } = await import('node:fs');
-  const lines = readFileSync(a, 'utf8').trim().split('\n');
-  assert.equal(lines.length, 300);
-  assert.equal(readFileSync(a, 'utf8'), readFileSync(b, 'utf8'));
-});
-
-test('business set validates the profile and names the bad fields', async () => {
-  const dir = tempDir();
-  const file = join(dir, 'biz.yaml');
-  writeFileSync(file, 'id: Bad Id\nname: ""\nvertical: spaceship\n');
-  const res = await run(process.execPath, [CLI, 'business', 'set', file, '--database-url', join(dir, 'b.db')]).catch((e) => e);
-  assert.equal(res.code, 1);
-  assert.match(res.stderr, /id: /);
-  assert.match(res.stderr, /name: /);
-  assert.match(res.stderr, /vertical: /);
-});
-
 test('a restart loads the stored snapshot: same bytes, same ETags, analyses still reachable', async () => {
   const db = join(tempDir(), 'restart.db');
   const base = 'https://reviews.restart.example';
@@ -212,23 +189,4 @@ test('a server started from a snapshot builds the next revision on it, byte for 
   } finally {
     await scratch.close();
   }
-});
-
-test('subscriptions list and remove from the CLI', async () => {
-  const db = join(tempDir(), 'subs.db');
-  const { Store } = await import('../../src/store/index.js');
-  const store = await Store.open(db);
-  const now = Date.now();
-  await store.hubSubscriptions.activate(
-    [{ topic: 'https://x.example/feed.xml', callback: 'https://sub.example/cb?token=secret', secret: 'sekrit', leaseSeconds: 3600 }],
-    now,
-  );
-  await store.close();
-  const cli = (...args: string[]) => run(process.execPath, [CLI, 'subscriptions', ...args, '--database-url', db]).catch((e) => e);
-  const listed = await cli('list');
-  assert.match(listed.stdout, /sub\.example/);
-  assert.doesNotMatch(listed.stdout, /sekrit/, 'secrets never printed');
-  assert.equal((await cli('remove', '999')).code, 1);
-  assert.match((await cli('remove', 'https://sub.example/cb?token=secret')).stdout, /removed 1/);
-  assert.doesNotMatch((await cli('list')).stdout, /sub\.example/);
 });

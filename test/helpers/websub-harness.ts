@@ -8,8 +8,8 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Catalog } from '../../src/catalog/index.js';
-// The two leaf modules only: the catalog's index pulls in the insights engine and its language model.
-import { links, Representation } from '../../src/catalog/index.js';
+import { Representation } from '../../src/catalog/index.js';
+import { links } from '../../src/domain/index.js';
 import { Store } from '../../src/store/index.js';
 import { type HubConfigInput, HubConfigSchema, HubWorker, registerHub } from '../../src/websub/index.js';
 import { tempDir } from './tmp.js';

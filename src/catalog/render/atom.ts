@@ -1,6 +1,5 @@
 import { create } from 'xmlbuilder2';
-import type { Business, Review } from '../../domain/index.js';
-import type { Links } from './links.js';
+import type { Business, Links, Review } from '../../domain/index.js';
 import { reviewTags, reviewTitle } from './review-title.js';
 
 // Characters XML 1.0 forbids even when escaped, plus lone surrogates: dropped so the feed stays well-formed.

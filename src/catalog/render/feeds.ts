@@ -1,7 +1,6 @@
-import type { Business, Review } from '../../domain/index.js';
+import type { Business, Links, Review } from '../../domain/index.js';
 import { renderAtom } from './atom.js';
 import { renderJsonFeed } from './json-feed.js';
-import type { Links } from './links.js';
 
 export const FEED_SIZE = 50;
 

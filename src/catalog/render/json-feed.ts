@@ -1,5 +1,4 @@
-import type { Business, JsonFeed, Review } from '../../domain/index.js';
-import type { Links } from './links.js';
+import type { Business, JsonFeed, Links, Review } from '../../domain/index.js';
 import { reviewTags, reviewTitle } from './review-title.js';
 
 /** JSON Feed 1.1 (https://jsonfeed.org/version/1.1) of the newest reviews, with a `_review` extension. */

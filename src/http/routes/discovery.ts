@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Catalog } from '../../catalog/index.js';
+import { PATHS, SEARCH_PARAMS, TOPICS, topicUrl } from '../../domain/index.js';
 
 /** Plain-text orientation for language models and agents (llmstxt.org): who, how good, where the data is. */
 export function renderLlmsTxt(c: Catalog): string {
@@ -15,21 +16,21 @@ Everything here is public and read-only: no key, token or account is needed, and
 
 ## Data
 - [All reviews](${l.reviewsJson}): business, aggregate rating and every published review (JSON)
-- [Insights](${l.base}/insights.json): aspect sentiment, technicians, services, topics, trend, FAQ, summary (JSON)
-- [Search](${l.base}/api/reviews/search?min_rating=4&limit=5): filters rating, min_rating, since, until, query, mentions_technician, mentions_service, limit
-- [Since a date](${l.base}/api/reviews/since/${a.last_review_date ?? '2025-01-01'}): reviews on or after a day
+- [Insights](${l.base}${PATHS.insights}): aspect sentiment, technicians, services, topics, trend, FAQ, summary (JSON)
+- [Search](${l.base}${PATHS.search}?min_rating=4&limit=5): filters ${SEARCH_PARAMS.join(', ')}
+- [Since a date](${l.base}${PATHS.since}/${a.last_review_date ?? '2025-01-01'}): reviews on or after a day
 - [JSON Feed](${l.feedJson}) and [Atom feed](${l.feedAtom}): the 50 newest reviews
-- [OpenAPI](${l.base}/openapi.json): the REST interface
+- [OpenAPI](${l.base}${PATHS.openapi}): the REST interface
 
 ## MCP
-Streamable HTTP endpoint: ${l.base}/mcp (no token). Client configuration:
+Streamable HTTP endpoint: ${l.base}${PATHS.mcp} (no token). Client configuration:
 
 \`\`\`json
-{ "mcpServers": { "${b.id}-reviews": { "type": "http", "url": "${l.base}/mcp" } } }
+{ "mcpServers": { "${b.id}-reviews": { "type": "http", "url": "${l.base}${PATHS.mcp}" } } }
 \`\`\`
 
 ## Updates (WebSub)
-Hub: ${l.hub}. Topics: ${l.feedAtom}, ${l.feedJson}, ${l.reviewsJson}.
+Hub: ${l.hub}. Topics: ${TOPICS.map((t) => topicUrl(l, t)).join(', ')}.
 Subscribe with a form POST (hub.mode=subscribe, hub.topic, hub.callback=an HTTPS URL); the hub verifies intent with a GET challenge and then POSTs the full topic content on every change.
 
 ## Caching
@@ -38,13 +39,15 @@ Datasets carry strong ETags and Last-Modified; send If-None-Match for a 304.
 }
 
 export function discoveryRoutes(app: FastifyInstance, catalog: () => Catalog) {
-  app.get('/llms.txt', async (_req, reply) =>
+  app.get(PATHS.llmsTxt, async (_req, reply) =>
     reply.type('text/plain; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(renderLlmsTxt(catalog())),
   );
-  app.get('/robots.txt', async (_req, reply) =>
+  app.get(PATHS.robotsTxt, async (_req, reply) =>
     reply
       .type('text/plain; charset=utf-8')
       .header('Cache-Control', 'public, max-age=3600')
-      .send(`User-agent: *\nAllow: /\nDisallow: /mcp\nDisallow: /api/websub/\n\nSitemap: ${catalog().links.base}/sitemap.xml\n`),
+      .send(
+        `User-agent: *\nAllow: /\nDisallow: ${PATHS.mcp}\nDisallow: ${PATHS.websub}\n\nSitemap: ${catalog().links.base}${PATHS.sitemap}\n`,
+      ),
   );
 }

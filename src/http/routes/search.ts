@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { type Catalog, PER_URL, Representation } from '../../catalog/index.js';
-import { IsoDateSchema, toErrorIssues } from '../../domain/index.js';
+import { IsoDateSchema, PATHS, toErrorIssues } from '../../domain/index.js';
 import { sendRepresentation } from '../conditional.js';
-import { sendError } from '../errors.js';
+import { InvalidDateError, InvalidQueryError } from '../errors.js';
 import { type MemoBudget, RevisionCache } from '../revision-cache.js';
 import { parseSearchParams, searchKey } from '../search-params.js';
 
@@ -18,15 +18,14 @@ export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo:
   // Since bodies are views of /reviews.json: a memo entry holds only the small head, tail and any variants.
   const sinces = new RevisionCache<Representation>(memo, 'since', representationSize);
 
-  app.get('/api/reviews/search', async (req, reply) => {
+  app.get(PATHS.search, async (req, reply) => {
     const c = catalog();
     const raw = req.url.slice(req.url.indexOf('?') + 1 || req.url.length);
     const knownKey = rawQueries.peek(c.revision, raw);
     const hit = knownKey === undefined ? undefined : searches.peek(c.revision, knownKey);
     if (hit) return sendRepresentation(req, reply, hit);
     const parsed = parseSearchParams(req.query as Record<string, unknown>);
-    if ('issues' in parsed)
-      return sendError(reply, 400, 'invalid_query', 'The search parameters are not valid; see issues.', parsed.issues);
+    if ('issues' in parsed) throw new InvalidQueryError(parsed.issues);
     const key = searchKey(parsed.query);
     const rep = searches.get(
       c.revision,
@@ -37,7 +36,7 @@ export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo:
     return sendRepresentation(req, reply, rep);
   });
 
-  app.get<{ Params: { date: string } }>('/api/reviews/since/:date', async (req, reply) => {
+  app.get<{ Params: { date: string } }>(`${PATHS.since}/:date`, async (req, reply) => {
     const parsed = IsoDateSchema.safeParse(req.params.date);
     if (!parsed.success) {
       const issues = toErrorIssues(parsed.error.issues).map((i) => ({
@@ -45,7 +44,7 @@ export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo:
         path: ['date'],
         message: `"${req.params.date}" is not a real calendar date (YYYY-MM-DD)`,
       }));
-      return sendError(reply, 400, 'invalid_date', 'The date must be a real calendar date written YYYY-MM-DD.', issues);
+      throw new InvalidDateError(issues);
     }
     const c = catalog();
     return sendRepresentation(
