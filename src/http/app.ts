@@ -16,6 +16,8 @@ export interface AppDeps {
   trustProxy?: boolean | number | string;
   /** Readiness: resolves when the store answers; rejects otherwise. */
   ready: () => Promise<void>;
+  /** Extra readiness facts that do not make the process unready (e.g. a review source failing to sync). */
+  readyInfo?: () => Promise<Record<string, unknown>>;
   /** Mount the public REST surface (false for a worker-only process, which keeps health and readiness). */
   surfaces?: boolean;
   /** The byte budget every per-URL memo of the process shares (REVIEWCAST_MEMO_BYTES). */
@@ -71,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     try {
       await deps.ready();
       const c = deps.catalog();
-      return { status: 'ready', revision: c.revision, reviews: c.reviews.length };
+      return { status: 'ready', revision: c.revision, reviews: c.reviews.length, ...(await deps.readyInfo?.()) };
     } catch (err) {
       return sendError(reply, 503, 'not_ready', `Not ready: ${(err as Error).message}`);
     }

@@ -5,10 +5,12 @@ export type {
   CatalogSnapshotTable,
   Database,
   ReviewAnalysisTable,
+  ReviewSourceTable,
   ReviewTable,
   RevisionTable,
   WebsubDeliveryTable,
   WebsubSubscriptionTable,
   WebsubVerificationTable,
 } from './schema.js';
+export * as sources from './sources.js';
 export { type Revision, Store, type Tx } from './store.js';

@@ -2,7 +2,7 @@ export { canonicalHost, forbiddenReason, isLocalHostname } from './address.js';
 export { formatSubscriptions, listSubscriptions, removeSubscription, type SubscriptionInfo } from './admin.js';
 export { clampLease, type HubConfig, type HubConfigInput, HubConfigSchema, hubConfigFromEnv, retryDelayMs } from './config.js';
 export { HubCounters, type HubMetrics, metricsText } from './metrics.js';
-export { guardConnector, OutboundClient, publicOnlyLookup, refuseUrl } from './outbound.js';
+export { guardConnector, OutboundClient, type OutboundResult, publicOnlyLookup, refuseUrl } from './outbound.js';
 export { redactUrl } from './redact.js';
 export { parseHubRequest, withQuery } from './request.js';
 export { HUB_PATH, registerHub } from './routes.js';
