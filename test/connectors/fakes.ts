@@ -56,9 +56,9 @@ abstract class FakeApi {
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
   }
 
-  protected abstract handle(req: Seen, res: ServerResponse): void;
+  protected abstract handle(req: Seen, res: ServerResponse): undefined;
 
-  protected json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  protected json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): undefined {
     res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
     res.end(typeof body === 'string' ? body : JSON.stringify(body));
   }
@@ -135,7 +135,7 @@ export class FakeGoogle extends FakeApi {
     this.tokens.clear();
   }
 
-  protected handle(req: Seen, res: ServerResponse): void {
+  protected handle(req: Seen, res: ServerResponse): undefined {
     if (req.method === 'POST' && req.path === '/token') return this.token(req, res);
     const m = req.path.match(/^\/v4\/accounts\/([^/]+)\/locations\/([^/]+)\/reviews$/);
     if (req.method !== 'GET' || !m) return this.json(res, 404, { error: { code: 404, message: 'Not found', status: 'NOT_FOUND' } });
@@ -161,7 +161,7 @@ export class FakeGoogle extends FakeApi {
     this.json(res, 200, body);
   }
 
-  private token(req: Seen, res: ServerResponse): void {
+  private token(req: Seen, res: ServerResponse): undefined {
     const form = new URLSearchParams(req.body);
     if (form.get('client_id') !== this.clientId || form.get('client_secret') !== this.clientSecret)
       return this.json(res, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
@@ -237,7 +237,7 @@ export class FakeTrustpilot extends FakeApi {
     }
   }
 
-  protected handle(req: Seen, res: ServerResponse): void {
+  protected handle(req: Seen, res: ServerResponse): undefined {
     const m = req.path.match(/^\/v1\/business-units\/([^/]+)\/reviews$/);
     if (req.method !== 'GET' || !m) return this.json(res, 404, { message: 'Not found' });
     if (req.headers.apikey !== this.apiKey) return this.json(res, 401, { message: 'Unauthorized', errorCode: 'InvalidApiKey' });
