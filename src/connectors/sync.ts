@@ -70,6 +70,7 @@ export async function syncClaimed(deps: SyncDeps, claimed: sources.Claimed, opts
   const out: SyncOutcome = { source: row.name, ok: false, full, pages: 0, seen: 0, added: 0, updated: 0, unpublished: 0, revision: null };
   let secrets: Record<string, string> = {};
   let api: ApiClient | null = null;
+  deps.log.info({ source: row.name, full, checkpoint: full ? null : row.checkpoint }, 'sync: started');
   try {
     const settings = parseSettings(row);
     secrets = await readSecrets(row.name, settings.kind, settings.credentials, deps.env);

@@ -25,6 +25,8 @@ abstract class FakeApi {
   readonly faults: Fault[] = [];
   private server: Server | null = null;
   base = '';
+  /** Delay before each answer (a slow platform, so a test can act mid-sync). */
+  delayMs = 0;
 
   constructor(private readonly pki: TestPki) {}
 
@@ -42,7 +44,8 @@ abstract class FakeApi {
           body: Buffer.concat(chunks).toString(),
         };
         this.requests.push(seen);
-        this.handle(seen, res);
+        if (this.delayMs > 0) setTimeout(() => this.handle(seen, res), this.delayMs);
+        else this.handle(seen, res);
       });
     });
     await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
