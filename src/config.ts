@@ -4,6 +4,20 @@ const flag = z
   .union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no', ''])])
   .transform((v) => v === true || v === '1' || v === 'true' || v === 'yes');
 
+const UNIT_MS: Record<string, number> = { '': 1000, s: 1000, m: 60_000, h: 3_600_000 };
+/** A duration in milliseconds from "900", "90s", "15m" or "1h" (at least one second). */
+const duration = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const m = String(v)
+    .trim()
+    .match(/^(\d+(?:\.\d+)?)\s*(s|m|h)?$/);
+  const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2] ?? '']) : Number.NaN;
+  if (!(ms >= 1000)) {
+    ctx.addIssue({ code: 'custom', message: 'expected a duration of at least 1 s, like 900, 90s, 15m or 1h' });
+    return z.NEVER;
+  }
+  return ms;
+});
+
 function parseTrustProxy(v: string | undefined): boolean | number | string {
   if (!v || v === '0' || v === 'false') return false;
   if (v === '1' || v === 'true') return true;
@@ -47,6 +61,18 @@ export const ConfigSchema = z
       .default(64 << 20),
     /** Comma-separated Origins allowed on /mcp; unset = the server's own origin and localhost only. */
     REVIEWCAST_MCP_ALLOWED_ORIGINS: z.string().optional(),
+    /** How often the worker role syncs each connected review source: seconds, or with a unit (90s, 15m, 1h). */
+    REVIEWCAST_SYNC_INTERVAL: duration.default(15 * 60_000),
+    /** How often a sync is a full reconciliation (reviews gone from the platform are unpublished). */
+    REVIEWCAST_SYNC_FULL_INTERVAL: duration.default(24 * 3_600_000),
+    /** How long a worker owns a source it syncs before another replica may take it over (renewed per page). */
+    REVIEWCAST_SYNC_CLAIM_LEASE_MS: z.coerce.number().int().min(1000).default(120_000),
+    /** Test setting: let connectors call loopback/private API bases (the local fakes). */
+    REVIEWCAST_SYNC_ALLOW_PRIVATE: flag.default(false),
+    /** Test setting: an extra CA for the fakes' certificates (added to the system roots). */
+    REVIEWCAST_SYNC_CA_FILE: z.string().optional(),
+    /** First retry delay after a platform 5xx or timeout (doubled per attempt). */
+    REVIEWCAST_SYNC_RETRY_BASE_MS: z.coerce.number().int().min(1).default(1000),
   })
   .transform((c) => ({
     port: c.PORT,
@@ -72,6 +98,12 @@ export const ConfigSchema = z
           .map((s) => s.trim())
           .filter(Boolean)
       : null,
+    syncIntervalMs: c.REVIEWCAST_SYNC_INTERVAL,
+    syncFullIntervalMs: c.REVIEWCAST_SYNC_FULL_INTERVAL,
+    syncClaimLeaseMs: c.REVIEWCAST_SYNC_CLAIM_LEASE_MS,
+    syncAllowPrivate: c.REVIEWCAST_SYNC_ALLOW_PRIVATE,
+    syncCaFile: c.REVIEWCAST_SYNC_CA_FILE ?? null,
+    syncRetryBaseMs: c.REVIEWCAST_SYNC_RETRY_BASE_MS,
   }));
 export type Config = z.output<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;

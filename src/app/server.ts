@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
 import { type Config, type ConfigInput, loadConfig } from '../config.js';
+import { DEFAULT_API_OPTIONS, SyncScheduler, sourceStatuses, sourcesMetricsText } from '../connectors/index.js';
 import { buildApp, MemoBudget, memoMetricsText } from '../http/index.js';
 import { McpCounters, mcpMetricsText, mcpToolDefinitions, registerMcp, StoreSessionStore } from '../mcp/index.js';
 import { registerPages } from '../pages/index.js';
@@ -53,6 +54,23 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   const working = config.role !== 'api';
   // Registered before the first load, so start-up announces a revision a crash left unannounced.
   if (working) catalog.onRevision((c) => hub.onRevision(c));
+  // Connected review platforms sync on worker processes; any process reports their state from the store.
+  const sync = working
+    ? new SyncScheduler({
+        store,
+        log: log.child({ module: 'sync' }),
+        api: {
+          ...DEFAULT_API_OPTIONS,
+          allowPrivate: config.syncAllowPrivate,
+          caFile: config.syncCaFile,
+          retryBaseMs: config.syncRetryBaseMs,
+        },
+        tokens: new Map(),
+        intervalMs: config.syncIntervalMs,
+        fullIntervalMs: config.syncFullIntervalMs,
+        leaseMs: config.syncClaimLeaseMs,
+      })
+    : null;
   const mcpCounters = new McpCounters();
   const memo = new MemoBudget(config.memoBytes);
   const eventLoop = new EventLoopMonitor();
@@ -60,7 +78,13 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
     a.get('/metrics', async (_req, reply) =>
       reply
         .type('text/plain; version=0.0.4; charset=utf-8')
-        .send((await hub.metricsText()) + mcpMetricsText(mcpCounters) + memoMetricsText(memo) + eventLoop.metricsText()),
+        .send(
+          (await hub.metricsText()) +
+            mcpMetricsText(mcpCounters) +
+            memoMetricsText(memo) +
+            eventLoop.metricsText() +
+            sourcesMetricsText(await sourceStatuses(store)),
+        ),
     );
   };
   const app = await buildApp({
@@ -68,6 +92,12 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
     logger: log,
     trustProxy: config.trustProxy,
     ready: () => store.ping(),
+    readyInfo: async () => {
+      const statuses = await sourceStatuses(store);
+      return statuses.length
+        ? { sources: statuses.map(({ name, status, last_success_at, last_error }) => ({ name, status, last_success_at, last_error })) }
+        : {};
+    },
     memo,
     // A worker-only process answers health, readiness and metrics; the public surfaces live on api processes.
     surfaces: serving,
@@ -104,6 +134,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   await catalog.refresh();
   catalog.startWatching();
   if (working) await hub.start();
+  sync?.start();
   eventLoop.start();
   if (!catalog.loaded) log.warn('no business profile is stored: not ready until `reviewcast business set FILE` stores one');
   log.info({ url, publicBaseUrl, role: config.role, revision: catalog.loaded ? catalog.get().revision : null }, 'reviewcast listening');
@@ -123,6 +154,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
         eventLoop.stop();
         await catalog.stop();
         await app.close();
+        await sync?.stop();
         await hub.stop();
         await store.close();
       })();

@@ -217,6 +217,130 @@ program
     });
   });
 
+const sourcesCommand = program
+  .command('sources')
+  .description('review platforms synced on a schedule (Google Business Profile, Trustpilot)');
+const credentialFlags = (c: Command) =>
+  c
+    .option('--credentials-file <path>', 'read the secrets from this JSON file (mode 600) instead of environment variables')
+    .option('--api-base <url>', 'the platform API base URL (default: the platform’s public API)');
+const addCommand = sourcesCommand.command('add').description('add a review source: `sources add google …` or `sources add trustpilot …`');
+addCommand.addCommand(
+  credentialFlags(
+    new Command('google')
+      .description('Google Business Profile (OAuth 2.0 refresh token)')
+      .requiredOption('--account <id>', 'account id (accounts/{id})')
+      .requiredOption('--location <id>', 'location id (locations/{id})')
+      .requiredOption('--client-id <id>', 'OAuth 2.0 client id')
+      .option('--client-secret-env <name>', 'env var holding the OAuth client secret', 'GOOGLE_CLIENT_SECRET')
+      .option('--refresh-token-env <name>', 'env var holding the refresh token', 'GOOGLE_REFRESH_TOKEN')
+      .option('--token-url <url>', 'OAuth token endpoint (default https://oauth2.googleapis.com/token)'),
+  )
+    .addOption(dbOption())
+    .action((opts) => runAdd('google', opts)),
+);
+addCommand.addCommand(
+  credentialFlags(
+    new Command('trustpilot')
+      .description('Trustpilot business-unit reviews (API key)')
+      .requiredOption('--business-unit <id>', 'business unit id')
+      .option('--api-key-env <name>', 'env var holding the API key', 'TRUSTPILOT_API_KEY'),
+  )
+    .addOption(dbOption())
+    .action((opts) => runAdd('trustpilot', opts)),
+);
+async function runAdd(kind: 'google' | 'trustpilot', opts: { databaseUrl?: string } & Record<string, string | undefined>) {
+  const { addSource } = await import('./sources.js');
+  await withStore(opts, async (store) => console.log(await addSource(store, kind, opts as Parameters<typeof addSource>[2])));
+}
+sourcesCommand
+  .command('list')
+  .description('list review sources: settings (secrets redacted), last success, last error, reviews seen')
+  .addOption(dbOption())
+  .action(async (opts) => {
+    const { listSources } = await import('./sources.js');
+    await withStore(opts, async (store) => console.log(await listSources(store)));
+  });
+sourcesCommand
+  .command('remove')
+  .description('remove a review source (its reviews stay; a file import or another source may still hold them)')
+  .argument('<source>', 'google or trustpilot')
+  .addOption(dbOption())
+  .action(async (name: string, opts) => {
+    await withStore(opts, async (store) => {
+      const removed = await store.sources.remove(name);
+      console.log(removed ? `source ${name} removed` : `no source named ${name}`);
+      if (!removed) process.exitCode = 1;
+    });
+  });
+sourcesCommand
+  .command('auth')
+  .description('authorise the Google source: prints the consent URL; with --code, stores the refresh token in the credentials file')
+  .argument('<source>', 'google')
+  .option('--code <code>', 'the authorization code Google returned to the redirect URI')
+  .option('--redirect-uri <uri>', 'the redirect URI registered for the OAuth client', 'http://localhost:8085/')
+  .addOption(dbOption())
+  .action(async (name: string, opts) => {
+    const [{ googleConsentUrl, googleExchangeCode, parseSettings, SyncError }, { syncDeps }] = await Promise.all([
+      import('../connectors/index.js'),
+      import('./sources.js'),
+    ]);
+    await withStore(opts, async (store) => {
+      const row = await store.sources.get(name);
+      if (row?.kind !== 'google') throw new Error(`${name}: no Google source; add it first with \`reviewcast sources add google …\``);
+      const settings = parseSettings(row);
+      if (settings.kind !== 'google') return;
+      if (!opts.code) {
+        console.log(
+          `Open this URL, approve, and run this command again with --code <code>:\n${googleConsentUrl(settings, { redirectUri: opts.redirectUri })}`,
+        );
+        return;
+      }
+      const { readFile } = await import('node:fs/promises');
+      let secret =
+        process.env[settings.credentials.from === 'env' ? (settings.credentials.names.client_secret ?? 'GOOGLE_CLIENT_SECRET') : ''];
+      if (settings.credentials.from === 'file')
+        secret = JSON.parse(await readFile(settings.credentials.path, 'utf8').catch(() => '{}')).client_secret;
+      if (!secret) throw new SyncError(name, 'no client secret: put "client_secret" in the credentials file (or set the env var)');
+      await googleExchangeCode(name, settings, secret, opts.code, { redirectUri: opts.redirectUri, api: syncDeps(store, console).api });
+      console.log(`${name}: refresh token stored in the credentials file; the next sync uses it`);
+    });
+  });
+
+program
+  .command('sync')
+  .description('sync review sources now (all, or the one named), whether due or not')
+  .argument('[source]', 'google or trustpilot')
+  .option('--full', 'a full reconciliation: also unpublish reviews the platform no longer has')
+  .addOption(dbOption())
+  .action(async (name: string | undefined, opts) => {
+    const [{ syncNow }, { syncDeps }, { processLogger }, { loadConfig }] = await Promise.all([
+      import('../connectors/index.js'),
+      import('./sources.js'),
+      import('./logger.js'),
+      import('../config.js'),
+    ]);
+    await withStore(opts, async (store) => {
+      const log = processLogger(loadConfig().logLevel).child({ module: 'sync' });
+      const results = await syncNow(syncDeps(store, log), name, { full: opts.full });
+      if (results.length === 0) console.log('no review sources (add one with `reviewcast sources add google|trustpilot`)');
+      for (const r of results) {
+        if ('busy' in r) {
+          console.log(`${r.source}: another worker is syncing it right now`);
+          continue;
+        }
+        if (!r.ok) {
+          console.error(r.error);
+          process.exitCode = 1;
+          continue;
+        }
+        console.log(
+          `${r.source}: ${r.full ? 'full reconciliation' : 'incremental'}, ${r.pages} page(s), ${r.seen} review(s) read: ${r.added} added, ${r.updated} updated, ${r.unpublished} unpublished — ${r.revision ? `revision ${r.revision}` : 'no change'}`,
+        );
+      }
+    });
+  });
+
 program.parseAsync(process.argv).catch((err) => {
   console.error(err instanceof Error ? err.message : String(err));
   process.exit(1);

@@ -17,6 +17,8 @@ export interface AppDeps {
   trustProxy?: boolean | number | string;
   /** Readiness: resolves when the store answers; rejects otherwise. */
   ready: () => Promise<void>;
+  /** Extra readiness facts that do not make the process unready (e.g. a review source failing to sync). */
+  readyInfo?: () => Promise<Record<string, unknown>>;
   /** Mount the public REST surface (false for a worker-only process, which keeps health and readiness). */
   surfaces?: boolean;
   /** The byte budget every per-URL memo of the process shares (REVIEWCAST_MEMO_BYTES). */
@@ -72,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     try {
       await deps.ready();
       const c = deps.catalog();
-      return { status: 'ready', revision: c.revision, reviews: c.reviews.length };
+      return { status: 'ready', revision: c.revision, reviews: c.reviews.length, ...(await deps.readyInfo?.()) };
     } catch (err) {
       const message = err instanceof NotReadyError ? err.message : `Not ready: ${(err as Error).message}`;
       return sendError(reply.header('Retry-After', '5'), 503, 'not_ready', message);

@@ -3,6 +3,7 @@ export { describeCleaning, type TextFix } from './clean-text.js';
 export { decodeUtf8 } from './decode.js';
 export { formatRowError, ImportFileError, type RowError } from './errors.js';
 export { detectFormat, FORMATS, type Format, parseFile, type RawRow } from './formats.js';
+export { googleToRecord } from './google.js';
 export { fingerprint, hashOf, reviewId } from './identity.js';
 export { type ImportOptions, type ImportReport, importRows } from './import.js';
 export { type FileImportReport, importFile } from './import-file.js';

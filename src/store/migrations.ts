@@ -187,6 +187,28 @@ export function migrations({ autoId, idRef, bytes }: ColumnTypes): Record<string
         await db.schema.createIndex('reviews_changed_revision_id').on('reviews').columns(['changed_revision', 'id']).execute();
       },
     },
+    '0010_review_sources': {
+      async up(db: Kysely<any>) {
+        // Connected review platforms: non-secret settings, the sync checkpoint and the claim a worker holds
+        // while it syncs one (times in epoch ms). Credentials are never stored, only where to read them.
+        await db.schema
+          .createTable('review_sources')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('settings', 'text', (c) => c.notNull())
+          .addColumn('checkpoint', 'text')
+          .addColumn('last_full_at', 'bigint')
+          .addColumn('due_at', 'bigint', (c) => c.notNull())
+          .addColumn('claimed_until', 'bigint')
+          .addColumn('claim_token', 'text')
+          .addColumn('last_success_at', 'bigint')
+          .addColumn('last_error', 'text')
+          .addColumn('last_error_at', 'bigint')
+          .addColumn('reviews_seen', 'bigint', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+      },
+    },
   };
 }
 

@@ -96,6 +96,26 @@ export interface Database {
   websub_verifications: WebsubVerificationTable;
   websub_deliveries: WebsubDeliveryTable;
   websub_topics: WebsubTopicTable;
+  review_sources: ReviewSourceTable;
+}
+
+/** A connected review platform (see store/sources.ts). Times in epoch milliseconds. */
+export interface ReviewSourceTable {
+  name: string;
+  kind: string;
+  /** JSON of the non-secret settings, credentials only by env var name or file path. */
+  settings: string;
+  /** The connector's opaque "changed since" mark of the last successful sync. */
+  checkpoint: string | null;
+  last_full_at: number | null;
+  due_at: number;
+  claimed_until: number | null;
+  claim_token: string | null;
+  last_success_at: number | null;
+  last_error: string | null;
+  last_error_at: number | null;
+  reviews_seen: number;
+  created_at: string;
 }
 
 /** An active (verified) WebSub subscription. Times in epoch milliseconds. */

@@ -11,6 +11,7 @@ import { migrateToLatest } from './migrations.js';
 import { RateLimitRepository } from './rate-limits.js';
 import { type CandidateKeys, candidates, type ReviewIdentity, ReviewWriter } from './review-writes.js';
 import type { CatalogSnapshotTable, ReviewAnalysisTable, ReviewTable } from './schema.js';
+import { SourceRepository } from './sources.js';
 
 export interface Revision {
   id: number;
@@ -154,6 +155,7 @@ export class Store extends Reads {
   readonly hubDeliveries: HubDeliveryRepository;
   readonly rateLimits: RateLimitRepository;
   readonly mcpSessions: McpSessionRepository;
+  readonly sources: SourceRepository;
   readonly #db: Db;
   readonly #adapter: DialectAdapter;
 
@@ -166,6 +168,7 @@ export class Store extends Reads {
     this.hubDeliveries = new HubDeliveryRepository(db, adapter);
     this.rateLimits = new RateLimitRepository(db, adapter);
     this.mcpSessions = new McpSessionRepository(db, adapter);
+    this.sources = new SourceRepository(db);
   }
 
   static async open(url: string, opts: { poolSize?: number } = {}): Promise<Store> {

@@ -6,7 +6,9 @@ import { Agent, buildConnector, request } from 'undici';
 import { canonicalHost, forbiddenReason, isLocalHostname } from './address.js';
 import type { HubConfig } from './config.js';
 
-export type OutboundResult = { ok: true; status: number; body: Buffer } | { ok: false; error: string };
+export type OutboundResult =
+  | { ok: true; status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
+  | { ok: false; error: string };
 
 export class RefusedAddressError extends Error {
   readonly code = 'EHUBREFUSED';
@@ -75,7 +77,7 @@ export class OutboundClient {
         body,
         signal,
       });
-      return { ok: true, status: res.statusCode, body: await readCapped(res.body, this.config.maxResponseBytes) };
+      return { ok: true, status: res.statusCode, headers: res.headers, body: await readCapped(res.body, this.config.maxResponseBytes) };
     } catch (err) {
       return { ok: false, error: describe(err, signal) };
     }
