@@ -4,6 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { RunningServer } from '../../src/app/index.js';
+import { demoBusiness } from '../../src/demo/index.js';
+import { Store } from '../../src/store/index.js';
 import { CLI, client, makePki, startTestServer, tempDir, waitFor } from '../helpers/index.js';
 import { FakeGoogle, FakeTrustpilot } from './fakes.js';
 import { sourceRows } from './setup.js';
@@ -104,6 +106,10 @@ describe('review sources: CLI, scheduled sync, metrics and readiness', () => {
 
   test('the worker syncs on its interval; a failing source keeps /readyz at 200 and says so, in /metrics too', async () => {
     process.env.TRUSTPILOT_API_KEY = tp.apiKey;
+    // The operator stores the business profile once; without it the service is not ready (nothing to publish).
+    const store = await Store.open(db);
+    await store.setBusiness(demoBusiness(), new Date().toISOString());
+    await store.close();
     server = await startTestServer({
       DATABASE_URL: db,
       REVIEWCAST_DEMO_IF_EMPTY: false,
