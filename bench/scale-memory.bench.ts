@@ -2,8 +2,10 @@
 // the server runs in this process, and each structure is measured by its exact bytes (buffers) or by the
 // heap it takes when built again beside the held one (object graphs), after full garbage collections.
 //   npm run bench -- scale-memory --database-url DIR/scale.db
+import type { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import type { Worker } from 'node:worker_threads';
 import { startServer } from '../src/app/index.js';
 import { type Catalog, ReviewIndex } from '../src/catalog/index.js';
 import { fmt, table } from './lib.js';
@@ -27,6 +29,57 @@ async function cost(make: () => unknown): Promise<{ heap: number; buffers: numbe
   const after = await settle();
   void held;
   return { heap: after.heapUsed - before.heapUsed, buffers: after.arrayBuffers - before.arrayBuffers };
+}
+
+/**
+ * Bytes of a heap snapshot's objects by type, read as it streams (a snapshot of a large heap is more
+ * text than one string may hold): node_count entries of node_fields.length integers each.
+ */
+async function heapByType(snapshot: Readable): Promise<Map<string, number>> {
+  let head = '';
+  let fields = 0;
+  let typeAt = 0;
+  let sizeAt = 0;
+  let types: string[] = [];
+  let field = 0;
+  let type = 0;
+  let num = '';
+  let inNodes = false;
+  let done = false;
+  const out = new Map<string, number>();
+  for await (const chunk of snapshot) {
+    if (done) continue;
+    let text = String(chunk);
+    if (!inNodes) {
+      head += text;
+      const at = head.indexOf('"nodes":[');
+      if (at < 0) continue;
+      const names = JSON.parse(/"node_fields":(\[[^\]]*\])/.exec(head)![1]) as string[];
+      fields = names.length;
+      typeAt = names.indexOf('type');
+      sizeAt = names.indexOf('self_size');
+      types = JSON.parse(/"node_types":\[(\[[^\]]*\])/.exec(head)![1]) as string[];
+      text = head.slice(at + 9);
+      inNodes = true;
+    }
+    for (const ch of text) {
+      if (ch >= '0' && ch <= '9') num += ch;
+      else if (ch === ',' || ch === ']') {
+        if (num !== '') {
+          const v = Number(num);
+          if (field === typeAt) type = v;
+          if (field === sizeAt) out.set(types[type], (out.get(types[type]) ?? 0) + v);
+          field = (field + 1) % fields;
+          num = '';
+        }
+        if (ch === ']') {
+          done = true;
+          break;
+        }
+      }
+    }
+  }
+  return out;
 }
 
 const baseline = await settle();
@@ -72,6 +125,12 @@ const analysesGraph = await cost(() =>
 );
 const gz = { reviews: (await reps.reviews.encoded('gzip')).length, insights: (await reps.insights.encoded('gzip')).length };
 
+// The corpus thread's own heap (it holds the corpus the next revision is built on).
+const corpusWorker = (server.catalog as unknown as { engine: { worker: Worker } }).engine.worker;
+const corpusHeap = await heapByType(await corpusWorker.getHeapSnapshot());
+const corpusTotal = [...corpusHeap.values()].reduce((a, b) => a + b, 0);
+const top = [...corpusHeap].sort((a, b) => b[1] - a[1]).slice(0, 4);
+
 const rows: (string | number)[][] = [
   ['process RSS when ready / after load', `${mb(ready.rss)} / ${mb(loaded.rss)}`, 'VmRSS'],
   [
@@ -89,6 +148,7 @@ const rows: (string | number)[][] = [
   ['search index (ReviewIndex with its text index)', mb(indexGraph.heap + indexGraph.buffers), 'heap + buffers of a second build'],
   [`parsed analyses, all ${fmt(n)} (held where parsed: the corpus thread holds all)`, mb(analysesGraph.heap), 'heap of a second parse'],
   ['per-URL memos after 3,000 distinct searches', mb(memo), 'counted by the budget'],
+  [`corpus thread heap (${top.map(([t, b]) => `${t} ${mb(b)}`).join(', ')})`, mb(corpusTotal), 'its heap snapshot, summed'],
   [
     'RSS beyond the main heap and buffers when ready (worker threads: corpus, store writer, hub; code; allocator slack)',
     mb(ready.rss - ready.heapTotal - ready.external),
