@@ -44,6 +44,12 @@ function cli(...args: string[]): number {
 const rssMb = (child: ChildProcess) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024;
 const hwmMb = (child: ChildProcess) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024;
 
+// Servers still running when the bench ends, even by an error, are stopped with it.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
 /** `reviewcast serve`, and the wall time from spawning it to /readyz answering 200. */
 async function serve(): Promise<{ url: string; child: ChildProcess; readyMs: number; stop: () => Promise<void> }> {
   const t = performance.now();
@@ -52,6 +58,7 @@ async function serve(): Promise<{ url: string; child: ChildProcess; readyMs: num
     { LOG_LEVEL: 'info', REVIEWCAST_DEMO_IF_EMPTY: '0' },
     /"url":"(http:[^"]+)".*reviewcast listening/,
   );
+  running.add(s.child);
   while ((await fetch(`${s.url}/readyz`).catch(() => null))?.status !== 200) await new Promise((r) => setTimeout(r, 10));
   return { ...s, readyMs: performance.now() - t };
 }
@@ -178,6 +185,7 @@ for (const [k, path] of fixed.entries()) {
 }
 writeFileSync(join(dir, 'routes.json'), JSON.stringify(routes));
 const bare = await spawnServer(['--import', 'tsx', 'bench/bare-server.ts', join(dir, 'routes.json')], {}, /listening (http:\S+)/);
+running.add(bare.child);
 
 row('/api/feed.json 200, 50 connections', await load(server.url, [fixed[0]], 50), await load(bare.url, [fixed[0]], 50));
 row('one search, 50 connections (memoized)', await load(server.url, [fixed[1]], 50), await load(bare.url, [fixed[1]], 50));
