@@ -1,10 +1,10 @@
-// npm run bench -- <name>: runs bench/<name>.bench.ts (import, import-pauses, soak, http, insights, mcp, websub, replicas, hostile, startup).
+// npm run bench -- <name>: runs bench/<name>.bench.ts (import, import-pauses, soak, http, insights, mcp, websub, replicas, hostile, startup, scale, scale-memory).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const name = process.argv[2];
 if (!name || !existsSync(`bench/${name}.bench.ts`)) {
-  console.error('usage: npm run bench -- <import|import-pauses|soak|http|insights|mcp|websub|replicas|hostile|startup>');
+  console.error('usage: npm run bench -- <import|import-pauses|soak|http|insights|mcp|websub|replicas|hostile|startup|scale|scale-memory>');
   process.exit(2);
 }
 const r = spawnSync(

@@ -162,7 +162,7 @@ business
     });
   });
 
-program
+const demoCommand = program
   .command('demo')
   .description('write a deterministic demo review set (and optionally its business profile)')
   .option('--reviews <n>', 'number of reviews', '2000')
@@ -170,12 +170,14 @@ program
   .requiredOption('--out <file>', 'output file (.ndjson or .json)')
   .option('--business-out <file>', 'also write the demo business profile (JSON)')
   .action(async (opts) => {
-    const { generateDemoReviews, demoBusiness } = await import('../demo/index.js');
-    const reviews = generateDemoReviews({ reviews: Number(opts.reviews), seed: Number(opts.seed) });
-    const body = /\.json$/i.test(opts.out) ? JSON.stringify(reviews) : `${reviews.map((r) => JSON.stringify(r)).join('\n')}\n`;
-    await writeFile(opts.out, body);
+    const { writeDemoFile, demoBusiness } = await import('../demo/index.js');
+    const reviews = Number(opts.reviews);
+    if (!Number.isSafeInteger(reviews) || reviews < 0)
+      demoCommand.error(`error: --reviews must be a whole number ≥ 0, not '${opts.reviews}'`);
+    // Streamed: a million reviews is more text than one JavaScript string can hold.
+    await writeDemoFile(opts.out, { reviews, seed: Number(opts.seed) });
     if (opts.businessOut) await writeFile(opts.businessOut, JSON.stringify(demoBusiness(), null, 2));
-    console.log(`wrote ${reviews.length} demo reviews to ${opts.out}`);
+    console.log(`wrote ${reviews} demo reviews to ${opts.out}`);
   });
 
 const subscriptions = program.command('subscriptions').description('WebSub subscriptions held by the hub');

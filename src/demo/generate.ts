@@ -54,6 +54,11 @@ export function demoBusiness(): Business {
 
 /** A deterministic, realistic review history for the demo business, as import records. */
 export function generateDemoReviews(opts: DemoOptions = {}): ImportRecordInput[] {
+  return Array.from(demoReviews(opts));
+}
+
+/** The same history one record at a time, so a million reviews never sit in memory together. */
+export function* demoReviews(opts: DemoOptions = {}): Generator<ImportRecordInput> {
   const n = opts.reviews ?? 2000;
   const rand = prng(opts.seed ?? 20_240_601);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
@@ -66,7 +71,6 @@ export function generateDemoReviews(opts: DemoOptions = {}): ImportRecordInput[]
   const aspects = Object.keys(ASPECT_PHRASES);
   const end = opts.endDate ?? '2026-10-31';
   const days = Math.round((opts.years ?? 5) * 365);
-  const out: ImportRecordInput[] = [];
   for (let i = 0; i < n; i++) {
     // Volume grows over time (a business that gets busier): sqrt skews dates toward the end.
     const date = shiftDays(end, -Math.floor((1 - Math.sqrt(rand())) * days));
@@ -101,7 +105,7 @@ export function generateDemoReviews(opts: DemoOptions = {}): ImportRecordInput[]
     const replyDate = shiftDays(date, Math.floor(rand() * 4));
     const hour = 8 + Math.floor(rand() * 12);
     const minute = Math.floor(rand() * 60);
-    out.push({
+    yield {
       source,
       // Direct reviews come from the CRM with its job number; platforms have their own review ids.
       source_review_id: source === 'direct' ? `job-${100_000 + i}` : `${source}-${(i + 1).toString(36).padStart(6, '0')}`,
@@ -118,7 +122,27 @@ export function generateDemoReviews(opts: DemoOptions = {}): ImportRecordInput[]
       technicians: rand() < 0.3 ? [tech.id] : [],
       services: rand() < 0.6 ? [service.id] : [],
       service_area: rand() < 0.5 ? area.id : null,
-    });
+    };
   }
-  return out;
+}
+
+/**
+ * The demo history as file text in chunks of about `chunkChars`: NDJSON (one record a line) or one JSON
+ * array, byte for byte what stringifying the whole array at once gives.
+ */
+export function* demoFileChunks(format: 'json' | 'ndjson', opts: DemoOptions = {}, chunkChars = 1 << 16): Generator<string> {
+  let chunk = format === 'json' ? '[' : '';
+  let count = 0;
+  for (const r of demoReviews(opts)) {
+    const text = JSON.stringify(r);
+    chunk += format === 'json' ? (count === 0 ? text : `,${text}`) : `${text}\n`;
+    count++;
+    if (chunk.length >= chunkChars) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  // An empty NDJSON file is one newline, as joining no lines and ending the file gives.
+  chunk += format === 'json' ? ']' : count === 0 ? '\n' : '';
+  yield chunk;
 }

@@ -1,0 +1,233 @@
+// One business at scale, tried as a new user would (issue 16): the compiled CLI writes N demo reviews,
+// imports them (with their analyses) into SQLite, and `reviewcast serve` starts, serves and takes one
+// new review, beside a bare node:http server writing the same bytes in the same run.
+//   npm run bench -- scale [--reviews 100000] [--seconds 8] [--keep DIR [--reuse]]
+import { type ChildProcess, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, get } from 'node:http';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import { benchDir, fmt, table } from './lib.js';
+import { spawnServer } from './servers.js';
+
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const N = Number(arg('reviews', '100000'));
+const SECONDS = Number(arg('seconds', '8'));
+const keep = arg('keep', '');
+const PART = 250_000;
+/** A database imported by an earlier run with the same --keep DIR: start and serve it again. */
+const reuse = process.argv.includes('--reuse');
+const dir = keep || benchDir();
+mkdirSync(dir, { recursive: true });
+const db = join(dir, 'scale.db');
+const BASE_URL = 'https://reviews.bench.example';
+const rows: (string | number)[][] = [];
+const row = (measure: string, value: string, baseline = '') => {
+  rows.push([measure, value, baseline]);
+  console.error(`${fmt(N)} ${measure}: ${value}${baseline ? ` (bare node:http: ${baseline})` : ''}`);
+};
+
+if (spawnSync(process.execPath, ['scripts/build.js'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+
+function cli(...args: string[]): number {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, ['dist/cli/main.js', ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`reviewcast ${args.join(' ')}: ${r.stderr.slice(-2000)}`);
+  return performance.now() - t;
+}
+
+const rssMb = (child: ChildProcess) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024;
+const hwmMb = (child: ChildProcess) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024;
+
+// Servers still running when the bench ends, even by an error, are stopped with it.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** `reviewcast serve`, and the wall time from spawning it to /readyz answering 200. */
+async function serve(): Promise<{ url: string; child: ChildProcess; readyMs: number; stop: () => Promise<void> }> {
+  const t = performance.now();
+  const s = await spawnServer(
+    ['dist/cli/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db, '--public-base-url', BASE_URL],
+    { LOG_LEVEL: 'info', REVIEWCAST_DEMO_IF_EMPTY: '0' },
+    /"url":"(http:[^"]+)".*reviewcast listening/,
+  );
+  running.add(s.child);
+  while ((await fetch(`${s.url}/readyz`).catch(() => null))?.status !== 200) await new Promise((r) => setTimeout(r, 10));
+  return { ...s, readyMs: performance.now() - t };
+}
+
+// Distinct 5-filter searches with limits 4–100: most miss the per-revision response memo.
+function distinctSearches(n: number): string[] {
+  const words = ['leak', 'on time', 'price', 'drain', 'clean', 'late', 'explained', 'water heater', 'friendly', 'mess'];
+  const techs = ['mike', 'sarah', 'jamal', 'tom', 'ana', 'kevin', 'priya', 'dave'];
+  return Array.from(
+    { length: n },
+    (_, i) =>
+      `/api/reviews/search?min_rating=${1 + (i % 5)}&since=${2022 + (i % 5)}-${String(1 + (i % 12)).padStart(2, '0')}-01` +
+      `&query=${encodeURIComponent(words[i % words.length])}&mentions_technician=${techs[(i >> 3) % techs.length]}&limit=${4 + (i % 97)}`,
+  );
+}
+
+async function load(url: string, paths: string[], connections: number) {
+  let i = 0;
+  const r = await autocannon({
+    url,
+    connections,
+    duration: SECONDS,
+    requests: [{ setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }) }],
+  });
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return `${fmt(r.requests.average)} req/s, p50 ${fmt(r.latency.p50, 1)} ms, p99 ${fmt(r.latency.p99, 1)} ms`;
+}
+
+/** One client, one request at a time on a kept-alive connection, for SECONDS: latency to a hundredth of a ms. */
+async function oneClient(url: string, paths: string[]) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const times: number[] = [];
+  const until = performance.now() + SECONDS * 1000;
+  for (let i = 0; performance.now() < until; i++) {
+    const t = performance.now();
+    await new Promise<void>((resolve, reject) =>
+      get(url + paths[i % paths.length], { agent }, (res) => {
+        if (res.statusCode !== 200) reject(new Error(`${paths[i % paths.length]}: ${res.statusCode}`));
+        res.resume().on('end', resolve);
+      }).on('error', reject),
+    );
+    times.push(performance.now() - t);
+  }
+  agent.destroy();
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+  return `${fmt(times.length / SECONDS)} req/s, p50 ${fmt(at(0.5), 2)} ms, p99 ${fmt(at(0.99), 2)} ms`;
+}
+
+/**
+ * The NDJSON file in files of at most `per` lines: the importer decodes a file as one string, and V8's
+ * strings stop at 512 MiB (a million demo reviews are 579 MB).
+ */
+async function split(file: string, per: number): Promise<string[]> {
+  if (N <= per) return [file];
+  const files: string[] = [];
+  let out: ReturnType<typeof createWriteStream> | null = null;
+  let lines = 0;
+  const closing: Promise<unknown>[] = [];
+  for await (const line of createInterface({ input: createReadStream(file) })) {
+    if (lines++ % per === 0) {
+      if (out) closing.push(once(out.end(), 'finish'));
+      files.push(`${file}.${files.length}`);
+      out = createWriteStream(files[files.length - 1]);
+    }
+    if (!out!.write(`${line}\n`)) await once(out!, 'drain');
+  }
+  if (out) closing.push(once(out.end(), 'finish'));
+  await Promise.all(closing);
+  return files;
+}
+
+// 1. Write and import, as the README tells a new user to.
+const file = join(dir, 'reviews.ndjson');
+if (reuse) row('demo file and import', `skipped: --reuse of ${db}`);
+else await writeAndImport();
+
+async function writeAndImport() {
+  const genMs = cli('demo', '--reviews', String(N), '--out', file, '--business-out', join(dir, 'business.json'));
+  row('`reviewcast demo` (streamed file)', `${fmt(genMs / 1000, 1)} s`);
+  rmSync(db, { force: true });
+  cli('business', 'set', join(dir, 'business.json'), '--database-url', db);
+  const parts = await split(file, PART);
+  let importMs = 0;
+  for (const part of parts) importMs += cli('import', part, '--database-url', db);
+  row(
+    `\`reviewcast import\` (with analyses${parts.length > 1 ? `; ${parts.length} files of ≤ ${fmt(PART)}` : ''})`,
+    `${fmt(importMs / 1000, 1)} s, ${fmt(N / (importMs / 1000))} reviews/s`,
+  );
+}
+
+// 2. First start builds everything; a restart starts from the stored revision.
+let server = await serve();
+row(
+  `first start (${reuse ? 'stored revision of the earlier run' : 'full build'}): process start → /readyz 200`,
+  `${fmt(server.readyMs / 1000, 2)} s, RSS ${fmt(rssMb(server.child))} MB`,
+);
+// Give it time to store the revision it built, as an operator's restart would.
+await new Promise((r) => setTimeout(r, 5000));
+await server.stop();
+server = await serve();
+row('restart (stored revision): process start → /readyz 200', `${fmt(server.readyMs / 1000, 2)} s`);
+row('RSS when ready', `${fmt(rssMb(server.child))} MB`);
+
+// 3. The same bytes from a bare node:http server: the feed, one search, and 300 of the distinct searches.
+const searches = distinctSearches(20_000);
+const fixed = ['/api/feed.json', '/api/reviews/search?rating=5&query=leak&since=2024-01-01', ...searches.slice(0, 300)];
+const routes: Record<string, { file: string; etag: string; type: string; headers: Record<string, string> }> = {};
+const keepHeaders = [
+  'etag',
+  'last-modified',
+  'cache-control',
+  'vary',
+  'link',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+];
+for (const [k, path] of fixed.entries()) {
+  const res = await fetch(server.url + path, { headers: { 'accept-encoding': 'identity' } });
+  const body = join(dir, `body-${k}`);
+  writeFileSync(body, Buffer.from(await res.arrayBuffer()));
+  const headers = Object.fromEntries(keepHeaders.flatMap((h) => (res.headers.get(h) ? [[h, res.headers.get(h)!]] : [])));
+  routes[path] = { file: body, etag: res.headers.get('etag') ?? '', type: res.headers.get('content-type')!, headers };
+}
+writeFileSync(join(dir, 'routes.json'), JSON.stringify(routes));
+const bare = await spawnServer(['--import', 'tsx', 'bench/bare-server.ts', join(dir, 'routes.json')], {}, /listening (http:\S+)/);
+running.add(bare.child);
+
+row('/api/feed.json 200, 50 connections', await load(server.url, [fixed[0]], 50), await load(bare.url, [fixed[0]], 50));
+row('one search, 50 connections (memoized)', await load(server.url, [fixed[1]], 50), await load(bare.url, [fixed[1]], 50));
+row('300 distinct searches, 50 connections', await load(server.url, fixed.slice(2), 50), await load(bare.url, fixed.slice(2), 50));
+row('20,000 distinct searches, one client', await oneClient(server.url, searches));
+row('20,000 distinct searches, 50 connections', await load(server.url, searches, 50));
+row('RSS after load (peak)', `${fmt(rssMb(server.child))} MB (${fmt(hwmMb(server.child))} MB)`);
+await bare.stop();
+
+// 4. One new review, imported by the CLI from another process, until a search finds it.
+const word = `zephyrine${Date.now()}`;
+const one = join(dir, 'one.json');
+writeFileSync(
+  one,
+  JSON.stringify([
+    {
+      source: 'direct',
+      source_review_id: `scale-fresh-${Date.now()}`,
+      author: 'Fresh C.',
+      rating: 5,
+      date: '2026-10-31',
+      text: `The ${word} valve was replaced the same day and the crew cleaned up.`,
+    },
+  ]),
+);
+const searchFor = `${server.url}/api/reviews/search?query=${word}&limit=3`;
+// A kept-alive connection the server closed while the import ran fails once: that is a miss, not an end.
+const found = async () =>
+  ((await (await fetch(searchFor).catch(() => fetch(searchFor))).json()) as { reviews: unknown[] }).reviews.length > 0;
+if (await found()) throw new Error(`${word} is already searchable`);
+const t0 = performance.now();
+const importOneMs = cli('import', one, '--database-url', db);
+while (!(await found())) await new Promise((r) => setTimeout(r, 20));
+row(
+  'one new review: `reviewcast import one.json` → found by search',
+  `${fmt((performance.now() - t0) / 1000, 2)} s (the import command ${fmt(importOneMs / 1000, 2)} s of it)`,
+);
+row('RSS at the end', `${fmt(rssMb(server.child))} MB`);
+await server.stop();
+
+console.log(
+  `\n${fmt(N)} demo reviews, SQLite, ${SECONDS} s per load row; Node ${process.version}; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`,
+);
+table(['measure', 'reviewcast', 'bare node:http, same bytes'], rows);
+if (!keep) rmSync(dir, { recursive: true, force: true });
