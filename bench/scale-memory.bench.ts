@@ -134,7 +134,7 @@ const top = [...corpusHeap].sort((a, b) => b[1] - a[1]).slice(0, 4);
 const rows: (string | number)[][] = [
   ['process RSS when ready / after load', `${mb(ready.rss)} / ${mb(loaded.rss)}`, 'VmRSS'],
   [
-    'main heap used when ready / after load (before the server: ' + mb(baseline.heapUsed) + ')',
+    `main heap used when ready / after load (before the server: ${mb(baseline.heapUsed)})`,
     `${mb(ready.heapUsed)} / ${mb(loaded.heapUsed)}`,
     'V8',
   ],
