@@ -2,6 +2,7 @@ export { buildCatalog, type CatalogInput, type CatalogUpdate } from './build-cat
 export { CATALOG_FORMAT, Catalog, type CatalogSnapshot, type Representations, unpackLayouts } from './catalog.js';
 export { StaleCorpusError } from './corpus-model.js';
 export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
+export { newestFirst } from './ordered-reviews.js';
 export { xmlSafe } from './render/atom.js';
 export { FEED_SIZE } from './render/feeds.js';
 export { type Links, links, websubLinkHeader } from './render/links.js';

@@ -1,6 +1,7 @@
 export * from './aggregate-rating.js';
 export * from './business.js';
 export * from './common.js';
+export * from './cursor.js';
 export * from './errors.js';
 export * from './hub.js';
 export * from './insights.js';
