@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
+import type { ChangesReader } from '../catalog/index.js';
 import { type Config, type ConfigInput, loadConfig } from '../config.js';
 import { buildApp, MemoBudget, memoMetricsText } from '../http/index.js';
 import { McpCounters, mcpMetricsText, mcpToolDefinitions, registerMcp, StoreSessionStore } from '../mcp/index.js';
 import { registerPages } from '../pages/index.js';
-import { Store } from '../store/index.js';
+import { reviewChanges, Store } from '../store/index.js';
 import { HubConfigSchema, HubWorker, registerHub } from '../websub/index.js';
 import { CatalogSource } from './catalog-source.js';
 import { EventLoopMonitor } from './event-loop.js';
@@ -62,8 +63,10 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
         .send((await hub.metricsText()) + mcpMetricsText(mcpCounters) + memoMetricsText(memo) + eventLoop.metricsText()),
     );
   };
+  const changes: ChangesReader = (after, upTo, limit) => reviewChanges(store.db, after, upTo, limit);
   const app = await buildApp({
     catalog: () => catalog.get(),
+    changes,
     logger: log,
     trustProxy: config.trustProxy,
     ready: () => store.ping(),
@@ -75,6 +78,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
           (a) =>
             registerMcp(a, {
               catalog: () => catalog.get(),
+              changes,
               config,
               log: log.child({ module: 'mcp' }),
               // On PostgreSQL (the several-replicas setup) sessions live in the database so every replica accepts them.

@@ -1,5 +1,6 @@
 export { buildCatalog, type CatalogInput, type CatalogUpdate } from './build-catalog.js';
 export { CATALOG_FORMAT, Catalog, type CatalogSnapshot, type Representations, unpackLayouts } from './catalog.js';
+export { type ChangesReader, changesPage } from './change-feed.js';
 export { StaleCorpusError } from './corpus-model.js';
 export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
 export { newestFirst } from './ordered-reviews.js';

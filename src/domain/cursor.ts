@@ -23,9 +23,8 @@ export type SearchCursor = z.infer<typeof SearchCursorBody>;
 const ChangesCursorBody = z.object({
   v: z.literal(CURSOR_VERSION),
   k: z.literal('changes'),
-  /** Every change up to this revision was listed... */
+  /** The last listed change: its revision and review id; without an id, every change up to that revision. */
   revision: z.int().min(0),
-  /** ...and, of the changes of revision + 1, those with ids up to this one. */
   id: z.string().max(64).nullable(),
 });
 export type ChangesCursor = z.infer<typeof ChangesCursorBody>;

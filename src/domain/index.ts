@@ -1,5 +1,6 @@
 export * from './aggregate-rating.js';
 export * from './business.js';
+export * from './changes.js';
 export * from './common.js';
 export * from './cursor.js';
 export * from './errors.js';

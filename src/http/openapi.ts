@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InsightsSchema, IsoDateSchema, SearchQuerySchema, SinceQuerySchema } from '../domain/index.js';
+import { ChangesQuerySchema, InsightsSchema, IsoDateSchema, SearchQuerySchema, SinceQuerySchema } from '../domain/index.js';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (schema: object, type = 'application/json') => ({ content: { [type]: { schema } } });
@@ -135,6 +135,16 @@ export function buildOpenApi(baseUrl: string): object {
             ...conditionalParams,
           ],
         },
+      ),
+      '/api/reviews/changes': get(
+        'Every review added, changed or removed since a cursor, in revision order (removed ones as tombstones)',
+        'getReviewChanges',
+        {
+          200: { description: 'OK', headers: { ...conditionalHeaders, ...nextLinkHeader }, ...json(ref('ChangesResult')) },
+          304: notModified,
+          400: badRequest,
+        },
+        { parameters: [...queryParameters(ChangesQuerySchema), ...conditionalParams] },
       ),
       '/api/websub/hub': {
         post: {

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Catalog } from '../catalog/index.js';
+import type { Catalog, ChangesReader } from '../catalog/index.js';
 import type { MemoBudget } from '../http/index.js';
 import { RateLimiter, type Store } from '../store/index.js';
 import { jsonRpcError } from './errors.js';
@@ -32,6 +32,8 @@ export interface McpLogger {
 
 export interface McpDeps {
   catalog: () => Catalog;
+  /** The store's change log, for get_changes (the tool is not offered without it). */
+  changes?: ChangesReader;
   config: McpConfig;
   log: McpLogger;
   /** Defaults to this process's memory; replicas pass a shared store. */
@@ -54,7 +56,7 @@ export interface McpDeps {
 export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<void> {
   const sessions =
     deps.sessions ?? new InMemorySessionStore({ ttlMs: deps.config.mcpSessionTtlMs, maxSessions: deps.config.mcpMaxSessions });
-  const createServer = deps.createServer ?? createMcpServerFactory(deps.catalog, deps.memo);
+  const createServer = deps.createServer ?? createMcpServerFactory(deps.catalog, deps.memo, deps.changes);
   // Rejected requests are the client's problem, not the server's: keep them out of the default log level.
   const onerror = (err: Error) => deps.log.debug({ err: err.message }, 'mcp request rejected');
   // The SDK has checked the Mcp-Method and Mcp-Name headers against the body before it calls the factory.

@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import type { Catalog } from '../catalog/index.js';
+import { type Catalog, type ChangesReader, changesPage } from '../catalog/index.js';
 import {
   AggregateRatingSchema,
   AspectInsightSchema,
   BusinessSchema,
+  ChangesQuerySchema,
+  ChangesResultSchema,
   EntityInsightSchema,
   InsightsSchema,
   IsoDateSchema,
@@ -29,7 +31,14 @@ export interface ToolSpec {
   input: z.ZodType;
   output: z.ZodType;
   /** Returns the structured result, or throws UnknownName with a message that says what is valid. */
-  run(catalog: Catalog, args: unknown): unknown;
+  run(catalog: Catalog, args: unknown, store: ToolStore): unknown;
+  /** Reads the store as well as the catalog: answered fresh (not memoized), and offered only when the store is there. */
+  live?: true;
+}
+
+/** What the live tools read besides the catalog. */
+export interface ToolStore {
+  changes: ChangesReader;
 }
 
 /** Every tool only reads one immutable snapshot of public data. */
@@ -46,7 +55,8 @@ function tool<I extends z.ZodType, O extends z.ZodType>(spec: {
   description: string;
   input: I;
   output: O;
-  run(catalog: Catalog, args: z.output<I>): z.output<O>;
+  run(catalog: Catalog, args: z.output<I>, store: ToolStore): z.output<O> | Promise<z.output<O>>;
+  live?: true;
 }): ToolSpec {
   return spec as ToolSpec;
 }
@@ -116,6 +126,16 @@ export const TOOLS: readonly ToolSpec[] = [
       const reviews = all.reviews.slice(0, limit);
       return { ...all, returned: reviews.length, reviews };
     },
+  }),
+  tool({
+    name: 'get_changes',
+    title: 'Changes since a cursor',
+    description:
+      'Every review added, changed or removed since `after` (a cursor from an earlier answer; none: from the start), in revision order: a review as it now is, or a tombstone { id, removed_at }. Follow next_cursor while it is not null, then keep now_cursor for the next poll. The REST GET /api/reviews/changes with the same schema.',
+    input: ChangesQuerySchema,
+    output: ChangesResultSchema,
+    live: true,
+    run: (c, q, store) => changesPage(c, store.changes, q),
   }),
   tool({
     name: 'get_insights_summary',

@@ -1,3 +1,4 @@
+export { type ReviewChange, reviewChanges } from './changes.js';
 export { type Connection, connect, type Dialect, isPostgresUrl } from './connect.js';
 export { RateLimiter } from './rate-limit.js';
 export { REVISION_CHANNEL, RevisionListener } from './revision-listener.js';

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { CatalogSource, seedDemo } from '../../src/app/index.js';
 import { buildApp, MemoBudget } from '../../src/http/index.js';
 import { type McpConfig, registerMcp } from '../../src/mcp/index.js';
-import { Store } from '../../src/store/index.js';
+import { reviewChanges, Store } from '../../src/store/index.js';
 import { tempDir } from '../helpers/index.js';
 
 export interface McpTestServer {
@@ -42,7 +42,15 @@ export async function startMcpServer(config: Partial<McpConfig> = {}, reviews = 
     ready: () => store.ping(),
     memo,
     plugins: [
-      (a) => registerMcp(a, { catalog: () => catalog.get(), config: { ...DEFAULT_MCP_CONFIG, ...config }, log, rateLimits: store, memo }),
+      (a) =>
+        registerMcp(a, {
+          catalog: () => catalog.get(),
+          changes: (after, upTo, limit) => reviewChanges(store.db, after, upTo, limit),
+          config: { ...DEFAULT_MCP_CONFIG, ...config },
+          log,
+          rateLimits: store,
+          memo,
+        }),
     ],
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -71,6 +71,24 @@ function cases(c: Catalog): Record<string, { valid: Case[]; invalid: InvalidCase
       ],
       invalid: [{ args: { date: 'yesterday' }, says: ['date'] }],
     },
+    get_changes: {
+      valid: [
+        {
+          args: { limit: 7 },
+          check: (r) => {
+            // From the start: the first writes of the demo import, every one a served review, and more to follow.
+            assert.equal(r.revision, c.revision);
+            assert.equal(r.changes.length, 7);
+            assert.ok(r.changes.every((x: any) => c.review(x.id) !== undefined));
+            assert.equal(typeof r.next_cursor, 'string');
+          },
+        },
+      ],
+      invalid: [
+        { args: { after: 'nonsense' }, says: ['after'] },
+        { args: { limit: 0 }, says: ['limit'] },
+      ],
+    },
     get_insights_summary: {
       valid: [{ args: {}, check: (r) => (assert.equal(r.summary, c.insights.summary), assert.ok(r.top_aspects.length <= 5)) }],
       invalid: [],
@@ -156,7 +174,7 @@ for (const era of ['session', 'stateless'] as const) {
       await server?.close();
     });
 
-    test('lists the thirteen tools with title, read-only annotations and both schemas', () => {
+    test('lists the fourteen tools with title, read-only annotations and both schemas', () => {
       assert.deepEqual(
         tools.map((t) => t.name),
         Object.keys(cases(server.catalog.get())),
