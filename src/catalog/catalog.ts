@@ -247,7 +247,7 @@ export class Catalog {
   /** One page of `since/{date}`: the search with only that day as filter, so their cursors are interchangeable. */
   sincePage(date: string, limit: number, cursor?: string): SinceResult {
     const { reviews, next_cursor } = this.search({ since: date, limit, cursor });
-    return { since: date, count: reviews.length, reviews, next_cursor };
+    return { since: date, count: this.index.since(date).length, reviews, next_cursor };
   }
 
   /**

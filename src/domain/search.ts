@@ -119,7 +119,7 @@ export type SearchResult = z.infer<typeof SearchResultSchema>;
 export const SinceResultSchema = z
   .object({
     since: IsoDateSchema,
-    count: z.int().min(0).describe('reviews in this response'),
+    count: z.int().min(0).describe('every review dated on or after the day (a page may hold fewer)'),
     reviews: z.array(ReviewSchema),
     next_cursor: z.string().nullable().describe('null unless paged with limit and more follow'),
   })

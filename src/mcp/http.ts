@@ -53,6 +53,9 @@ export interface McpDeps {
  * envelope) go to the SDK's createMcpHandler; everything else is the 2025 session era. The SDK's own
  * classifier (isLegacyRequest) makes that decision, so routing cannot disagree with the SDK.
  */
+/** The revision createMcpHandler serves (legacy requests go to the session era). */
+const STATELESS_REVISION = '2026-07-28';
+
 export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<void> {
   const sessions =
     deps.sessions ?? new InMemorySessionStore({ ttlMs: deps.config.mcpSessionTtlMs, maxSessions: deps.config.mcpMaxSessions });
@@ -64,7 +67,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
     ({ requestInfo }) => {
       const method = requestInfo?.headers.get('mcp-method');
       const name = requestInfo?.headers.get('mcp-name');
-      return createServer(method ? { method, ...(name && { name }) } : undefined);
+      return createServer(method ? { method, ...(name && { name }), protocolVersion: STATELESS_REVISION } : undefined);
     },
     { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror },
   );

@@ -23,8 +23,8 @@ const PREPARED = TOOLS.map((spec) => ({
   output: withCachedJsonSchema(spec.output),
 }));
 
-const ok = (value: unknown): CallToolResult => ({
-  content: [{ type: 'text', text: JSON.stringify(value) }],
+const ok = (value: unknown, summary?: (value: never) => string): CallToolResult => ({
+  content: [{ type: 'text', text: summary ? summary(value as never) : JSON.stringify(value) }],
   structuredContent: value as Record<string, unknown>,
 });
 
@@ -37,14 +37,30 @@ const failure = (message: string): CallToolResult => ({ content: [{ type: 'text'
  */
 type ResultCache = RevisionCache<CallToolResult>;
 
-async function runLiveTool(spec: ToolSpec, catalog: () => Catalog, args: unknown, store: ToolStore): Promise<CallToolResult> {
-  return ok(await spec.run(catalog(), args, store));
+async function runLiveTool(
+  spec: ToolSpec,
+  catalog: () => Catalog,
+  args: unknown,
+  store: ToolStore,
+  brief: boolean,
+): Promise<CallToolResult> {
+  return ok(await spec.run(catalog(), args, store), brief ? spec.summary : undefined);
 }
 
-function runTool(spec: ToolSpec, catalog: () => Catalog, args: unknown, results: ResultCache, store: ToolStore | null): CallToolResult {
+function runTool(
+  spec: ToolSpec,
+  catalog: () => Catalog,
+  args: unknown,
+  results: ResultCache,
+  store: ToolStore | null,
+  brief: boolean,
+): CallToolResult {
   const c = catalog();
+  const summary = brief ? spec.summary : undefined;
   try {
-    const r = results.get(c.revision, `${spec.name}\u0000${JSON.stringify(args)}`, () => ok(spec.run(c, args, store!)));
+    const r = results.get(c.revision, `${spec.name}\u0000${summary ? 's' : 'f'}${JSON.stringify(args)}`, () =>
+      ok(spec.run(c, args, store!), summary),
+    );
     // A fresh envelope per call: the SDK decorates the result it is given (per-era fields), the payload it only reads.
     return { content: r.content.map((part) => ({ ...part })), structuredContent: r.structuredContent };
   } catch (err) {
@@ -58,7 +74,17 @@ export interface Exchange {
   method: string;
   /** The tool, for tools/call. */
   name?: string;
+  /** The protocol revision of the session or request, when known. */
+  protocolVersion?: string;
 }
+
+/**
+ * From 2025-06-18 a result's `structuredContent` is the result and the text block a courtesy ("SHOULD
+ * also return the serialized JSON"): tools with a summary send that instead of a second full copy.
+ * Older or unknown revisions get the full JSON text.
+ */
+const SUMMARY_TEXT_FROM = '2025-06-18';
+const summaryTextFor = (exchange?: Exchange) => exchange?.protocolVersion !== undefined && exchange.protocolVersion >= SUMMARY_TEXT_FROM;
 
 export type McpServerFactory = (exchange?: Exchange) => McpServer;
 
@@ -85,7 +111,9 @@ export function createMcpServerFactory(catalog: () => Catalog, memo: MemoBudget,
     const all = method === undefined;
     if (all || method === 'tools/list' || method === 'tools/call') {
       const only = method === 'tools/call' ? exchange?.name : undefined;
-      for (const tool of tools) if (only === undefined || tool.spec.name === only) registerTool(server, tool, catalog, results, store);
+      const brief = summaryTextFor(exchange);
+      for (const tool of tools)
+        if (only === undefined || tool.spec.name === only) registerTool(server, tool, catalog, results, store, brief);
     }
     if (all || method.startsWith('resources/') || method === 'completion/complete') addResources(server);
     if (all || method.startsWith('prompts/') || method === 'completion/complete') addPrompts(server);
@@ -99,6 +127,7 @@ function registerTool(
   catalog: () => Catalog,
   results: ResultCache,
   store: ToolStore | null,
+  brief: boolean,
 ): void {
   server.registerTool(
     spec.name,
@@ -109,7 +138,8 @@ function registerTool(
       outputSchema: output,
       annotations: { title: spec.title, ...READ_ONLY_ANNOTATIONS },
     },
-    (args: unknown) => (spec.live && store ? runLiveTool(spec, catalog, args, store) : runTool(spec, catalog, args, results, store)),
+    (args: unknown) =>
+      spec.live && store ? runLiveTool(spec, catalog, args, store, brief) : runTool(spec, catalog, args, results, store, brief),
   );
 }
 
