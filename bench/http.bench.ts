@@ -52,6 +52,19 @@ function variedSearches(n: number): string[] {
   return out;
 }
 
+/** The URLs of up to `max` pages of a search, found by following next_cursor (what a paging client requests). */
+async function pagedSearch(base: string, first: string, max: number): Promise<string[]> {
+  const out = [first];
+  while (out.length < max) {
+    const body = (await (await fetch(base + out[out.length - 1])).json()) as { next_cursor: string | null };
+    if (!body.next_cursor) break;
+    const url = new URL(out[0], base);
+    url.searchParams.set('cursor', body.next_cursor);
+    out.push(url.pathname + url.search);
+  }
+  return out;
+}
+
 for (const scale of SCALES) {
   const { dir, db } = await demoDatabase(scale);
 
@@ -89,6 +102,8 @@ for (const scale of SCALES) {
   await run('/api/feed.json', 'bare node:http', bare.url + paths.feed);
   await run('search (rating, query, since)', 'reviewcast', ours.url + paths.search);
   await run('search (20,000 distinct 5-filter queries: mostly memo misses)', 'reviewcast', ours.url, { paths: variedSearches(20_000) });
+  const pages = await pagedSearch(ours.url, '/api/reviews/search?has_text=true&sort=highest&limit=100', 1000);
+  await run(`search pages by cursor (has_text, sort=highest, 100 a page; ${pages.length} pages)`, 'reviewcast', ours.url, { paths: pages });
   await bare.stop();
   await ours.stop();
 

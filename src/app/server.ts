@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
+import type { ChangesReader } from '../catalog/index.js';
 import { type Config, type ConfigInput, loadConfig } from '../config.js';
 import { DEFAULT_API_OPTIONS, SyncScheduler, sourceStatuses, sourcesMetricsText } from '../connectors/index.js';
 import { buildApp, MemoBudget, memoMetricsText } from '../http/index.js';
@@ -87,8 +88,10 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
         ),
     );
   };
+  const changes: ChangesReader = (after, upTo, limit) => store.reviewChanges(after, upTo, limit);
   const app = await buildApp({
     catalog: () => catalog.get(),
+    changes,
     logger: log,
     trustProxy: config.trustProxy,
     ready: () => store.ping(),
@@ -106,6 +109,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
           (a) =>
             registerMcp(a, {
               catalog: () => catalog.get(),
+              changes,
               config,
               log: log.child({ module: 'mcp' }),
               // On PostgreSQL (the several-replicas setup) sessions live in the database so every replica accepts them.

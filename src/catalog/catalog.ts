@@ -3,11 +3,12 @@ import {
   type AggregateRating,
   type Business,
   createMentionMatcher,
+  decodeCursor,
   type Links,
   links,
   type Review,
   type ReviewsDocument,
-  type SearchQuery,
+  type SearchRequest,
   type SearchResult,
   type SinceResult,
 } from '../domain/index.js';
@@ -231,13 +232,23 @@ export class Catalog {
   }
 
   /** REST search and MCP search_reviews: one function, one schema (validated by the caller). */
-  search(q: SearchQuery): SearchResult {
-    return this.index.search(q);
+  search(q: SearchRequest): SearchResult {
+    if (q.cursor === undefined) return this.index.search(q);
+    const got = decodeCursor(q.cursor, 'search', 'cursor');
+    // The schema has checked it; a caller that skipped the schema gets an error, not a wrong page.
+    if ('issue' in got) throw new Error(got.issue.message);
+    return this.index.search(q, got.cursor);
   }
 
   since(date: string): SinceResult {
     const reviews = this.index.since(date) as Review[];
-    return { since: date, count: reviews.length, reviews };
+    return { since: date, count: reviews.length, reviews, next_cursor: null };
+  }
+
+  /** One page of `since/{date}`: the search with only that day as filter, so their cursors are interchangeable. */
+  sincePage(date: string, limit: number, cursor?: string): SinceResult {
+    const { reviews, next_cursor } = this.search({ since: date, limit, cursor });
+    return { since: date, count: this.index.since(date).length, reviews, next_cursor };
   }
 
   /**
@@ -247,7 +258,7 @@ export class Catalog {
    */
   sinceRepresentation(date: string): Representation {
     const count = this.index.since(date).length;
-    const doc: Omit<SinceResult, 'reviews'> & { reviews: [] } = { since: date, count, reviews: [] };
+    const doc: Omit<SinceResult, 'reviews'> & { reviews: [] } = { since: date, count, reviews: [], next_cursor: null };
     const { parts, digest, ownedBytes } = this.reviewsJson.prefixDocument(doc, 'reviews', count);
     return new Representation(JSON_TYPE, parts, this.lastModified, { digest, ownedBytes, policy: PER_URL });
   }

@@ -1,5 +1,6 @@
 export { buildCatalog, type CatalogInput, type CatalogUpdate } from './build-catalog.js';
 export { CATALOG_FORMAT, Catalog, type CatalogSnapshot, type Representations, unpackLayouts } from './catalog.js';
+export { type ChangesReader, changesPage } from './change-feed.js';
 export { StaleCorpusError } from './corpus-model.js';
 export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
 export {
@@ -11,6 +12,7 @@ export {
   NO_PROFILE,
   SNAPSHOT_FORMAT,
 } from './next-revision.js';
+export { newestFirst } from './ordered-reviews.js';
 export { xmlSafe } from './render/atom.js';
 export { FEED_SIZE } from './render/feeds.js';
 export { SplicedJson } from './render/spliced-json.js';

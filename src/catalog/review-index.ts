@@ -1,5 +1,15 @@
-import { foldText, type MentionMatcher, type Review, type SearchQuery, type SearchResult } from '../domain/index.js';
+import {
+  encodeCursor,
+  foldText,
+  type MentionMatcher,
+  type Review,
+  type SearchCursor,
+  type SearchRequest,
+  type SearchResult,
+  searchFingerprint,
+} from '../domain/index.js';
 import { runAtOnce, type Steps } from '../threads/index.js';
+import { newestFirst } from './ordered-reviews.js';
 import { TextIndex } from './text-index.js';
 
 /** A set of review positions as bits, one per review (newest first), 32 to a word. */
@@ -25,6 +35,11 @@ export class ReviewIndex {
     private readonly byTechnician: Map<string, Bits>,
     private readonly byService: Map<string, Bits>,
     private readonly text: TextIndex,
+    /** Keys lowercased: source, language tag; and the reviews with text, with an owner reply. */
+    private readonly bySource: Map<string, Bits>,
+    private readonly byLanguage: Map<string, Bits>,
+    private readonly withText: Bits,
+    private readonly withReply: Bits,
   ) {}
 
   static create(...args: Parameters<typeof ReviewIndex.build>): ReviewIndex {
@@ -51,6 +66,10 @@ export class ReviewIndex {
     const ratingExact: Bits[] = [];
     const byTechnician = new Map<string, Bits>();
     const byService = new Map<string, Bits>();
+    const bySource = new Map<string, Bits>();
+    const byLanguage = new Map<string, Bits>();
+    const withText = new Uint32Array(words);
+    const withReply = new Uint32Array(words);
     for (let r = 0; r <= 5; r++) ratingExact.push(new Uint32Array(words));
     for (let i = 0; i < reviews.length; i++) {
       const r = reviews[i];
@@ -58,6 +77,10 @@ export class ReviewIndex {
       set(ratingExact[r.rating], i);
       for (const t of r.technicians) set(getOrCreate(byTechnician, t, words), i);
       for (const s of r.services) set(getOrCreate(byService, s, words), i);
+      set(getOrCreate(bySource, r.source.toLowerCase(), words), i);
+      if (r.language) set(getOrCreate(byLanguage, r.language.toLowerCase(), words), i);
+      if (r.text) set(withText, i);
+      if (r.owner_reply) set(withReply, i);
       if (i % 1024 === 0) yield;
     }
     // ratingAtLeast[r] = reviews rated r or more: one AND answers any min_rating.
@@ -81,6 +104,10 @@ export class ReviewIndex {
       byTechnician,
       byService,
       text,
+      bySource,
+      byLanguage,
+      withText,
+      withReply,
     );
   }
 
@@ -113,11 +140,16 @@ export class ReviewIndex {
     return this.reviews.slice(0, this.firstBefore(date));
   }
 
-  search(q: SearchQuery): SearchResult {
+  /**
+   * One page of a search. `after` (a decoded cursor) is a keyset position: the page starts after that
+   * review's place in the order, found by binary search in this revision, so reviews added or removed
+   * elsewhere in the order never shift a page. `matched` counts every match, not only those after the cursor.
+   */
+  search(q: SearchRequest, after?: SearchCursor): SearchResult {
+    const sort = q.sort ?? 'newest';
     const start = q.until ? this.firstOnOrBefore(q.until) : 0;
     const end = q.since ? this.firstBefore(q.since) : this.reviews.length;
-    const out: Review[] = [];
-    if (start >= end) return { matched: 0, returned: 0, reviews: out };
+    if (start >= end) return { matched: 0, returned: 0, reviews: [], next_cursor: null };
 
     const bits = rangeBits(this.words, start, end);
     const filters: Bits[] = [];
@@ -125,34 +157,100 @@ export class ReviewIndex {
     if (q.min_rating !== undefined) filters.push(this.ratingAtLeast[Math.ceil(q.min_rating)]);
     if (q.mentions_technician !== undefined) filters.push(this.entity(this.byTechnician, this.technicians, q.mentions_technician));
     if (q.mentions_service !== undefined) filters.push(this.entity(this.byService, this.services, q.mentions_service));
+    if (q.source !== undefined) filters.push(this.bySource.get(q.source.toLowerCase()) ?? new Uint32Array(this.words));
+    if (q.language !== undefined) filters.push(this.language(q.language.toLowerCase()));
+    if (q.has_text !== undefined) filters.push(q.has_text ? this.withText : not(this.withText));
+    if (q.has_owner_reply !== undefined) filters.push(q.has_owner_reply ? this.withReply : not(this.withReply));
     const firstWord = start >>> 5;
     const lastWord = (end - 1) >>> 5;
     for (const f of filters) for (let w = firstWord; w <= lastWord; w++) bits[w] &= f[w];
     const needle = q.query ? foldText(q.query) : '';
-    // The trigram index pays off only when the other filters leave many reviews; checking a few
-    // thousand texts directly is cheaper than intersecting long posting lists.
-    if (needle && popcount(bits, firstWord, lastWord) > this.directTextChecks) {
-      const candidates = this.text.candidates(needle);
-      if (candidates) {
-        const c = fromPositions(this.words, candidates);
-        for (let w = firstWord; w <= lastWord; w++) bits[w] &= c[w];
+    if (needle) {
+      // The trigram index pays off only when the other filters leave many reviews; checking a few
+      // thousand texts directly is cheaper than intersecting long posting lists.
+      if (popcount(bits, firstWord, lastWord) > this.directTextChecks) {
+        const candidates = this.text.candidates(needle);
+        if (candidates) {
+          const c = fromPositions(this.words, candidates);
+          for (let w = firstWord; w <= lastWord; w++) bits[w] &= c[w];
+        }
+      }
+      // The trigram filter is a superset (hash collisions, order of trigrams): confirm the substring.
+      for (let w = firstWord; w <= lastWord; w++) {
+        let word = bits[w];
+        while (word !== 0) {
+          const low = word & -word;
+          word ^= low;
+          if (!this.text.matches((w << 5) | (31 - Math.clz32(low)), needle)) bits[w] &= ~low;
+        }
       }
     }
+    const matched = popcount(bits, firstWord, lastWord);
 
-    let matched = 0;
-    for (let w = firstWord; w <= lastWord; w++) {
-      let word = bits[w];
-      while (word !== 0) {
-        const bit = 31 - Math.clz32(word & -word);
-        word &= word - 1;
-        const i = (w << 5) | bit;
-        // The trigram filter is a superset (hash collisions, order of trigrams): confirm the substring.
-        if (needle && !this.text.matches(i, needle)) continue;
-        matched++;
-        if (out.length < q.limit) out.push(this.reviews[i]);
+    // One more than the page: whether it exists decides next_cursor.
+    const want = q.limit + 1;
+    const out: number[] = [];
+    const after_ = after ? this.positionAfter(after) : 0;
+    if (sort === 'newest') collect(bits, Math.max(start, after_), end, null, out, want);
+    else if (sort === 'oldest') collect(bits, start, Math.min(end, after ? this.positionAt(after) : end), null, out, want, true);
+    else {
+      // By rating, then newest first: the rating's bits ANDed on the fly, one rating after another.
+      const ratings = sort === 'highest' ? [5, 4, 3, 2, 1] : [1, 2, 3, 4, 5];
+      for (const r of ratings) {
+        if (after && (sort === 'highest' ? r > after.rating : r < after.rating)) continue;
+        const from = after && r === after.rating ? Math.max(start, after_) : start;
+        collect(bits, from, end, this.ratingExact[r], out, want);
+        if (out.length >= want) break;
       }
     }
-    return { matched, returned: out.length, reviews: out };
+    const more = out.length > q.limit;
+    const reviews = out.slice(0, q.limit).map((i) => this.reviews[i]);
+    const last = reviews[reviews.length - 1];
+    const next_cursor =
+      more && last
+        ? encodeCursor({
+            v: 1,
+            k: 'search',
+            q: searchFingerprint(q),
+            rating: last.rating,
+            date: last.date,
+            published_at: last.published_at,
+            id: last.id,
+          })
+        : null;
+    return { matched, returned: reviews.length, reviews, next_cursor };
+  }
+
+  /** First position strictly after the cursor's review in newest-first order (whether or not it is still here). */
+  private positionAfter(key: SearchCursor): number {
+    let lo = 0;
+    let hi = this.reviews.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (newestFirst(this.reviews[mid], key) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** First position at or after the cursor's review in newest-first order. */
+  private positionAt(key: SearchCursor): number {
+    let lo = 0;
+    let hi = this.reviews.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (newestFirst(this.reviews[mid], key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Reviews in a language: the tag itself and its regional tags (`en` → `en`, `en-us`, …). */
+  private language(tag: string): Bits {
+    const out = new Uint32Array(this.words);
+    for (const [key, bits] of this.byLanguage)
+      if (key === tag || key.startsWith(`${tag}-`)) for (let w = 0; w < this.words; w++) out[w] |= bits[w];
+    return out;
   }
 
   private entity(map: Map<string, Bits>, matcher: MentionMatcher, value: string): Bits {
@@ -171,6 +269,49 @@ function popcount(bits: Bits, first: number, last: number): number {
     n += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
   }
   return n;
+}
+
+/**
+ * Positions set in `bits` (and in `mask`, if given) within [from, to), appended to `out` in order
+ * (descending when `backwards`) until it holds `want`.
+ */
+function collect(bits: Bits, from: number, to: number, mask: Bits | null, out: number[], want: number, backwards = false): void {
+  if (from >= to || out.length >= want) return;
+  const first = from >>> 5;
+  const last = (to - 1) >>> 5;
+  const range = (w: number) => {
+    let word = mask ? bits[w] & mask[w] : bits[w];
+    if (w === first) word &= ~0 << (from & 31);
+    if (w === last && (to & 31) !== 0) word &= (1 << (to & 31)) - 1;
+    return word;
+  };
+  if (!backwards) {
+    for (let w = first; w <= last; w++) {
+      let word = range(w);
+      while (word !== 0) {
+        const low = word & -word;
+        word ^= low;
+        out.push((w << 5) | (31 - Math.clz32(low)));
+        if (out.length >= want) return;
+      }
+    }
+    return;
+  }
+  for (let w = last; w >= first; w--) {
+    let word = range(w);
+    while (word !== 0) {
+      const bit = 31 - Math.clz32(word);
+      word &= ~(1 << bit);
+      out.push((w << 5) | bit);
+      if (out.length >= want) return;
+    }
+  }
+}
+
+function not(bits: Bits): Bits {
+  const out = new Uint32Array(bits.length);
+  for (let w = 0; w < bits.length; w++) out[w] = ~bits[w];
+  return out;
 }
 
 function set(bits: Bits, i: number): void {

@@ -10,6 +10,7 @@ export const PATHS = {
   search: '/api/reviews/search',
   /** Followed by `/{date}`. */
   since: '/api/reviews/since',
+  changes: '/api/reviews/changes',
   hub: '/api/websub/hub',
   /** Everything under it is the hub's (robots.txt keeps crawlers out). */
   websub: '/api/websub/',

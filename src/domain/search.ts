@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { IsoDateSchema } from './common.js';
+import { decodeCursor, fingerprint } from './cursor.js';
 import { ReviewSchema } from './review.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
+export const SEARCH_SORTS = ['newest', 'oldest', 'highest', 'lowest'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
 
 /**
  * The one schema behind REST `GET /api/reviews/search` and MCP `search_reviews`. Filters combine with
@@ -19,7 +22,33 @@ export const SearchQuerySchema = z
     query: z.string().max(200).optional().describe('case-insensitive plain-text substring of the review text'),
     mentions_technician: z.string().min(1).max(120).optional().describe('technician id, name or alias'),
     mentions_service: z.string().min(1).max(120).optional().describe('service id, name or alias'),
+    has_text: z.boolean().optional().describe('true: only reviews with text; false: only rating-only reviews'),
+    source: z.string().min(1).max(40).optional().describe('only reviews from this platform (google, yelp, …), case-insensitive'),
+    language: z
+      .string()
+      .min(1)
+      .max(35)
+      .optional()
+      .describe('BCP 47 tag, case-insensitive; a language (en) also matches its regional tags (en-US)'),
+    has_owner_reply: z.boolean().optional().describe('true: only reviews the owner answered; false: only unanswered ones'),
+    sort: z
+      .enum(SEARCH_SORTS)
+      .default('newest')
+      .describe('newest (default: date, then published_at, then id, descending), oldest, highest or lowest rating (then newest)'),
     limit: z.int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_DEFAULT).describe('maximum reviews returned (1–100, default 20)'),
+    cursor: z
+      .string()
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe('next_cursor of the previous page, unchanged; the filters and sort must be the same, limit may change'),
+  })
+  .superRefine((q, ctx) => {
+    if (q.cursor === undefined) return;
+    const got = decodeCursor(q.cursor, 'search', 'cursor');
+    if ('issue' in got) ctx.addIssue({ code: 'custom', path: ['cursor'], message: got.issue.message });
+    else if (got.cursor.q !== searchFingerprint(q))
+      ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'this cursor belongs to a search with other filters or another sort' });
   })
   .superRefine(
     (q, ctx) => {
@@ -36,6 +65,8 @@ export const SearchQuerySchema = z
   )
   .meta({ id: 'SearchQuery' });
 export type SearchQuery = z.output<typeof SearchQuerySchema>;
+/** What the catalog's search takes: a validated query, where internal callers may leave the order to its default. */
+export type SearchRequest = Omit<SearchQuery, 'sort'> & { sort?: SearchSort };
 
 /**
  * The one rule across two filters: a range that ends before it starts. Zod skips refinements after a
@@ -57,17 +88,44 @@ const unwrapped = (s: z.ZodType): z.ZodType =>
 export const NUMERIC_SEARCH_PARAMS: ReadonlySet<string> = new Set(
   SEARCH_PARAMS.filter((k) => unwrapped(SearchQuerySchema.shape[k]) instanceof z.ZodNumber),
 );
+/** The filters whose values are booleans (a query string carries them as `true`/`false`). */
+export const BOOLEAN_SEARCH_PARAMS: ReadonlySet<string> = new Set(
+  SEARCH_PARAMS.filter((k) => unwrapped(SearchQuerySchema.shape[k]) instanceof z.ZodBoolean),
+);
+/** What a cursor is bound to: every parameter but the page size and the cursor itself. */
+const FINGERPRINTED = SEARCH_PARAMS.filter((k) => k !== 'limit' && k !== 'cursor');
+
+/** The fingerprint a search cursor carries: the same filters and order give the same one. */
+export const searchFingerprint = (q: Partial<Record<SearchParam, unknown>>) =>
+  fingerprint(JSON.stringify(FINGERPRINTED.map((k) => q[k] ?? (k === 'sort' ? 'newest' : null))));
 
 export const SearchResultSchema = z
   .object({
     matched: z.int().min(0).describe('every review that passes the filters'),
     returned: z.int().min(0),
     reviews: z.array(ReviewSchema),
+    next_cursor: z.string().nullable().describe('pass as cursor for the next page; null on the last page'),
   })
   .meta({ id: 'SearchResult' });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
 export const SinceResultSchema = z
-  .object({ since: IsoDateSchema, count: z.int().min(0), reviews: z.array(ReviewSchema) })
+  .object({
+    since: IsoDateSchema,
+    count: z.int().min(0).describe('every review dated on or after the day (a page may hold fewer)'),
+    reviews: z.array(ReviewSchema),
+    next_cursor: z.string().nullable().describe('null unless paged with limit and more follow'),
+  })
   .meta({ id: 'SinceResult' });
 export type SinceResult = z.infer<typeof SinceResultSchema>;
+
+export const SINCE_LIMIT_MAX = 1000;
+
+/** Query of `GET /api/reviews/since/{date}`: no limit means every review (the interface's default). */
+export const SinceQuerySchema = z
+  .object({
+    limit: z.int().min(1).max(SINCE_LIMIT_MAX).optional().describe('page size (1–1000); without it, every review since the day'),
+    cursor: z.string().min(1).max(1000).optional().describe('next_cursor of the previous page, unchanged'),
+  })
+  .meta({ id: 'SinceQuery' });
+export type SinceQuery = z.output<typeof SinceQuerySchema>;

@@ -1,17 +1,20 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
-import type { Catalog } from '../catalog/index.js';
+import type { Catalog, ChangesReader } from '../catalog/index.js';
 import { NotReadyError, PATHS } from '../domain/index.js';
 import { frameworkError, registerErrorHandling, sendError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import type { MemoBudget } from './revision-cache.js';
+import { changesRoutes } from './routes/changes.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { searchRoutes } from './routes/search.js';
 
 export interface AppDeps {
   catalog: () => Catalog;
+  /** The store's change log, for `GET /api/reviews/changes` (not mounted without it). */
+  changes?: ChangesReader;
   logger: Logger;
   /** Trust X-Forwarded-* from a proxy (client addresses for rate limits): true, a hop count, or addresses. */
   trustProxy?: boolean | number | string;
@@ -66,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.surfaces !== false) {
     datasetRoutes(app, deps.catalog);
     searchRoutes(app, deps.catalog, deps.memo);
+    if (deps.changes) changesRoutes(app, deps.catalog, deps.changes);
     discoveryRoutes(app, deps.catalog);
     openapiRoute(app, deps.catalog);
   }

@@ -24,8 +24,11 @@ export class InvalidQueryError extends HttpError {
   override readonly name = 'InvalidQueryError';
   readonly status = 400;
   readonly code = 'invalid_query';
-  constructor(override readonly issues: ErrorIssue[]) {
-    super('The search parameters are not valid; see issues.');
+  constructor(
+    override readonly issues: ErrorIssue[],
+    message = 'The search parameters are not valid; see issues.',
+  ) {
+    super(message);
   }
 }
 export class InvalidDateError extends HttpError {

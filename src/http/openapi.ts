@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { DATASETS, InsightsSchema, IsoDateSchema, PATHS, SearchQuerySchema } from '../domain/index.js';
+import {
+  ChangesQuerySchema,
+  DATASETS,
+  InsightsSchema,
+  IsoDateSchema,
+  PATHS,
+  SearchQuerySchema,
+  SinceQuerySchema,
+} from '../domain/index.js';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (schema: object, type = 'application/json') => ({ content: { [type]: { schema } } });
@@ -19,6 +27,16 @@ const conditionalParams = [
   { name: 'If-Modified-Since', in: 'header', required: false, schema: { type: 'string' } },
 ];
 
+/**
+ * RFC 8288 link to the next page. Cursors are keyset positions (the last review's sort key and id), so
+ * a review that exists throughout paging is returned exactly once whatever imports land meanwhile; one
+ * added or edited meanwhile appears if its place in the order is still ahead, one removed meanwhile is
+ * not returned once it is gone.
+ */
+const nextLinkHeader = {
+  Link: { description: 'Present when more follow: `<next page URL>; rel="next"`', schema: { type: 'string' } },
+};
+
 const strip = ({ $schema, $id, ...rest }: Record<string, unknown>) => rest;
 
 function components(): Record<string, unknown> {
@@ -27,8 +45,9 @@ function components(): Record<string, unknown> {
   return Object.fromEntries(Object.entries(schemas).map(([k, v]) => [k, strip(v as Record<string, unknown>)]));
 }
 
-function searchParameters() {
-  const schema = z.toJSONSchema(SearchQuerySchema, { io: 'input', unrepresentable: 'any', reused: 'inline' }) as {
+/** Query parameters from a query schema (the one REST and MCP validate with). */
+function queryParameters(query: z.ZodType) {
+  const schema = z.toJSONSchema(query, { io: 'input', unrepresentable: 'any', reused: 'inline' }) as {
     $defs?: Record<string, { properties: Record<string, { description?: string }> }>;
     properties?: Record<string, { description?: string }>;
   };
@@ -99,21 +118,41 @@ export function buildOpenApi(baseUrl: string): object {
         topicHeaders,
       ),
       [PATHS.search]: get(
-        'Search reviews; filters combine with AND; newest first',
+        'Search reviews; filters combine with AND; newest first unless sort says otherwise; paged by cursor',
         'searchReviews',
-        { 200: { description: 'OK', headers: conditionalHeaders, ...json(ref('SearchResult')) }, 304: notModified, 400: badRequest },
-        { parameters: [...searchParameters(), ...conditionalParams] },
+        {
+          200: { description: 'OK', headers: { ...conditionalHeaders, ...nextLinkHeader }, ...json(ref('SearchResult')) },
+          304: notModified,
+          400: badRequest,
+        },
+        { parameters: [...queryParameters(SearchQuerySchema), ...conditionalParams] },
       ),
       [`${PATHS.since}/{date}`]: get(
-        'Reviews dated on or after a day, newest first',
+        'Reviews dated on or after a day, newest first; every one unless limit is given, then paged by cursor',
         'getReviewsSince',
         {
-          200: { description: 'OK', headers: conditionalHeaders, ...json(ref('SinceResult')) },
+          200: { description: 'OK', headers: { ...conditionalHeaders, ...nextLinkHeader }, ...json(ref('SinceResult')) },
           304: notModified,
           400: badRequest,
           414: { description: 'The date segment is over 1,000 characters', ...json(ref('Error')) },
         },
-        { parameters: [{ name: 'date', in: 'path', required: true, schema: z.toJSONSchema(IsoDateSchema) }, ...conditionalParams] },
+        {
+          parameters: [
+            { name: 'date', in: 'path', required: true, schema: z.toJSONSchema(IsoDateSchema) },
+            ...queryParameters(SinceQuerySchema),
+            ...conditionalParams,
+          ],
+        },
+      ),
+      [PATHS.changes]: get(
+        'Every review added, changed or removed since a cursor, in revision order (removed ones as tombstones)',
+        'getReviewChanges',
+        {
+          200: { description: 'OK', headers: { ...conditionalHeaders, ...nextLinkHeader }, ...json(ref('ChangesResult')) },
+          304: notModified,
+          400: badRequest,
+        },
+        { parameters: [...queryParameters(ChangesQuerySchema), ...conditionalParams] },
       ),
       [PATHS.hub]: {
         post: {

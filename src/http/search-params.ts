@@ -1,4 +1,5 @@
 import {
+  BOOLEAN_SEARCH_PARAMS,
   type ErrorIssue,
   NUMERIC_SEARCH_PARAMS,
   SEARCH_PARAMS,
@@ -8,6 +9,12 @@ import {
   toErrorIssues,
 } from '../domain/index.js';
 
+const BOOLEAN_TEXT = new Map([
+  ['true', true],
+  ['false', false],
+  ['1', true],
+  ['0', false],
+]);
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
@@ -27,7 +34,12 @@ export function parseSearchParams(raw: Record<string, unknown>): { query: Search
     }
     const text = String(value);
     if (key === 'query' && text.trim() === '') continue;
-    input[key] = NUMERIC_SEARCH_PARAMS.has(key) && NUMBER.test(text.trim()) ? Number(text) : text;
+    input[key] =
+      NUMERIC_SEARCH_PARAMS.has(key) && NUMBER.test(text.trim())
+        ? Number(text)
+        : BOOLEAN_SEARCH_PARAMS.has(key) && BOOLEAN_TEXT.has(text)
+          ? BOOLEAN_TEXT.get(text)
+          : text;
   }
   const parsed = SearchQuerySchema.safeParse(input);
   if (!parsed.success) {
@@ -44,3 +56,17 @@ export function parseSearchParams(raw: Record<string, unknown>): { query: Search
  * separator a plain join would use).
  */
 export const searchKey = (q: SearchQuery) => JSON.stringify(SEARCH_PARAMS.map((k) => q[k] ?? null));
+
+/**
+ * The canonical query string of a query (parameters in a fixed order, defaults left out) with another
+ * cursor: the target of `Link: rel="next"`.
+ */
+export function searchQueryString(q: Partial<Record<(typeof SEARCH_PARAMS)[number], unknown>>, cursor: string): string {
+  const params = new URLSearchParams();
+  for (const key of SEARCH_PARAMS) {
+    const value = key === 'cursor' ? cursor : q[key];
+    if (value === undefined || (key === 'sort' && value === 'newest')) continue;
+    params.set(key, String(value));
+  }
+  return params.toString();
+}

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Catalog } from '../catalog/index.js';
+import type { Catalog, ChangesReader } from '../catalog/index.js';
 import { PATHS } from '../domain/index.js';
 import type { MemoBudget } from '../http/index.js';
 import { RateLimiter, type Store } from '../store/index.js';
@@ -33,6 +33,8 @@ export interface McpLogger {
 
 export interface McpDeps {
   catalog: () => Catalog;
+  /** The store's change log, for get_changes (the tool is not offered without it). */
+  changes?: ChangesReader;
   config: McpConfig;
   log: McpLogger;
   /** Defaults to this process's memory; replicas pass a shared store. */
@@ -52,10 +54,13 @@ export interface McpDeps {
  * envelope) go to the SDK's createMcpHandler; everything else is the 2025 session era. The SDK's own
  * classifier (isLegacyRequest) makes that decision, so routing cannot disagree with the SDK.
  */
+/** The revision createMcpHandler serves (legacy requests go to the session era). */
+const STATELESS_REVISION = '2026-07-28';
+
 export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<void> {
   const sessions =
     deps.sessions ?? new InMemorySessionStore({ ttlMs: deps.config.mcpSessionTtlMs, maxSessions: deps.config.mcpMaxSessions });
-  const createServer = deps.createServer ?? createMcpServerFactory(deps.catalog, deps.memo);
+  const createServer = deps.createServer ?? createMcpServerFactory(deps.catalog, deps.memo, deps.changes);
   // Rejected requests are the client's problem, not the server's: keep them out of the default log level.
   const onerror = (err: Error) => deps.log.debug({ err: err.message }, 'mcp request rejected');
   // The SDK has checked the Mcp-Method and Mcp-Name headers against the body before it calls the factory.
@@ -63,7 +68,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
     ({ requestInfo }) => {
       const method = requestInfo?.headers.get('mcp-method');
       const name = requestInfo?.headers.get('mcp-name');
-      return createServer(method ? { method, ...(name && { name }) } : undefined);
+      return createServer(method ? { method, ...(name && { name }), protocolVersion: STATELESS_REVISION } : undefined);
     },
     { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror },
   );

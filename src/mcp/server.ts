@@ -1,11 +1,11 @@
 import { type CallToolResult, McpServer } from '@modelcontextprotocol/server';
-import type { Catalog } from '../catalog/index.js';
+import type { Catalog, ChangesReader } from '../catalog/index.js';
 import { type MemoBudget, RevisionCache } from '../http/index.js';
 import { UnknownName } from './lookup.js';
 import { preparePrompts } from './prompts.js';
 import { prepareResources } from './resources.js';
 import { withCachedJsonSchema } from './schema.js';
-import { READ_ONLY_ANNOTATIONS, TOOLS, type ToolSpec } from './tools.js';
+import { READ_ONLY_ANNOTATIONS, TOOLS, type ToolSpec, type ToolStore } from './tools.js';
 
 export const SERVER_INFO = { name: 'reviewcast', title: 'Reviewcast', version: '1.0.0' } as const;
 
@@ -23,8 +23,8 @@ const PREPARED = TOOLS.map((spec) => ({
   output: withCachedJsonSchema(spec.output),
 }));
 
-const ok = (value: unknown): CallToolResult => ({
-  content: [{ type: 'text', text: JSON.stringify(value) }],
+const ok = (value: unknown, summary?: (value: never) => string): CallToolResult => ({
+  content: [{ type: 'text', text: summary ? summary(value as never) : JSON.stringify(value) }],
   structuredContent: value as Record<string, unknown>,
 });
 
@@ -37,10 +37,30 @@ const failure = (message: string): CallToolResult => ({ content: [{ type: 'text'
  */
 type ResultCache = RevisionCache<CallToolResult>;
 
-function runTool(spec: ToolSpec, catalog: () => Catalog, args: unknown, results: ResultCache): CallToolResult {
+async function runLiveTool(
+  spec: ToolSpec,
+  catalog: () => Catalog,
+  args: unknown,
+  store: ToolStore,
+  brief: boolean,
+): Promise<CallToolResult> {
+  return ok(await spec.run(catalog(), args, store), brief ? spec.summary : undefined);
+}
+
+function runTool(
+  spec: ToolSpec,
+  catalog: () => Catalog,
+  args: unknown,
+  results: ResultCache,
+  store: ToolStore | null,
+  brief: boolean,
+): CallToolResult {
   const c = catalog();
+  const summary = brief ? spec.summary : undefined;
   try {
-    const r = results.get(c.revision, `${spec.name}\u0000${JSON.stringify(args)}`, () => ok(spec.run(c, args)));
+    const r = results.get(c.revision, `${spec.name}\u0000${summary ? 's' : 'f'}${JSON.stringify(args)}`, () =>
+      ok(spec.run(c, args, store!), summary),
+    );
     // A fresh envelope per call: the SDK decorates the result it is given (per-era fields), the payload it only reads.
     return { content: r.content.map((part) => ({ ...part })), structuredContent: r.structuredContent };
   } catch (err) {
@@ -54,7 +74,17 @@ export interface Exchange {
   method: string;
   /** The tool, for tools/call. */
   name?: string;
+  /** The protocol revision of the session or request, when known. */
+  protocolVersion?: string;
 }
+
+/**
+ * From 2025-06-18 a result's `structuredContent` is the result and the text block a courtesy ("SHOULD
+ * also return the serialized JSON"): tools with a summary send that instead of a second full copy.
+ * Older or unknown revisions get the full JSON text.
+ */
+const SUMMARY_TEXT_FROM = '2025-06-18';
+const summaryTextFor = (exchange?: Exchange) => exchange?.protocolVersion !== undefined && exchange.protocolVersion >= SUMMARY_TEXT_FROM;
 
 export type McpServerFactory = (exchange?: Exchange) => McpServer;
 
@@ -66,7 +96,9 @@ export type McpServerFactory = (exchange?: Exchange) => McpServer;
  * either way, and declaring them installs the SDK's list/call/read handlers, so an unknown tool
  * still gets the SDK's own "not found" error.
  */
-export function createMcpServerFactory(catalog: () => Catalog, memo: MemoBudget): McpServerFactory {
+export function createMcpServerFactory(catalog: () => Catalog, memo: MemoBudget, changes?: ChangesReader): McpServerFactory {
+  const store: ToolStore | null = changes ? { changes } : null;
+  const tools = PREPARED.filter((t) => !t.spec.live || store);
   // The text copy is the bulk (structuredContent mostly references catalog objects); counted at two bytes a character.
   const results: ResultCache = new RevisionCache(memo, 'mcp_results', (r) =>
     r.content.reduce((n, part) => n + ('text' in part ? 2 * part.text.length : 0), 0),
@@ -79,7 +111,9 @@ export function createMcpServerFactory(catalog: () => Catalog, memo: MemoBudget)
     const all = method === undefined;
     if (all || method === 'tools/list' || method === 'tools/call') {
       const only = method === 'tools/call' ? exchange?.name : undefined;
-      for (const tool of PREPARED) if (only === undefined || tool.spec.name === only) registerTool(server, tool, catalog, results);
+      const brief = summaryTextFor(exchange);
+      for (const tool of tools)
+        if (only === undefined || tool.spec.name === only) registerTool(server, tool, catalog, results, store, brief);
     }
     if (all || method.startsWith('resources/') || method === 'completion/complete') addResources(server);
     if (all || method.startsWith('prompts/') || method === 'completion/complete') addPrompts(server);
@@ -92,6 +126,8 @@ function registerTool(
   { spec, input, output }: (typeof PREPARED)[number],
   catalog: () => Catalog,
   results: ResultCache,
+  store: ToolStore | null,
+  brief: boolean,
 ): void {
   server.registerTool(
     spec.name,
@@ -102,7 +138,8 @@ function registerTool(
       outputSchema: output,
       annotations: { title: spec.title, ...READ_ONLY_ANNOTATIONS },
     },
-    (args: unknown) => runTool(spec, catalog, args, results),
+    (args: unknown) =>
+      spec.live && store ? runLiveTool(spec, catalog, args, store, brief) : runTool(spec, catalog, args, results, store, brief),
   );
 }
 

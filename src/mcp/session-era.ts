@@ -23,8 +23,9 @@ const SESSION_HEADER = 'mcp-session-id';
  * numbers, and any replica that shares the store can serve any session.
  */
 export function createSessionEraHandler(opts: SessionEraOptions) {
-  async function serve(request: Request, parsedBody: unknown): Promise<Response> {
-    const server = opts.createServer(exchangeOf(parsedBody));
+  async function serve(request: Request, parsedBody: unknown, protocolVersion?: string): Promise<Response> {
+    const exchange = exchangeOf(parsedBody);
+    const server = opts.createServer(exchange && protocolVersion ? { ...exchange, protocolVersion } : exchange);
     // JSON responses: no tool here streams progress, and a JSON body is cheaper than an SSE stream.
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: opts.maxBodyBytes });
     await server.connect(transport);
@@ -84,8 +85,9 @@ export function createSessionEraHandler(opts: SessionEraOptions) {
     if (method === 'DELETE') {
       return (await opts.sessions.delete(id)) ? new Response(null, { status: 200 }) : sessionNotFound();
     }
-    if (!(await opts.sessions.touch(id))) return sessionNotFound();
-    return serve(request, parsedBody);
+    const session = await opts.sessions.touch(id);
+    if (!session) return sessionNotFound();
+    return serve(request, parsedBody, session.protocolVersion);
   };
 }
 

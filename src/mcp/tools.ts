@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import type { Catalog } from '../catalog/index.js';
+import { type Catalog, type ChangesReader, changesPage } from '../catalog/index.js';
 import {
   AggregateRatingSchema,
   AspectInsightSchema,
   BusinessSchema,
+  ChangesQuerySchema,
+  ChangesResultSchema,
   EntityInsightSchema,
   InsightsSchema,
   IsoDateSchema,
@@ -12,6 +14,7 @@ import {
   SearchQuerySchema,
   SearchResultSchema,
   ServiceSchema,
+  SinceQuerySchema,
   SinceResultSchema,
   TechnicianSchema,
 } from '../domain/index.js';
@@ -30,7 +33,16 @@ export interface ToolSpec {
   input: z.ZodType;
   output: z.ZodType;
   /** Returns the structured result, or throws UnknownName with a message that says what is valid. */
-  run(catalog: Catalog, args: unknown): unknown;
+  run(catalog: Catalog, args: unknown, store: ToolStore): unknown;
+  /** Reads the store as well as the catalog: answered fresh (not memoized), and offered only when the store is there. */
+  live?: true;
+  /** A short text block for clients on revisions where structuredContent carries the result (lists of reviews). */
+  summary?: (result: never) => string;
+}
+
+/** What the live tools read besides the catalog. */
+export interface ToolStore {
+  changes: ChangesReader;
 }
 
 /** Every tool only reads one immutable snapshot of public data. */
@@ -47,12 +59,21 @@ function tool<I extends z.ZodType, O extends z.ZodType>(spec: {
   description: string;
   input: I;
   output: O;
-  run(catalog: Catalog, args: z.output<I>): z.output<O>;
+  run(catalog: Catalog, args: z.output<I>, store: ToolStore): z.output<O> | Promise<z.output<O>>;
+  live?: true;
+  summary?: (result: z.output<O>) => string;
 }): ToolSpec {
   return spec as ToolSpec;
 }
 
 const NoArguments = z.object({});
+
+/** The text block beside a list of reviews: what it holds, one line per review, and how to go on. */
+function listSummary(reviews: readonly { id: string; rating: number; date: string }[], what: string, next: string | null): string {
+  const lines = reviews.map((r) => `${r.id} ${r.rating}★ ${r.date}`);
+  const more = next ? `next page: cursor=${next}` : 'last page';
+  return [`${what} (structuredContent.reviews has them in full); ${more}`, ...lines].join('\n');
+}
 
 /** How many recent reviews the entity tools return unless told otherwise. */
 const RECENT_DEFAULT = 5;
@@ -87,6 +108,7 @@ export const TOOLS: readonly ToolSpec[] = [
     input: SearchQuerySchema,
     output: SearchResultSchema,
     run: (c, q) => c.search(q),
+    summary: (r) => listSummary(r.reviews, `${r.returned} of ${r.matched} matching reviews`, r.next_cursor),
   }),
   tool({
     name: 'get_review',
@@ -108,14 +130,34 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'get_reviews_since',
     title: 'Reviews since a date',
     description:
-      'Reviews dated on or after a day (YYYY-MM-DD), newest first, for incremental sync. `count` is every review since that day; at most `limit` (default 20, max 100) are returned, the newest.',
-    input: z.object({ date: IsoDateSchema.describe('first day to include, YYYY-MM-DD'), limit: SearchQuerySchema.shape.limit }),
+      'Reviews dated on or after a day (YYYY-MM-DD), newest first, for incremental sync. `count` is every review since that day; a page of at most `limit` (default 20, max 100) is returned, the newest first; pass next_cursor back as `cursor` for the next page. get_changes also reports edits, removals and late imports.',
+    input: z.object({
+      date: IsoDateSchema.describe('first day to include, YYYY-MM-DD'),
+      limit: SearchQuerySchema.shape.limit,
+      cursor: SinceQuerySchema.shape.cursor,
+    }),
     output: SinceResultSchema.extend({ returned: z.int().min(0) }),
-    run: (c, { date, limit }) => {
-      const all = c.since(date);
-      const reviews = all.reviews.slice(0, limit);
-      return { ...all, returned: reviews.length, reviews };
+    run: (c, { date, limit, cursor }) => {
+      // The cursor is a search cursor for since=date: the one search schema checks it.
+      const check = SearchQuerySchema.safeParse({ since: date, cursor });
+      if (!check.success) throw new UnknownName(check.error.issues.map((i) => i.message).join('; '));
+      const page = c.sincePage(date, limit, cursor);
+      return { ...page, returned: page.reviews.length };
     },
+    summary: (r) => listSummary(r.reviews, `${r.returned} of ${r.count} reviews since ${r.since}`, r.next_cursor),
+  }),
+  tool({
+    name: 'get_changes',
+    title: 'Changes since a cursor',
+    description:
+      'Every review added, changed or removed since `after` (a cursor from an earlier answer; none: from the start), in revision order: a review as it now is, or a tombstone { id, removed_at }. Follow next_cursor while it is not null, then keep now_cursor for the next poll. The REST GET /api/reviews/changes with the same schema.',
+    input: ChangesQuerySchema,
+    output: ChangesResultSchema,
+    live: true,
+    run: (c, q, store) => changesPage(c, store.changes, q),
+    summary: (r) =>
+      `${r.changes.length} changes up to revision ${r.revision} (structuredContent.changes has them in full); ` +
+      (r.next_cursor ? `more follow: after=${r.next_cursor}` : `caught up: poll again with after=${r.now_cursor}`),
   }),
   tool({
     name: 'get_insights_summary',

@@ -1,4 +1,5 @@
 export { type AnalysisContext, type AnalysisWrite, analysisKey } from './analyses.js';
+export type { ReviewChange } from './changes.js';
 export type { Listener } from './dialect.js';
 export type { ClaimedDelivery, Delivery } from './hub-deliveries.js';
 export type { HubGauges, SubscriptionInfo, SubscriptionInput } from './hub-subscriptions.js';

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { type Business, BusinessSchema } from '../domain/index.js';
 import { type AnalysisContext, type AnalysisWrite, analysisKey } from './analyses.js';
+import { type ReviewChange, reviewChanges } from './changes.js';
 import { connect } from './connect.js';
 import type { Db, DialectAdapter, Listener, Queryable } from './dialect.js';
 import { HubDeliveryRepository } from './hub-deliveries.js';
@@ -128,6 +129,11 @@ class Reads {
       (last) => last.review_id,
       size,
     );
+  }
+
+  /** The change feed's rows: reviews last written after a position, by revision `upTo` at the latest. */
+  reviewChanges(after: { revision: number; id: string | null }, upTo: number, limit: number): Promise<ReviewChange[]> {
+    return reviewChanges(this.q, after, upTo, limit);
   }
 
   async publishedCount(): Promise<number> {

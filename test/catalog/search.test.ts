@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { buildCatalog, LocalCorpus, ReviewIndex } from '../../src/catalog/index.js';
+import { buildCatalog, LocalCorpus, newestFirst, ReviewIndex } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
-import { foldText, type Review, type SearchQuery, SearchQuerySchema } from '../../src/domain/index.js';
+import { decodeCursor, encodeCursor, foldText, type Review, type SearchQuery, SearchQuerySchema } from '../../src/domain/index.js';
 import { catalogRows } from '../helpers/index.js';
 
 // A catalog built straight from demo records (no database): the search is pure logic.
@@ -23,10 +23,11 @@ const catalog = await buildCatalog(
 const viaTrigrams = ReviewIndex.create(catalog.reviews, catalog.attribution.technicians, catalog.attribution.services, 0);
 
 /** The specification of search, written the slow obvious way. */
-function reference(q: SearchQuery): Review[] {
+function reference(q: SearchQuery, reviews: readonly Review[] = catalog.reviews): Review[] {
   const tech = q.mentions_technician ? catalog.attribution.technicians.resolve(q.mentions_technician) : undefined;
   const svc = q.mentions_service ? catalog.attribution.services.resolve(q.mentions_service) : undefined;
-  return catalog.reviews.filter(
+  const lang = q.language?.toLowerCase();
+  const found = reviews.filter(
     (r) =>
       (q.rating === undefined || r.rating === q.rating) &&
       (q.min_rating === undefined || r.rating >= q.min_rating) &&
@@ -34,8 +35,18 @@ function reference(q: SearchQuery): Review[] {
       (q.until === undefined || r.date <= q.until) &&
       (q.query === undefined || foldText(r.text ?? '').includes(foldText(q.query))) &&
       (q.mentions_technician === undefined || (tech != null && r.technicians.includes(tech))) &&
-      (q.mentions_service === undefined || (svc != null && r.services.includes(svc))),
+      (q.mentions_service === undefined || (svc != null && r.services.includes(svc))) &&
+      (q.has_text === undefined || q.has_text === !!r.text) &&
+      (q.has_owner_reply === undefined || q.has_owner_reply === (r.owner_reply !== null)) &&
+      (q.source === undefined || r.source.toLowerCase() === q.source.toLowerCase()) &&
+      (lang === undefined ||
+        (r.language !== null && (r.language.toLowerCase() === lang || r.language.toLowerCase().startsWith(`${lang}-`)))),
   );
+  const sorted = [...found].sort(newestFirst);
+  if (q.sort === 'oldest') sorted.reverse();
+  if (q.sort === 'highest') sorted.sort((a, b) => b.rating - a.rating);
+  if (q.sort === 'lowest') sorted.sort((a, b) => a.rating - b.rating);
+  return sorted;
 }
 
 const day = fc
@@ -51,6 +62,11 @@ const query = fc.record(
     query: fc.constantFrom(...words),
     mentions_technician: fc.constantFrom('mike-delgado', 'Sarah', 'TOM BECKER', 'nobody'),
     mentions_service: fc.constantFrom('drain-cleaning', 'Water heater', 'faucet'),
+    has_text: fc.boolean(),
+    has_owner_reply: fc.boolean(),
+    source: fc.constantFrom('google', 'Yelp', 'direct', 'nowhere'),
+    language: fc.constantFrom('en', 'EN-us', 'es', 'de'),
+    sort: fc.constantFrom('newest', 'oldest', 'highest', 'lowest'),
     limit: fc.integer({ min: 1, max: 100 }),
   },
   { requiredKeys: [] },
@@ -86,4 +102,112 @@ test('since returns the newest-first prefix of reviews on or after the day', () 
     );
     assert.equal(got.count, got.reviews.length);
   }
+});
+
+/** Every page of a query, following next_cursor (the query re-validated with each cursor, as REST and MCP do). */
+function allPages(q: SearchQuery, search: (q: SearchQuery) => ReturnType<typeof catalog.search>): Review[][] {
+  const pages: Review[][] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = search(SearchQuerySchema.parse({ ...q, cursor }));
+    pages.push(page.reviews);
+    if (!page.next_cursor) return pages;
+    cursor = page.next_cursor;
+    assert.ok(pages.length < 1000, 'paging ends');
+  }
+}
+
+test('the pages of any query, concatenated, are the unpaged answer in its order', () => {
+  fc.assert(
+    fc.property(query, fc.integer({ min: 1, max: 40 }), (raw, size) => {
+      const parsed = SearchQuerySchema.safeParse({ ...raw, limit: size });
+      fc.pre(parsed.success);
+      const q = parsed.data!;
+      const expected = reference(q).map((r) => r.id);
+      const pages = allPages(q, (p) => catalog.search(p));
+      assert.deepEqual(
+        pages.flat().map((r) => r.id),
+        expected,
+      );
+      // Only the last page is short, and it is empty only when nothing matched.
+      for (const p of pages.slice(0, -1)) assert.equal(p.length, size);
+      assert.ok(pages.at(-1)!.length > 0 || expected.length === 0);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('paging while reviews are added and removed neither repeats nor skips a review that stays', () => {
+  const index = (reviews: Review[]) => ReviewIndex.create(reviews, catalog.attribution.technicians, catalog.attribution.services);
+  let serial = 0;
+  fc.assert(
+    fc.property(
+      query,
+      fc.integer({ min: 1, max: 30 }),
+      fc.array(fc.record({ add: fc.array(fc.nat(), { maxLength: 8 }), remove: fc.array(fc.nat(), { maxLength: 8 }) }), {
+        minLength: 1,
+        maxLength: 12,
+      }),
+      (raw, size, edits) => {
+        const parsed = SearchQuerySchema.safeParse({ ...raw, limit: size });
+        fc.pre(parsed.success);
+        const q = parsed.data!;
+        let reviews = [...catalog.reviews];
+        const stayed = new Set(reviews.map((r) => r.id));
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        for (let step = 0; ; step++) {
+          const page = index(reviews).search(q, cursor ? decode(cursor) : undefined);
+          for (const r of page.reviews) seen.push(r.id);
+          if (!page.next_cursor) break;
+          cursor = page.next_cursor;
+          // Between two requests: an import adds copies of reviews under new ids (any date) and removes some.
+          const edit = edits[step % edits.length];
+          const removed = new Set(edit.remove.map((n) => reviews[n % reviews.length].id));
+          for (const id of removed) stayed.delete(id);
+          const added = edit.add.map((n) => ({ ...reviews[n % reviews.length], id: `added-${++serial}`.padStart(26, '0') }));
+          reviews = [...reviews.filter((r) => !removed.has(r.id)), ...added].sort(newestFirst);
+        }
+        assert.equal(new Set(seen).size, seen.length, 'no review is returned twice');
+        const expected = reference(
+          q,
+          catalog.reviews.filter((r) => stayed.has(r.id)),
+        ).map((r) => r.id);
+        const got = new Set(seen);
+        assert.deepEqual(
+          expected.filter((id) => !got.has(id)),
+          [],
+          'every review that stayed is returned',
+        );
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
+function decode(cursor: string) {
+  const got = decodeCursor(cursor, 'search', 'cursor');
+  assert.ok('cursor' in got);
+  return got.cursor;
+}
+
+test('malformed and foreign cursors are rejected by the schema with an issue on cursor', () => {
+  const first = catalog.search(SearchQuerySchema.parse({ limit: 5 }));
+  assert.ok(first.next_cursor);
+  for (const input of [
+    { cursor: 'not a cursor' },
+    { cursor: Buffer.from('{"v":1}').toString('base64url') },
+    { cursor: first.next_cursor, sort: 'oldest' },
+    { cursor: first.next_cursor, rating: 5 },
+    { cursor: encodeCursor({ v: 1, k: 'changes', revision: 3, id: null }) },
+  ]) {
+    const got = SearchQuerySchema.safeParse(input);
+    assert.equal(got.success, false, JSON.stringify(input));
+    assert.deepEqual(
+      got.error!.issues.map((i) => i.path),
+      [['cursor']],
+    );
+  }
+  // The page size may change between pages.
+  assert.equal(SearchQuerySchema.safeParse({ cursor: first.next_cursor, limit: 50 }).success, true);
 });

@@ -160,7 +160,7 @@ const KEYS = Object.keys(param) as Key[];
 const searchCase = fc.record({
   params: fc.record(param, { requiredKeys: [] }),
   repeated: fc.option(fc.constantFrom(...KEYS), { nil: undefined }),
-  unknown: fc.option(fc.tuple(fc.constantFrom('q', 'page', 'sort', 'rating[]', '__proto__', 'constructor'), fc.string({ maxLength: 8 })), {
+  unknown: fc.option(fc.tuple(fc.constantFrom('q', 'page', 'order', 'rating[]', '__proto__', 'constructor'), fc.string({ maxLength: 8 })), {
     nil: undefined,
   }),
   plusForSpace: fc.boolean(),

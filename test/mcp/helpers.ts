@@ -43,7 +43,15 @@ export async function startMcpServer(config: Partial<McpConfig> = {}, reviews = 
     ready: () => store.ping(),
     memo,
     plugins: [
-      (a) => registerMcp(a, { catalog: () => catalog.get(), config: { ...DEFAULT_MCP_CONFIG, ...config }, log, rateLimits: store, memo }),
+      (a) =>
+        registerMcp(a, {
+          catalog: () => catalog.get(),
+          changes: (after, upTo, limit) => store.reviewChanges(after, upTo, limit),
+          config: { ...DEFAULT_MCP_CONFIG, ...config },
+          log,
+          rateLimits: store,
+          memo,
+        }),
     ],
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

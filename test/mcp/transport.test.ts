@@ -52,7 +52,7 @@ describe('session era (2025-11-25) over HTTP', () => {
 
     const ok = await rawPost(server.mcpUrl, LIST, { 'mcp-session-id': a, 'mcp-protocol-version': '2025-11-25' });
     assert.equal(ok.status, 200);
-    assert.equal(((await ok.json()) as { result: { tools: unknown[] } }).result.tools.length, 13);
+    assert.equal(((await ok.json()) as { result: { tools: unknown[] } }).result.tools.length, 14);
 
     const missing = await rawPost(server.mcpUrl, LIST);
     assert.equal(missing.status, 400);
@@ -83,7 +83,7 @@ describe('session era (2025-11-25) over HTTP', () => {
   test('the official client: connect, call, terminate', async () => {
     const { client, transport } = await connectClient(server.mcpUrl, 'session');
     assert.ok(transport.sessionId);
-    assert.equal((await client.listTools()).tools.length, 13);
+    assert.equal((await client.listTools()).tools.length, 14);
     await transport.terminateSession();
     assert.equal((await rawPost(server.mcpUrl, LIST, { 'mcp-session-id': transport.sessionId ?? 'gone' })).status, 404);
     await client.close();
