@@ -2,7 +2,6 @@ import type { Insights, ReviewAnalysis } from '../domain/index.js';
 import {
   type AggregateRating,
   type Business,
-  createMentionMatcher,
   type Links,
   links,
   type Review,
@@ -12,7 +11,9 @@ import {
   type SinceResult,
 } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
-import { runAtOnce, type Steps } from '../threads/index.js';
+import { runAtOnce, SliceClock } from '../threads/index.js';
+import { attributionFor, buildParts, type CatalogChanges, type CatalogInput, positionsOf } from './build-catalog.js';
+import type { CorpusEngine } from './corpus-worker.js';
 import { FEED_SIZE, renderFeeds } from './render/feeds.js';
 import { SplicedJson } from './render/spliced-json.js';
 import { httpDate, PER_URL, Representation } from './representation.js';
@@ -37,7 +38,7 @@ export interface CatalogSnapshot {
   publicBaseUrl: string;
 }
 
-/** Everything one revision is made of: what buildCatalog computes, or a snapshot holds. */
+/** Everything one revision is made of: what a build computes, or a snapshot holds. */
 export interface CatalogParts {
   revision: Revision;
   business: Business;
@@ -79,26 +80,11 @@ export const unpackLayouts = (packed: Buffer): [Buffer, Buffer] => {
   return [packed.subarray(4, 4 + n), packed.subarray(4 + n)];
 };
 
-export const attributionFor = (business: Business): Attribution => ({
-  technicians: createMentionMatcher(business.technicians),
-  services: createMentionMatcher(business.services),
-  areas: createMentionMatcher(business.service_areas),
-});
-
-/** Review id → position, a slice at a time. */
-export function* positionsOf(reviews: readonly Review[]): Steps<Map<string, number>> {
-  const positions = new Map<string, number>();
-  for (let i = 0; i < reviews.length; i++) {
-    positions.set(reviews[i].id, i);
-    if (i % 4096 === 0) yield;
-  }
-  return positions;
-}
-
 /**
  * One data revision, immutable: everything every surface serves, with the dataset and feed bodies
- * rendered once. Built off the request path (buildCatalog) and swapped in whole, so a request never
- * sees two revisions.
+ * rendered once. Built off the request path and swapped in whole, so a request never sees two
+ * revisions. Made only by its named builders: fromReviews (from scratch), update (on the previous
+ * revision, from what changed) and fromSnapshot (the bytes an earlier build stored).
  */
 export class Catalog {
   readonly revision: number;
@@ -123,7 +109,7 @@ export class Catalog {
   private readonly analyses: (ReviewAnalysis | undefined)[];
   private positions: Map<string, number> | null;
 
-  constructor(parts: CatalogParts) {
+  private constructor(parts: CatalogParts) {
     this.revision = parts.revision.id;
     this.generatedAt = parts.revision.created_at;
     this.lastModified = httpDate(this.generatedAt);
@@ -155,6 +141,19 @@ export class Catalog {
       feedJson: rep('application/feed+json; charset=utf-8', parts.feeds.json),
       feedAtom: rep('application/atom+xml; charset=utf-8', parts.feeds.atom),
     };
+  }
+
+  /** A revision from every published review (a full read). */
+  static async fromReviews(input: CatalogInput, engine: CorpusEngine, clock = new SliceClock()): Promise<Catalog> {
+    return new Catalog(await buildParts(input, null, engine, clock));
+  }
+
+  /**
+   * The next revision, built on `previous` from what changed since: only the changed reviews are
+   * rendered and indexed again. `engine` must hold `previous`'s corpus (else StaleCorpusError).
+   */
+  static async update(previous: Catalog, input: CatalogChanges, engine: CorpusEngine, clock = new SliceClock()): Promise<Catalog> {
+    return new Catalog(await buildParts(input, previous, engine, clock));
   }
 
   /**

@@ -1,4 +1,4 @@
-export { buildCatalog, type CatalogInput, type CatalogUpdate } from './build-catalog.js';
+export type { CatalogChanges, CatalogInput } from './build-catalog.js';
 export { CATALOG_FORMAT, Catalog, type CatalogSnapshot, type Representations, unpackLayouts } from './catalog.js';
 export { StaleCorpusError } from './corpus-model.js';
 export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';

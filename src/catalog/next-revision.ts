@@ -4,7 +4,6 @@ import { type Business, NotReadyError } from '../domain/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
 import { type AnalysisContext, type AnalysisWrite, analysisKey, type ReviewTable, type Revision, type Store } from '../store/index.js';
 import { SliceClock } from '../threads/index.js';
-import { buildCatalog } from './build-catalog.js';
 import { CATALOG_FORMAT, Catalog, unpackLayouts } from './catalog.js';
 import { StaleCorpusError } from './corpus-model.js';
 import type { CorpusWorker } from './corpus-worker.js';
@@ -141,8 +140,8 @@ export async function buildNextRevision(
   let catalog: Catalog;
   try {
     catalog = read.full
-      ? await buildCatalog({ ...common, rows: read.byId }, engine, clock)
-      : await buildCatalog({ ...common, previous: held!.catalog, changes }, engine, clock);
+      ? await Catalog.fromReviews({ ...common, rows: read.byId }, engine, clock)
+      : await Catalog.update(held!.catalog, { ...common, changes }, engine, clock);
   } catch (err) {
     // The corpus thread holds another revision than the one this build is based on (it was replaced,
     // or its take-over of a loaded snapshot failed): read everything.

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { buildCatalog, Catalog, CorpusWorker, LocalCorpus, SplicedJson, TextIndex, unpackLayouts } from '../../src/catalog/index.js';
+import { Catalog, CorpusWorker, LocalCorpus, SplicedJson, TextIndex, unpackLayouts } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { foldText } from '../../src/domain/index.js';
 import { createAnalyzer } from '../../src/insights/index.js';
@@ -65,13 +65,13 @@ const worker = new CorpusWorker();
 after(() => worker.close());
 /** From scratch; the catalog analyses every review itself. */
 const build = (rows: Map<string, ReviewTable>, revision: number) =>
-  buildCatalog({ ...common(revision), rows, analyses: new Map() }, new LocalCorpus());
+  Catalog.fromReviews({ ...common(revision), rows, analyses: new Map() }, new LocalCorpus());
 /** Only what changed: each changed id's current row (or null once removed) and its stored analysis. */
 const update = (previous: Catalog, rows: Map<string, ReviewTable>, changed: Set<string>, revision: number) =>
-  buildCatalog(
+  Catalog.update(
+    previous,
     {
       ...common(revision),
-      previous,
       changes: new Map([...changed].map((id) => [id, rows.get(id) ?? null])),
       analyses: stored([...changed].flatMap((id) => rows.get(id) ?? [])),
     },
@@ -113,7 +113,7 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
   await fc.assert(
     fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 6 }), fc.boolean(), async (changes, fromSnapshot) => {
       const rows = new Map(base.map((r) => [r.id, r]));
-      let incremental = await buildCatalog({ ...common(1), rows, analyses: stored(rows.values()) }, worker);
+      let incremental = await Catalog.fromReviews({ ...common(1), rows, analyses: stored(rows.values()) }, worker);
       if (fromSnapshot) incremental = await reloaded(incremental);
       let next = 0;
       const removed: ReviewTable[] = [];
@@ -173,7 +173,7 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
 
 test('an empty corpus updates, reloads and fills again like a build from scratch', async () => {
   const rows = new Map<string, ReviewTable>();
-  let c = await buildCatalog({ ...common(1), rows, analyses: new Map() }, worker);
+  let c = await Catalog.fromReviews({ ...common(1), rows, analyses: new Map() }, worker);
   const steps: [string, (ids: Set<string>) => void][] = [
     ['three new', (ids) => extra.slice(0, 3).forEach((r) => (rows.set(r.id, r), ids.add(r.id)))],
     ['all removed', (ids) => [...rows.keys()].forEach((id) => (rows.delete(id), ids.add(id)))],
