@@ -2,9 +2,17 @@
 // indistinguishable from one built from scratch: same bytes, same ETags, same answers.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { Catalog, CorpusWorker, LocalCorpus, SplicedJson, TextIndex, unpackLayouts } from '../../src/catalog/index.js';
+import {
+  Catalog,
+  CorpusWorker,
+  decodeSnapshot,
+  LocalCorpus,
+  SNAPSHOT_FORMAT,
+  SnapshotFormatError,
+  SplicedJson,
+  TextIndex,
+} from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { foldText } from '../../src/domain/index.js';
 import { createAnalyzer } from '../../src/insights/index.js';
@@ -88,19 +96,13 @@ const QUERIES = [
 
 /** The catalog as another process loads it: from the stored snapshot (gzip-coded bodies and layout); the corpus thread takes it over. */
 async function reloaded(c: Catalog): Promise<Catalog> {
-  const stored = await c.snapshot();
-  const [reviews, insights] = [gunzipSync(stored.reviews), gunzipSync(stored.insights)];
-  const loaded = Catalog.fromSnapshot({
-    revision: { id: c.revision, created_at: c.generatedAt },
-    reviews,
-    insights,
-    reviewsGzip: stored.reviews,
-    insightsGzip: stored.insights,
-    insightsCore: stored.insights_core,
-    layout: stored.layout,
-    publicBaseUrl: 'https://reviews.example',
-  });
-  await worker.seed(loaded.revision, reviews, insights, unpackLayouts(stored.layout)[1]);
+  const { reviews, insights, ...snapshot } = await decodeSnapshot(await c.snapshot());
+  const loaded = Catalog.fromSnapshot(
+    { id: c.revision, created_at: c.generatedAt },
+    { reviews, insights, ...snapshot },
+    'https://reviews.example',
+  );
+  await worker.seed(loaded.revision, reviews, insights, snapshot.insightsLayout);
   for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const)
     assert.equal(loaded.representations[name].etag, c.representations[name].etag, `${name} ETag after a reload`);
   for (const r of c.reviews.slice(0, 5))
@@ -194,23 +196,20 @@ test('an empty corpus updates, reloads and fills again like a build from scratch
 test('a damaged stored layout is refused, not trusted', async () => {
   const c = await build(new Map(base.slice(0, 10).map((r) => [r.id, r])), 1);
   const ok = await c.snapshot();
-  const [reviews, insights] = [gunzipSync(ok.reviews), gunzipSync(ok.insights)];
-  const load = (layout: Buffer) =>
-    Catalog.fromSnapshot({
-      revision: { id: 1, created_at: c.generatedAt },
-      reviews,
-      insights,
-      reviewsGzip: ok.reviews,
-      insightsGzip: ok.insights,
-      insightsCore: ok.insights_core,
-      layout,
-      publicBaseUrl: 'https://reviews.example',
-    });
-  assert.equal(load(ok.layout).representations.reviews.etag, c.representations.reviews.etag);
+  const load = async (layout: Buffer) =>
+    Catalog.fromSnapshot({ id: 1, created_at: c.generatedAt }, await decodeSnapshot({ ...ok, layout }), 'https://reviews.example');
+  assert.equal((await load(ok.layout)).representations.reviews.etag, c.representations.reviews.etag);
   const shifted = Buffer.from(ok.layout);
   shifted.writeUInt32LE(shifted.readUInt32LE(4 + 8) + 1, 4 + 8); // the first review's start (after the pack header and the layout header), one byte off
-  assert.throws(() => load(shifted), /out of place/);
-  assert.throws(() => load(ok.layout.subarray(0, ok.layout.length - 1)), /does not fit/);
+  await assert.rejects(load(shifted), /out of place/);
+  await assert.rejects(load(ok.layout.subarray(0, ok.layout.length - 1)), /does not fit/);
+});
+
+test('a stored snapshot of another format (or without layouts) is a SnapshotFormatError, so the revision is built instead', async () => {
+  const ok = await (await build(new Map(base.slice(0, 3).map((r) => [r.id, r])), 1)).snapshot();
+  assert.equal(ok.engine, SNAPSHOT_FORMAT);
+  await assert.rejects(decodeSnapshot({ ...ok, engine: 'engine/0 catalog/1' }), SnapshotFormatError);
+  await assert.rejects(decodeSnapshot({ ...ok, layout: null }), SnapshotFormatError);
 });
 
 test('spliced JSON is JSON.stringify of the document, for arrays and objects, empty or not, with items carried or fresh', () => {

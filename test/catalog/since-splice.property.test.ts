@@ -3,9 +3,8 @@
 // render of that document gives, on a catalog built from scratch, built on a previous one, or loaded.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { Catalog, LocalCorpus, SplicedJson } from '../../src/catalog/index.js';
+import { Catalog, decodeSnapshot, LocalCorpus, SplicedJson } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { ReviewTable } from '../../src/store/index.js';
 import { catalogRows } from '../helpers/index.js';
@@ -28,17 +27,11 @@ const updatedFromScratch = await Catalog.fromReviews(
 );
 
 async function reloaded(c: Catalog): Promise<Catalog> {
-  const s = await c.snapshot();
-  return Catalog.fromSnapshot({
-    revision: { id: c.revision, created_at: c.generatedAt },
-    reviews: gunzipSync(s.reviews),
-    insights: gunzipSync(s.insights),
-    reviewsGzip: s.reviews,
-    insightsGzip: s.insights,
-    insightsCore: s.insights_core,
-    layout: s.layout,
-    publicBaseUrl: 'https://reviews.example',
-  });
+  return Catalog.fromSnapshot(
+    { id: c.revision, created_at: c.generatedAt },
+    await decodeSnapshot(await c.snapshot()),
+    'https://reviews.example',
+  );
 }
 
 const dates = (c: Catalog) =>
