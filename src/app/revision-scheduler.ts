@@ -8,7 +8,6 @@ import {
   type HeldRevision,
   loadRevision,
   NO_PROFILE,
-  SNAPSHOT_FORMAT,
 } from '../catalog/index.js';
 import { NotReadyError } from '../domain/index.js';
 import type { Listener, Store } from '../store/index.js';
@@ -168,7 +167,6 @@ export class RevisionScheduler {
             {
               revision: job.catalog.revision,
               base_url: job.base,
-              engine: SNAPSHOT_FORMAT,
               ...stored,
               created_at: new Date().toISOString(),
             },

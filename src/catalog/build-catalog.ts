@@ -1,13 +1,15 @@
-import { type Business, links, RatingTally, type ReviewsDocument } from '../domain/index.js';
+import { type Business, createMentionMatcher, links, RatingTally, type Review, type ReviewsDocument } from '../domain/index.js';
 import type { ReviewTable, Revision } from '../store/index.js';
-import { runInSlices, SliceClock, type Steps } from '../threads/index.js';
-import { attributionFor, Catalog, positionsOf } from './catalog.js';
+import type { SliceClock, Steps } from '../threads/index.js';
+import { runInSlices } from '../threads/index.js';
+import type { Catalog, CatalogParts } from './catalog.js';
 import type { CorpusRow } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
 import { orderAll, orderUpdated } from './ordered-reviews.js';
 import { FEED_SIZE } from './render/feeds.js';
 import { SplicedJson } from './render/spliced-json.js';
 import { ReviewIndex } from './review-index.js';
+import type { Attribution } from './to-review.js';
 
 interface BuildCommon {
   revision: Revision;
@@ -24,14 +26,29 @@ export interface CatalogInput extends BuildCommon {
 }
 
 /**
- * Build on the previous build (same business profile and base URL) from what changed since. Every
- * review not in `changes` keeps its Review object, its place in the order and its rendered bytes, so
- * one new review costs a splice, not a re-render of the corpus.
+ * What changed since the previous build (same business profile and base URL). Every review not in
+ * `changes` keeps its Review object, its place in the order and its rendered bytes, so one new review
+ * costs a splice, not a re-render of the corpus.
  */
-export interface CatalogUpdate extends BuildCommon {
-  previous: Catalog;
+export interface CatalogChanges extends BuildCommon {
   /** Each id whose row or analysis may differ: its current published row, or null if it is no longer published. */
   changes: ReadonlyMap<string, ReviewTable | null>;
+}
+
+export const attributionFor = (business: Business): Attribution => ({
+  technicians: createMentionMatcher(business.technicians),
+  services: createMentionMatcher(business.services),
+  areas: createMentionMatcher(business.service_areas),
+});
+
+/** Review id → position, a slice at a time. */
+export function* positionsOf(reviews: readonly Review[]): Steps<Map<string, number>> {
+  const positions = new Map<string, number>();
+  for (let i = 0; i < reviews.length; i++) {
+    positions.set(reviews[i].id, i);
+    if (i % 4096 === 0) yield;
+  }
+  return positions;
 }
 
 const corpusRow = (r: ReviewTable, stored: string | null): CorpusRow => ({
@@ -75,14 +92,20 @@ function* tally(reviews: ReviewsDocument['reviews'], asOf: string): Steps<Return
 }
 
 /**
- * A catalog for a revision, made in slices of about `clock`'s length with the event loop running in
- * between, so requests keep being answered however large the change: the analyses and the insights are
- * made by the corpus engine (a worker thread on a server), and this thread builds the reviews, their
- * body and the search index meanwhile. With `previous`, the engine must hold that revision's corpus.
+ * What a catalog for a revision is made of (Catalog.fromReviews and Catalog.update), made in slices of
+ * about `clock`'s length with the event loop running in between, so requests keep being answered
+ * however large the change: the analyses and the insights are made by the corpus engine (a worker
+ * thread on a server), and this thread builds the reviews, their body and the search index meanwhile.
+ * With `previous`, the engine must hold that revision's corpus.
  */
-export async function buildCatalog(input: CatalogInput | CatalogUpdate, engine: CorpusEngine, clock = new SliceClock()): Promise<Catalog> {
+export async function buildParts(
+  input: CatalogInput | CatalogChanges,
+  previous: Catalog | null,
+  engine: CorpusEngine,
+  clock: SliceClock,
+): Promise<CatalogParts> {
   const l = links(input.publicBaseUrl);
-  const update = 'changes' in input ? input : null;
+  const update = 'changes' in input && previous ? { previous, changes: input.changes } : null;
   const published: ReviewTable[] = [];
   for (const r of update ? update.changes.values() : (input as CatalogInput).rows.values()) if (r) published.push(r);
   const rows = await runInSlices(corpusRows(published, input.analyses), clock);
@@ -153,7 +176,7 @@ export async function buildCatalog(input: CatalogInput | CatalogUpdate, engine: 
   const insights = await committed;
   // Main never re-renders the insights body (the engine does): its items are only read back by position.
   const insightsJson = SplicedJson.fromLayout(insights.body, insights.layout, ids, [], insights.digest);
-  return new Catalog({
+  return {
     revision: input.revision,
     business: input.business,
     links: l,
@@ -167,5 +190,5 @@ export async function buildCatalog(input: CatalogInput | CatalogUpdate, engine: 
     positions,
     analysed: staged.analysed,
     feeds: insights.feeds,
-  });
+  };
 }

@@ -2,7 +2,6 @@ import type { Insights, ReviewAnalysis } from '../domain/index.js';
 import {
   type AggregateRating,
   type Business,
-  createMentionMatcher,
   decodeCursor,
   type Links,
   links,
@@ -13,32 +12,17 @@ import {
   type SinceResult,
 } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
-import { runAtOnce, type Steps } from '../threads/index.js';
+import { runAtOnce, SliceClock } from '../threads/index.js';
+import { attributionFor, buildParts, type CatalogChanges, type CatalogInput, positionsOf } from './build-catalog.js';
+import type { CorpusEngine } from './corpus-worker.js';
 import { FEED_SIZE, renderFeeds } from './render/feeds.js';
 import { SplicedJson } from './render/spliced-json.js';
 import { httpDate, PER_URL, Representation } from './representation.js';
 import { ReviewIndex } from './review-index.js';
+import { type CatalogSnapshot, encodeSnapshot, type StoredSnapshot } from './snapshot-format.js';
 import type { Attribution } from './to-review.js';
 
-/** Bump when the rendered shape of /reviews.json or /insights.json changes, so stored snapshots are rebuilt. */
-export const CATALOG_FORMAT = 'catalog/2';
-
-/** Load from a stored snapshot: the exact bytes an earlier build rendered for this revision. */
-export interface CatalogSnapshot {
-  revision: Revision;
-  reviews: Buffer;
-  insights: Buffer;
-  /** Their gzip codings, as stored. */
-  reviewsGzip: Buffer;
-  insightsGzip: Buffer;
-  /** Where each review and analysis lies in the bodies (Catalog.snapshot's `layout`). */
-  layout: Buffer;
-  /** The insights document with `per_review` (its bulk) as an empty placeholder, parsed eagerly. */
-  insightsCore: string;
-  publicBaseUrl: string;
-}
-
-/** Everything one revision is made of: what buildCatalog computes, or a snapshot holds. */
+/** Everything one revision is made of: what a build computes, or a snapshot holds. */
 export interface CatalogParts {
   revision: Revision;
   business: Business;
@@ -69,37 +53,11 @@ export interface Representations {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Two layouts in one stored value: the first's length, then both. */
-const packLayouts = (a: Buffer, b: Buffer) => {
-  const n = Buffer.alloc(4);
-  n.writeUInt32LE(a.length, 0);
-  return Buffer.concat([n, a, b]);
-};
-export const unpackLayouts = (packed: Buffer): [Buffer, Buffer] => {
-  const n = packed.readUInt32LE(0);
-  return [packed.subarray(4, 4 + n), packed.subarray(4 + n)];
-};
-
-export const attributionFor = (business: Business): Attribution => ({
-  technicians: createMentionMatcher(business.technicians),
-  services: createMentionMatcher(business.services),
-  areas: createMentionMatcher(business.service_areas),
-});
-
-/** Review id → position, a slice at a time. */
-export function* positionsOf(reviews: readonly Review[]): Steps<Map<string, number>> {
-  const positions = new Map<string, number>();
-  for (let i = 0; i < reviews.length; i++) {
-    positions.set(reviews[i].id, i);
-    if (i % 4096 === 0) yield;
-  }
-  return positions;
-}
-
 /**
  * One data revision, immutable: everything every surface serves, with the dataset and feed bodies
- * rendered once. Built off the request path (buildCatalog) and swapped in whole, so a request never
- * sees two revisions.
+ * rendered once. Built off the request path and swapped in whole, so a request never sees two
+ * revisions. Made only by its named builders: fromReviews (from scratch), update (on the previous
+ * revision, from what changed) and fromSnapshot (the bytes an earlier build stored).
  */
 export class Catalog {
   readonly revision: number;
@@ -124,7 +82,7 @@ export class Catalog {
   private readonly analyses: (ReviewAnalysis | undefined)[];
   private positions: Map<string, number> | null;
 
-  constructor(parts: CatalogParts) {
+  private constructor(parts: CatalogParts) {
     this.revision = parts.revision.id;
     this.generatedAt = parts.revision.created_at;
     this.lastModified = httpDate(this.generatedAt);
@@ -158,30 +116,42 @@ export class Catalog {
     };
   }
 
+  /** A revision from every published review (a full read). */
+  static async fromReviews(input: CatalogInput, engine: CorpusEngine, clock = new SliceClock()): Promise<Catalog> {
+    return new Catalog(await buildParts(input, null, engine, clock));
+  }
+
+  /**
+   * The next revision, built on `previous` from what changed since: only the changed reviews are
+   * rendered and indexed again. `engine` must hold `previous`'s corpus (else StaleCorpusError).
+   */
+  static async update(previous: Catalog, input: CatalogChanges, engine: CorpusEngine, clock = new SliceClock()): Promise<Catalog> {
+    return new Catalog(await buildParts(input, previous, engine, clock));
+  }
+
   /**
    * A revision from a stored snapshot: trusted bytes this service rendered and stored itself, parsed,
    * not re-validated. Analyses are parsed one at a time when used, from the stored layout.
    */
-  static fromSnapshot(input: CatalogSnapshot): Catalog {
+  static fromSnapshot(revision: Revision, input: CatalogSnapshot, publicBaseUrl: string): Catalog {
     const doc = JSON.parse(input.reviews.toString()) as ReviewsDocument;
     const ids = doc.reviews.map((r) => r.id);
-    const [reviewsLayout, insightsLayout] = unpackLayouts(input.layout);
-    const l = links(input.publicBaseUrl);
+    const l = links(publicBaseUrl);
     const attribution = attributionFor(doc.business);
     return new Catalog({
-      revision: input.revision,
+      revision,
       business: doc.business,
       links: l,
       aggregateRating: doc.aggregate_rating,
       reviews: doc.reviews,
-      reviewsJson: SplicedJson.fromLayout(input.reviews, reviewsLayout, ids, doc.reviews),
-      insightsJson: SplicedJson.fromLayout(input.insights, insightsLayout, ids, []),
+      reviewsJson: SplicedJson.fromLayout(input.reviews, input.reviewsLayout, ids, doc.reviews),
+      insightsJson: SplicedJson.fromLayout(input.insights, input.insightsLayout, ids, []),
       insightsCore: input.insightsCore,
       attribution,
       index: ReviewIndex.create(doc.reviews, attribution.technicians, attribution.services),
       positions: null,
       analysed: new Map(),
-      feeds: renderFeeds(doc.business, doc.reviews.slice(0, FEED_SIZE), l, input.revision.created_at),
+      feeds: renderFeeds(doc.business, doc.reviews.slice(0, FEED_SIZE), l, revision.created_at),
       gzipped: { reviews: input.reviewsGzip, insights: input.insightsGzip },
     });
   }
@@ -218,17 +188,18 @@ export class Catalog {
    * two large bodies gzip-coded (the coding clients are served anyway, made off the event loop), which
    * keeps the write small enough not to stall requests.
    */
-  async snapshot(): Promise<{ reviews: Buffer; insights: Buffer; insights_core: string; layout: Buffer }> {
-    const [reviews, insights] = await Promise.all([
+  async snapshot(): Promise<StoredSnapshot & { layout: Buffer }> {
+    const [reviewsGzip, insightsGzip] = await Promise.all([
       this.representations.reviews.encoded('gzip'),
       this.representations.insights.encoded('gzip'),
     ]);
-    return {
-      reviews,
-      insights,
-      insights_core: this.insightsCore,
-      layout: packLayouts(this.reviewsJson.layout(), this.insightsJson.layout()),
-    };
+    return encodeSnapshot({
+      reviewsGzip,
+      insightsGzip,
+      insightsCore: this.insightsCore,
+      reviewsLayout: this.reviewsJson.layout(),
+      insightsLayout: this.insightsJson.layout(),
+    });
   }
 
   /** REST search and MCP search_reviews: one function, one schema (validated by the caller). */

@@ -1,5 +1,5 @@
-export { buildCatalog, type CatalogInput, type CatalogUpdate } from './build-catalog.js';
-export { CATALOG_FORMAT, Catalog, type CatalogSnapshot, type Representations, unpackLayouts } from './catalog.js';
+export type { CatalogChanges, CatalogInput } from './build-catalog.js';
+export { Catalog, type Representations } from './catalog.js';
 export { type ChangesReader, changesPage } from './change-feed.js';
 export { StaleCorpusError } from './corpus-model.js';
 export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
@@ -10,7 +10,6 @@ export {
   type HeldRevision,
   loadRevision,
   NO_PROFILE,
-  SNAPSHOT_FORMAT,
 } from './next-revision.js';
 export { newestFirst } from './ordered-reviews.js';
 export { xmlSafe } from './render/atom.js';
@@ -18,4 +17,12 @@ export { FEED_SIZE } from './render/feeds.js';
 export { SplicedJson } from './render/spliced-json.js';
 export { type CompressionPolicy, type Encoding, httpDate, PER_REVISION, PER_URL, Representation } from './representation.js';
 export { ReviewIndex } from './review-index.js';
+export {
+  CATALOG_FORMAT,
+  type CatalogSnapshot,
+  decodeSnapshot,
+  SNAPSHOT_FORMAT,
+  SnapshotFormatError,
+  type StoredSnapshot,
+} from './snapshot-format.js';
 export { TextIndex } from './text-index.js';

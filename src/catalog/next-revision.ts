@@ -1,21 +1,14 @@
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import { type Business, NotReadyError } from '../domain/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
 import { type AnalysisContext, type AnalysisWrite, analysisKey, type ReviewTable, type Revision, type Store } from '../store/index.js';
 import { SliceClock } from '../threads/index.js';
-import { buildCatalog } from './build-catalog.js';
-import { CATALOG_FORMAT, Catalog, unpackLayouts } from './catalog.js';
+import { Catalog } from './catalog.js';
 import { StaleCorpusError } from './corpus-model.js';
 import type { CorpusWorker } from './corpus-worker.js';
-
-const gunzipAsync = promisify(gunzip);
+import { decodeSnapshot, SNAPSHOT_FORMAT, SnapshotFormatError } from './snapshot-format.js';
 
 /** Without a profile there is nothing to publish: the service stays not ready until one is stored. */
 export const NO_PROFILE = 'No business profile is stored: run `reviewcast business set FILE` to publish one.';
-
-/** The stored snapshots of this engine and catalog format (another version renders other bytes). */
-export const SNAPSHOT_FORMAT = `${ENGINE_VERSION} ${CATALOG_FORMAT}`;
 
 /** What every rendered review depends on besides its row and analysis: a catalog can be updated only under the same. */
 export const buildContext = (business: Business, base: string) => JSON.stringify([business, base]);
@@ -55,19 +48,17 @@ export async function loadRevision(
 ): Promise<{ catalog: Catalog; held: HeldRevision; seeded: Promise<void> } | null> {
   const base = deps.publicBaseUrl;
   const stored = await deps.store.loadSnapshot(revision.id, base, SNAPSHOT_FORMAT);
-  if (!stored?.layout) return null;
-  const layout = stored.layout;
-  const [reviews, insights] = await Promise.all([gunzipAsync(stored.reviews), gunzipAsync(stored.insights)]);
-  const catalog = Catalog.fromSnapshot({
-    revision,
-    reviews,
-    insights,
-    reviewsGzip: stored.reviews,
-    insightsGzip: stored.insights,
-    insightsCore: stored.insights_core,
-    layout,
-    publicBaseUrl: base,
-  });
+  if (!stored) return null;
+  let snapshot: Awaited<ReturnType<typeof decodeSnapshot>>;
+  try {
+    snapshot = await decodeSnapshot(stored);
+  } catch (err) {
+    // Stored by another version: this one builds the revision itself (and stores its own snapshot).
+    if (!(err instanceof SnapshotFormatError)) throw err;
+    deps.log.warn({ revision: revision.id, err: err.message }, 'stored snapshot is of another format; building the revision');
+    return null;
+  }
+  const catalog = Catalog.fromSnapshot(revision, snapshot, base);
   const held = {
     revision: catalog.revision,
     context: buildContext(catalog.business, base),
@@ -75,7 +66,7 @@ export async function loadRevision(
     catalog,
   };
   // The corpus thread takes this revision over (parsing its analyses there).
-  const seeded = deps.corpus().seed(catalog.revision, reviews, insights, unpackLayouts(layout)[1], new SliceClock());
+  const seeded = deps.corpus().seed(catalog.revision, snapshot.reviews, snapshot.insights, snapshot.insightsLayout, new SliceClock());
   return { catalog, held, seeded };
 }
 
@@ -141,8 +132,8 @@ export async function buildNextRevision(
   let catalog: Catalog;
   try {
     catalog = read.full
-      ? await buildCatalog({ ...common, rows: read.byId }, engine, clock)
-      : await buildCatalog({ ...common, previous: held!.catalog, changes }, engine, clock);
+      ? await Catalog.fromReviews({ ...common, rows: read.byId }, engine, clock)
+      : await Catalog.update(held!.catalog, { ...common, changes }, engine, clock);
   } catch (err) {
     // The corpus thread holds another revision than the one this build is based on (it was replaced,
     // or its take-over of a loaded snapshot failed): read everything.

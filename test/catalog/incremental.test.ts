@@ -2,9 +2,17 @@
 // indistinguishable from one built from scratch: same bytes, same ETags, same answers.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { buildCatalog, Catalog, CorpusWorker, LocalCorpus, SplicedJson, TextIndex, unpackLayouts } from '../../src/catalog/index.js';
+import {
+  Catalog,
+  CorpusWorker,
+  decodeSnapshot,
+  LocalCorpus,
+  SNAPSHOT_FORMAT,
+  SnapshotFormatError,
+  SplicedJson,
+  TextIndex,
+} from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { foldText } from '../../src/domain/index.js';
 import { createAnalyzer } from '../../src/insights/index.js';
@@ -65,13 +73,13 @@ const worker = new CorpusWorker();
 after(() => worker.close());
 /** From scratch; the catalog analyses every review itself. */
 const build = (rows: Map<string, ReviewTable>, revision: number) =>
-  buildCatalog({ ...common(revision), rows, analyses: new Map() }, new LocalCorpus());
+  Catalog.fromReviews({ ...common(revision), rows, analyses: new Map() }, new LocalCorpus());
 /** Only what changed: each changed id's current row (or null once removed) and its stored analysis. */
 const update = (previous: Catalog, rows: Map<string, ReviewTable>, changed: Set<string>, revision: number) =>
-  buildCatalog(
+  Catalog.update(
+    previous,
     {
       ...common(revision),
-      previous,
       changes: new Map([...changed].map((id) => [id, rows.get(id) ?? null])),
       analyses: stored([...changed].flatMap((id) => rows.get(id) ?? [])),
     },
@@ -88,19 +96,13 @@ const QUERIES = [
 
 /** The catalog as another process loads it: from the stored snapshot (gzip-coded bodies and layout); the corpus thread takes it over. */
 async function reloaded(c: Catalog): Promise<Catalog> {
-  const stored = await c.snapshot();
-  const [reviews, insights] = [gunzipSync(stored.reviews), gunzipSync(stored.insights)];
-  const loaded = Catalog.fromSnapshot({
-    revision: { id: c.revision, created_at: c.generatedAt },
-    reviews,
-    insights,
-    reviewsGzip: stored.reviews,
-    insightsGzip: stored.insights,
-    insightsCore: stored.insights_core,
-    layout: stored.layout,
-    publicBaseUrl: 'https://reviews.example',
-  });
-  await worker.seed(loaded.revision, reviews, insights, unpackLayouts(stored.layout)[1]);
+  const { reviews, insights, ...snapshot } = await decodeSnapshot(await c.snapshot());
+  const loaded = Catalog.fromSnapshot(
+    { id: c.revision, created_at: c.generatedAt },
+    { reviews, insights, ...snapshot },
+    'https://reviews.example',
+  );
+  await worker.seed(loaded.revision, reviews, insights, snapshot.insightsLayout);
   for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const)
     assert.equal(loaded.representations[name].etag, c.representations[name].etag, `${name} ETag after a reload`);
   for (const r of c.reviews.slice(0, 5))
@@ -113,7 +115,7 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
   await fc.assert(
     fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 6 }), fc.boolean(), async (changes, fromSnapshot) => {
       const rows = new Map(base.map((r) => [r.id, r]));
-      let incremental = await buildCatalog({ ...common(1), rows, analyses: stored(rows.values()) }, worker);
+      let incremental = await Catalog.fromReviews({ ...common(1), rows, analyses: stored(rows.values()) }, worker);
       if (fromSnapshot) incremental = await reloaded(incremental);
       let next = 0;
       const removed: ReviewTable[] = [];
@@ -173,7 +175,7 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
 
 test('an empty corpus updates, reloads and fills again like a build from scratch', async () => {
   const rows = new Map<string, ReviewTable>();
-  let c = await buildCatalog({ ...common(1), rows, analyses: new Map() }, worker);
+  let c = await Catalog.fromReviews({ ...common(1), rows, analyses: new Map() }, worker);
   const steps: [string, (ids: Set<string>) => void][] = [
     ['three new', (ids) => extra.slice(0, 3).forEach((r) => (rows.set(r.id, r), ids.add(r.id)))],
     ['all removed', (ids) => [...rows.keys()].forEach((id) => (rows.delete(id), ids.add(id)))],
@@ -194,23 +196,20 @@ test('an empty corpus updates, reloads and fills again like a build from scratch
 test('a damaged stored layout is refused, not trusted', async () => {
   const c = await build(new Map(base.slice(0, 10).map((r) => [r.id, r])), 1);
   const ok = await c.snapshot();
-  const [reviews, insights] = [gunzipSync(ok.reviews), gunzipSync(ok.insights)];
-  const load = (layout: Buffer) =>
-    Catalog.fromSnapshot({
-      revision: { id: 1, created_at: c.generatedAt },
-      reviews,
-      insights,
-      reviewsGzip: ok.reviews,
-      insightsGzip: ok.insights,
-      insightsCore: ok.insights_core,
-      layout,
-      publicBaseUrl: 'https://reviews.example',
-    });
-  assert.equal(load(ok.layout).representations.reviews.etag, c.representations.reviews.etag);
+  const load = async (layout: Buffer) =>
+    Catalog.fromSnapshot({ id: 1, created_at: c.generatedAt }, await decodeSnapshot({ ...ok, layout }), 'https://reviews.example');
+  assert.equal((await load(ok.layout)).representations.reviews.etag, c.representations.reviews.etag);
   const shifted = Buffer.from(ok.layout);
   shifted.writeUInt32LE(shifted.readUInt32LE(4 + 8) + 1, 4 + 8); // the first review's start (after the pack header and the layout header), one byte off
-  assert.throws(() => load(shifted), /out of place/);
-  assert.throws(() => load(ok.layout.subarray(0, ok.layout.length - 1)), /does not fit/);
+  await assert.rejects(load(shifted), /out of place/);
+  await assert.rejects(load(ok.layout.subarray(0, ok.layout.length - 1)), /does not fit/);
+});
+
+test('a stored snapshot of another format (or without layouts) is a SnapshotFormatError, so the revision is built instead', async () => {
+  const ok = await (await build(new Map(base.slice(0, 3).map((r) => [r.id, r])), 1)).snapshot();
+  assert.equal(ok.engine, SNAPSHOT_FORMAT);
+  await assert.rejects(decodeSnapshot({ ...ok, engine: 'engine/0 catalog/1' }), SnapshotFormatError);
+  await assert.rejects(decodeSnapshot({ ...ok, layout: null }), SnapshotFormatError);
 });
 
 test('spliced JSON is JSON.stringify of the document, for arrays and objects, empty or not, with items carried or fresh', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { buildCatalog, LocalCorpus, newestFirst, ReviewIndex } from '../../src/catalog/index.js';
+import { Catalog, LocalCorpus, newestFirst, ReviewIndex } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { decodeCursor, encodeCursor, foldText, type Review, type SearchQuery, SearchQuerySchema } from '../../src/domain/index.js';
 import { catalogRows } from '../helpers/index.js';
@@ -9,7 +9,7 @@ import { catalogRows } from '../helpers/index.js';
 // A catalog built straight from demo records (no database): the search is pure logic.
 const business = demoBusiness();
 const rows = catalogRows(600, 7);
-const catalog = await buildCatalog(
+const catalog = await Catalog.fromReviews(
   {
     revision: { id: 1, created_at: '2026-11-01T00:00:00.000Z' },
     business,

@@ -3,9 +3,8 @@
 // render of that document gives, on a catalog built from scratch, built on a previous one, or loaded.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { buildCatalog, Catalog, LocalCorpus, SplicedJson } from '../../src/catalog/index.js';
+import { Catalog, decodeSnapshot, LocalCorpus, SplicedJson } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { ReviewTable } from '../../src/store/index.js';
 import { catalogRows } from '../helpers/index.js';
@@ -19,26 +18,20 @@ const common = (revision: number) => ({
 const rows = new Map(catalogRows(150, 21).map((r) => [r.id, r]));
 // One corpus engine follows one chain of revisions (it holds the revision it built last).
 const corpus = new LocalCorpus();
-const scratch = await buildCatalog({ ...common(1), rows, analyses: new Map() }, corpus);
+const scratch = await Catalog.fromReviews({ ...common(1), rows, analyses: new Map() }, corpus);
 const added: ReviewTable = { ...catalogRows(1, 22, 'new')[0], changed_revision: 2 };
-const updated = await buildCatalog({ ...common(2), previous: scratch, changes: new Map([[added.id, added]]), analyses: new Map() }, corpus);
-const updatedFromScratch = await buildCatalog(
+const updated = await Catalog.update(scratch, { ...common(2), changes: new Map([[added.id, added]]), analyses: new Map() }, corpus);
+const updatedFromScratch = await Catalog.fromReviews(
   { ...common(2), rows: new Map([...rows, [added.id, added]]), analyses: new Map() },
   new LocalCorpus(),
 );
 
 async function reloaded(c: Catalog): Promise<Catalog> {
-  const s = await c.snapshot();
-  return Catalog.fromSnapshot({
-    revision: { id: c.revision, created_at: c.generatedAt },
-    reviews: gunzipSync(s.reviews),
-    insights: gunzipSync(s.insights),
-    reviewsGzip: s.reviews,
-    insightsGzip: s.insights,
-    insightsCore: s.insights_core,
-    layout: s.layout,
-    publicBaseUrl: 'https://reviews.example',
-  });
+  return Catalog.fromSnapshot(
+    { id: c.revision, created_at: c.generatedAt },
+    await decodeSnapshot(await c.snapshot()),
+    'https://reviews.example',
+  );
 }
 
 const dates = (c: Catalog) =>

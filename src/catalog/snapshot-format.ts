@@ -1,0 +1,74 @@
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import { ENGINE_VERSION } from '../insights/index.js';
+
+const gunzipAsync = promisify(gunzip);
+
+/** Bump when the rendered shape of /reviews.json or /insights.json changes, so stored snapshots are rebuilt. */
+export const CATALOG_FORMAT = 'catalog/2';
+
+/** The stored snapshots of this engine and catalog format (another version renders other bytes). */
+export const SNAPSHOT_FORMAT = `${ENGINE_VERSION} ${CATALOG_FORMAT}`;
+
+/** What is stored per revision (and base URL): the exact bytes an earlier build rendered, with where each item lies. */
+export interface StoredSnapshot {
+  /** The format it was stored in (SNAPSHOT_FORMAT). */
+  engine: string;
+  /** The two large bodies, gzip-coded (the coding clients are served anyway). */
+  reviews: Buffer;
+  insights: Buffer;
+  /** The insights document with `per_review` (its bulk) as an empty placeholder. */
+  insights_core: string;
+  /** Both bodies' layouts in one value (null in snapshots stored before layouts existed). */
+  layout: Buffer | null;
+}
+
+/** A stored snapshot, ready to load: both bodies as stored and decoded, with their layouts. */
+export interface CatalogSnapshot {
+  reviews: Buffer;
+  insights: Buffer;
+  reviewsGzip: Buffer;
+  insightsGzip: Buffer;
+  /** Where each review and analysis lies in the bodies (SplicedJson layouts). */
+  reviewsLayout: Buffer;
+  insightsLayout: Buffer;
+  insightsCore: string;
+}
+
+/** A stored snapshot of another format: not an error to report, a revision to build again. */
+export class SnapshotFormatError extends Error {
+  override readonly name = 'SnapshotFormatError';
+  constructor(readonly stored: string) {
+    super(`the stored snapshot is of format "${stored}", not "${SNAPSHOT_FORMAT}"`);
+  }
+}
+
+/** What to store for one revision, in this format. */
+export function encodeSnapshot(s: Omit<CatalogSnapshot, 'reviews' | 'insights'>): StoredSnapshot & { layout: Buffer } {
+  // Two layouts in one stored value: the first's length, then both.
+  const n = Buffer.alloc(4);
+  n.writeUInt32LE(s.reviewsLayout.length, 0);
+  return {
+    engine: SNAPSHOT_FORMAT,
+    reviews: s.reviewsGzip,
+    insights: s.insightsGzip,
+    insights_core: s.insightsCore,
+    layout: Buffer.concat([n, s.reviewsLayout, s.insightsLayout]),
+  };
+}
+
+/** A stored snapshot decoded (its bodies gunzipped off the event loop); SnapshotFormatError when it is of another format. */
+export async function decodeSnapshot(stored: StoredSnapshot): Promise<CatalogSnapshot> {
+  if (stored.engine !== SNAPSHOT_FORMAT || !stored.layout) throw new SnapshotFormatError(stored.layout ? stored.engine : 'without layout');
+  const n = stored.layout.readUInt32LE(0);
+  const [reviews, insights] = await Promise.all([gunzipAsync(stored.reviews), gunzipAsync(stored.insights)]);
+  return {
+    reviews,
+    insights,
+    reviewsGzip: stored.reviews,
+    insightsGzip: stored.insights,
+    reviewsLayout: stored.layout.subarray(4, 4 + n),
+    insightsLayout: stored.layout.subarray(4 + n),
+    insightsCore: stored.insights_core,
+  };
+}
