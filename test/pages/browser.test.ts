@@ -167,6 +167,15 @@ describe('the review page in a browser', () => {
     assert.equal(new URL(page.url()).search, '?rating=1');
     assert.deepEqual(await listedIds(page), firstPage);
 
+    // A parameter the form has no field for (sort) stays with the pages: their cursors are bound to it.
+    await page.goto(`${server.url}/?rating=1&sort=oldest#reviews`);
+    const oldest = await apiIds('rating=1&sort=oldest&limit=40');
+    await afterSearch(page, () => page.click('.pager [rel="next"]'));
+    assert.deepEqual(await listedIds(page), oldest.slice(20, 40));
+    await afterSearch(page, () => page.click('.pager [rel="first"]'));
+    assert.equal(new URL(page.url()).search, '?rating=1&sort=oldest');
+    assert.deepEqual(await listedIds(page), oldest.slice(0, 20));
+
     await afterSearch(page, () => page.click('[data-clear]'));
     assert.equal(new URL(page.url()).search, '');
     assert.deepEqual(

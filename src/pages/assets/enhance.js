@@ -121,13 +121,16 @@ function enhanceFilters(form) {
     }
   }
 
-  /** Loads the list the form describes; `at` is a later page's `{ cursor, page }`, or nothing for the first. */
-  async function apply(at) {
-    const p = params();
-    if (at) p.set('cursor', at.cursor);
-    const page = at ? at.page : 1;
+  /**
+   * Loads the first page the form describes, or, given a pager link's parameters, that page exactly as
+   * linked (its cursor is bound to every parameter of its search, some of which the form has no field for).
+   */
+  async function apply(link) {
+    const p = link ? new URLSearchParams(link) : params();
+    const page = link ? Number(p.get(pager.dataset.pageParam)) || 1 : 1;
+    p.delete(pager.dataset.pageParam);
     const view = new URLSearchParams(p);
-    if (at) view.set(pager.dataset.pageParam, String(page));
+    if (p.has('cursor')) view.set(pager.dataset.pageParam, String(page));
     history.replaceState(null, '', `${home}${view.size ? `?${view}` : ''}#reviews`);
     inflight?.abort();
     const mine = (inflight = new AbortController());
@@ -174,8 +177,7 @@ function enhanceFilters(form) {
     if (url.origin !== location.origin || url.pathname !== home || url.hash !== '#reviews') return;
     e.preventDefault();
     for (const el of form.elements) if (el.name && el.type !== 'hidden') el.value = url.searchParams.get(el.name) ?? '';
-    const cursor = url.searchParams.get('cursor');
-    apply(cursor ? { cursor, page: Number(url.searchParams.get(pager.dataset.pageParam)) || 1 } : undefined);
+    apply(a.closest('.pager') ? url.searchParams : undefined);
     heading.tabIndex = -1;
     heading.focus({ preventScroll: true });
     heading.scrollIntoView({ block: 'start' });
