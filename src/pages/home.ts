@@ -10,19 +10,24 @@ import { cardContext, type Names } from './review-card.js';
 import { type ListState, reviewsSection } from './review-list.js';
 
 /** `/`: the business, its rating and insights, and one page of its reviews filtered as the URL says. */
-export function renderHome(c: Catalog, names: Names, q: HomeQuery, canonicalQuery: string): Html {
+export function renderHome(c: Catalog, names: Names, q: Exclude<HomeQuery, { ok: 'first-page' }>, canonicalQuery: string): Html {
   const root = rootPath(c);
   const ctx = cardContext(c, names, 3);
   let state: ListState;
   if (q.ok) {
-    // The search has no offset; asking for every row up to this page costs no more (it counts all matches anyway).
-    const size = q.query.limit;
-    const found = c.search({ ...q.query, limit: size * q.page });
-    const reviews = found.reviews.slice(size * (q.page - 1));
+    // One page from the search's keyset cursor, exactly as /api/reviews/search answers it.
+    const found = c.search(q.query);
     state = {
       values: q.values,
       issues: [],
-      result: { matched: found.matched, reviews, page: q.page, pageSize: size, filtered: q.filtered },
+      result: {
+        matched: found.matched,
+        reviews: found.reviews,
+        page: q.page,
+        pageSize: q.query.limit,
+        filtered: q.filtered,
+        nextCursor: found.next_cursor,
+      },
     };
   } else {
     state = { values: q.values, issues: q.issues, result: null };
@@ -48,7 +53,7 @@ export function renderHome(c: Catalog, names: Names, q: HomeQuery, canonicalQuer
     canonical: `${c.links.base}/${canonicalQuery ? `?${canonicalQuery}` : ''}`,
     ogType: 'website',
     jsonLd: homeJsonLd(c, state.result?.reviews ?? []),
-    noindex: !q.ok || q.filtered || q.page > 1,
+    noindex: !q.ok || q.filtered || q.query.cursor !== undefined,
     script: true,
     body,
   });

@@ -16,6 +16,7 @@ import { renderDevelopers, type ToolDefinition } from './developers.js';
 import { renderHome } from './home.js';
 import { parseHomeQuery, viewQueryString } from './home-query.js';
 import type { Html } from './html.js';
+import { rootPath } from './layout.js';
 import { renderNotFound } from './not-found.js';
 import { type Names, namesOf } from './review-card.js';
 import { renderReviewPage } from './review-page.js';
@@ -73,6 +74,11 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): void {
     const c = deps.catalog();
     const q = parseHomeQuery(req.query as Record<string, unknown>);
     htmlHeaders(reply);
+    if (q.ok === 'first-page') {
+      // Pages were once numbered offsets; now a page is a cursor. An old numbered link starts its list again.
+      const qs = viewQueryString(q.values);
+      return reply.header('Cache-Control', 'no-cache').redirect(`${rootPath(c)}/${qs ? `?${qs}` : ''}`, 302);
+    }
     if (!q.ok) {
       // Invalid filters: the page explains them beside the form (the API would answer 400 the same way).
       return reply

@@ -1,14 +1,23 @@
 import type { Catalog } from '../catalog/index.js';
 import { type ErrorIssue, PATHS, type Review, SEARCH_LIMIT_DEFAULT } from '../domain/index.js';
 import { formatCount } from './format.js';
-import { type FormValues, viewQueryString } from './home-query.js';
+import { type FormValues, firstPageValues, PAGE_PARAM, viewQueryString } from './home-query.js';
 import { type Html, html, jsonScript } from './html.js';
 import { type CardContext, cardTemplate, reviewCard } from './review-card.js';
 
 export interface ListState {
   values: FormValues;
   /** Null when the filters are invalid (nothing was searched). */
-  result: { matched: number; reviews: readonly Review[]; page: number; pageSize: number; filtered: boolean } | null;
+  result: {
+    matched: number;
+    reviews: readonly Review[];
+    /** The page's number for display; null when the URL has a cursor but no number. */
+    page: number | null;
+    pageSize: number;
+    filtered: boolean;
+    /** The search's next_cursor: where "Older" leads; null on the last page. */
+    nextCursor: string | null;
+  } | null;
   issues: ErrorIssue[];
 }
 
@@ -60,19 +69,29 @@ function filterForm(c: Catalog, ctx: CardContext, v: FormValues): Html {
 
 function countText(r: NonNullable<ListState['result']>): string {
   if (r.matched === 0) return r.filtered ? 'No reviews match these filters.' : 'No reviews have been published yet.';
-  const first = (r.page - 1) * r.pageSize + 1;
-  if (first > r.matched) return `There are only ${formatCount(r.matched)} matching reviews; this page is past the last one.`;
-  return `Showing ${formatCount(first)}–${formatCount(first + r.reviews.length - 1)} of ${formatCount(r.matched)} ${r.matched === 1 ? 'review' : 'reviews'}`;
+  // A cursor can outlive the reviews after it (removed by a later import): then this page is empty.
+  if (r.reviews.length === 0) return `No more reviews after this point; ${formatCount(r.matched)} match in all.`;
+  const of = `of ${formatCount(r.matched)} ${r.matched === 1 ? 'review' : 'reviews'}`;
+  if (r.page === null) return `Showing ${formatCount(r.reviews.length)} ${of}`;
+  // The number is the page's place when its link was made; reviews added since can shift it a little.
+  const first = Math.min((r.page - 1) * r.pageSize + 1, r.matched - r.reviews.length + 1);
+  return `Showing ${formatCount(first)}–${formatCount(first + r.reviews.length - 1)} ${of}`;
 }
 
-/** Newer/older links; enhance.js rewrites them after a filter change (it always shows the first page). */
+/**
+ * "← Newest" goes back to the first page (the browser's Back button walks the trail), "Older →" carries
+ * the search's next_cursor. enhance.js rewrites both after a filter change or a page it loads itself.
+ */
 function pager(root: string, v: FormValues, r: NonNullable<ListState['result']>): Html {
   const pages = Math.max(1, Math.ceil(r.matched / r.pageSize));
-  const href = (p: number) => `${root}/?${viewQueryString(v, p)}#reviews`;
-  return html`<nav class="pager" aria-label="Pages of reviews" data-page-size="${r.pageSize}"${pages > 1 ? '' : html` hidden`}>
-  <a class="button button-quiet" rel="prev" data-slot="prev" href="${href(Math.min(r.page - 1, pages))}"${r.page > 1 ? '' : html` hidden`}>← Newer</a>
-  <span class="pager-info" data-slot="page-info">Page ${formatCount(Math.min(r.page, pages))} of ${formatCount(pages)}</span>
-  <a class="button button-quiet" rel="next" data-slot="next" href="${href(r.page + 1)}"${r.page < pages ? '' : html` hidden`}>Older →</a>
+  const first = firstPageValues(v);
+  const paged = v.cursor !== undefined;
+  const next = r.nextCursor === null ? null : viewQueryString({ ...first, cursor: r.nextCursor }, (r.page ?? 1) + 1);
+  const info = r.page === null ? '' : `Page ${formatCount(Math.min(r.page, pages))} of ${formatCount(pages)}`;
+  return html`<nav class="pager" aria-label="Pages of reviews" data-page-size="${r.pageSize}" data-page-param="${PAGE_PARAM}"${paged || next ? '' : html` hidden`}>
+  <a class="button button-quiet" rel="first" data-slot="prev" href="${root}/?${viewQueryString(first)}#reviews"${paged ? '' : html` hidden`}>← Newest</a>
+  <span class="pager-info" data-slot="page-info">${info}</span>
+  <a class="button button-quiet" rel="next" data-slot="next" href="${next === null ? `${root}/#reviews` : `${root}/?${next}#reviews`}"${next ? '' : html` hidden`}>Older →</a>
 </nav>`;
 }
 
@@ -90,7 +109,7 @@ export function reviewsSection(c: Catalog, ctx: CardContext, s: ListState): Html
       <ol class="review-list" id="review-list">
         ${s.result?.reviews.map((r) => html`<li>${reviewCard(r, ctx)}</li>`)}
       </ol>
-      ${pager(ctx.root, s.values, s.result ?? { matched: 0, reviews: [], page: 1, pageSize: SEARCH_LIMIT_DEFAULT, filtered: true })}
+      ${pager(ctx.root, s.values, s.result ?? { matched: 0, reviews: [], page: 1, pageSize: SEARCH_LIMIT_DEFAULT, filtered: true, nextCursor: null })}
     </div>
   </div>
   ${cardTemplate(ctx)}

@@ -148,7 +148,33 @@ describe('the review page in a browser', () => {
     assert.equal(new URL(page.url()).search, '?rating=1');
     assert.ok((await listedRatings(page)).every((l) => l === 'Rated 1 out of 5'));
     assert.equal(await page.inputValue('#f-query'), '');
-    assert.match((await page.getAttribute('.pager [rel="next"]', 'href'))!, /^\/\?rating=1&page=2#reviews$/);
+    assert.match((await page.getAttribute('.pager [rel="next"]', 'href'))!, /^\/\?rating=1&cursor=[\w-]+&page=2#reviews$/);
+
+    // "Older" loads the next page in place from next_cursor: no repeats, the API's order, a URL that reloads it.
+    const firstPage = await listedIds(page);
+    const all = await apiIds('rating=1&limit=100');
+    await afterSearch(page, () => page.click('.pager [rel="next"]'));
+    const secondPage = await listedIds(page);
+    assert.ok(secondPage.length > 0);
+    assert.equal(secondPage.filter((id) => firstPage.includes(id)).length, 0);
+    assert.deepEqual([...firstPage, ...secondPage], all.slice(0, firstPage.length + secondPage.length));
+    assert.match(new URL(page.url()).search, /^\?rating=1&cursor=[\w-]+&page=2$/);
+    assert.match((await page.textContent('.pager-info'))!, /^Page 2 of /);
+    assert.equal(await page.isVisible('.pager [rel="first"]'), true);
+    await page.reload();
+    assert.deepEqual(await listedIds(page), secondPage);
+    await afterSearch(page, () => page.click('.pager [rel="first"]'));
+    assert.equal(new URL(page.url()).search, '?rating=1');
+    assert.deepEqual(await listedIds(page), firstPage);
+
+    // A parameter the form has no field for (sort) stays with the pages: their cursors are bound to it.
+    await page.goto(`${server.url}/?rating=1&sort=oldest#reviews`);
+    const oldest = await apiIds('rating=1&sort=oldest&limit=40');
+    await afterSearch(page, () => page.click('.pager [rel="next"]'));
+    assert.deepEqual(await listedIds(page), oldest.slice(20, 40));
+    await afterSearch(page, () => page.click('.pager [rel="first"]'));
+    assert.equal(new URL(page.url()).search, '?rating=1&sort=oldest');
+    assert.deepEqual(await listedIds(page), oldest.slice(0, 20));
 
     await afterSearch(page, () => page.click('[data-clear]'));
     assert.equal(new URL(page.url()).search, '');

@@ -42,6 +42,16 @@ function jsonLd(text: string): any {
   return JSON.parse(m[1]);
 }
 
+/** The "Older" link's path, or null on the last page. */
+function olderHref(text: string): string | null {
+  const a = /<a [^>]*rel="next"[^>]*>/.exec(text)?.[0];
+  if (!a || / hidden/.test(a)) return null;
+  return /href="([^"]*)"/
+    .exec(a)![1]
+    .replace(/&amp;/g, '&')
+    .replace(/#reviews$/, '');
+}
+
 const searchIds = async (qs: string) => (await (await get(`/api/reviews/search?${qs}`)).json()).reviews.map((r: Review) => r.id);
 
 describe('the review page', () => {
@@ -133,9 +143,56 @@ describe('the review page', () => {
     assert.deepEqual(listedIds(first.text), await searchIds(qs));
     // An alias in the URL selects that technician in the form.
     assert.match(first.text, /<option value="mike-delgado" selected>Mike Delgado<\/option>/);
-    const second = await page(`/?${qs}&page=2`);
+    const next = olderHref(first.text);
+    assert.ok(next, 'more than one page matches');
+    const second = await page(next);
     assert.deepEqual(listedIds(second.text), (await searchIds(`${qs}&limit=40`)).slice(20));
-    assert.match(second.text, /rel="prev"[^>]*href="\/\?[^"]*mentions_technician=Mike[^"]*#reviews"/);
+    assert.match(second.text, /rel="first"[^>]*href="\/\?[^"]*mentions_technician=Mike[^"]*#reviews"/);
+  });
+
+  test('following "Older" from the first page lists every matching review exactly once, one search page per request', async () => {
+    for (const qs of ['', 'min_rating=4&limit=7', 'rating=1&sort=oldest']) {
+      const all = reviews.length;
+      const filters = new URLSearchParams(qs);
+      const size = Number(filters.get('limit') ?? 20);
+      filters.delete('limit');
+      const expected = (await (await get(`/api/reviews/search?${filters}`)).json()).matched as number;
+      const seen: string[] = [];
+      let path: string | null = `/?${qs}`;
+      let pages = 0;
+      while (path) {
+        const { res, text } = await page(path);
+        assert.equal(res.status, 200, path);
+        const ids = listedIds(text);
+        // One page per request: never more than the page size, never a slice of an oversized search.
+        assert.ok(ids.length > 0 && ids.length <= size, path);
+        seen.push(...ids);
+        pages += 1;
+        if (pages > 1) assert.match(text, new RegExp(`Page ${pages} of`));
+        path = olderHref(text);
+      }
+      assert.equal(seen.length, expected, qs);
+      assert.equal(new Set(seen).size, seen.length, `no repeats for "${qs}"`);
+      assert.ok(expected > 0 && expected <= all);
+    }
+  });
+
+  test('an old numbered link (?page=N, no cursor) redirects to the first page of its filters', async () => {
+    const old = await page('/?rating=5&page=3');
+    assert.equal(old.res.status, 302);
+    assert.equal(old.res.headers.get('location'), '/?rating=5');
+    assert.equal((await page('/?page=2')).res.headers.get('location'), '/');
+  });
+
+  test("a malformed or foreign cursor gives the page's own 400 with the API's issue", async () => {
+    const first = await page('/?rating=5');
+    const cursor = new URL(olderHref(first.text)!, server.url).searchParams.get('cursor')!;
+    for (const bad of ['not-a-cursor!', `${cursor}&rating=4`]) {
+      const { res, text } = await page(`/?cursor=${bad}`);
+      assert.equal(res.status, 400, bad);
+      assert.match(text, /cursor: /);
+      assert.deepEqual(listedIds(text), []);
+    }
   });
 
   test('invalid filters answer 400 with the same issues as the API, beside the form', async () => {

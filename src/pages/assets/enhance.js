@@ -86,41 +86,61 @@ function enhanceFilters(form) {
     );
   }
 
-  function render(result, p) {
+  /** Shows one page of results: `p` the search parameters (with `cursor` after the first page), `page` its number. */
+  function render(result, p, page) {
     list.replaceChildren(...result.reviews.map(card));
+    const size = Number(pager.dataset.pageSize);
+    const first = Math.min((page - 1) * size + 1, result.matched - result.returned + 1);
     status.textContent =
       result.matched === 0
         ? 'No reviews match these filters.'
-        : `Showing 1–${count(result.returned)} of ${count(result.matched)} ${result.matched === 1 ? 'review' : 'reviews'}`;
-    // The API returns the first page; older pages are ordinary server-rendered links.
-    const pages = Math.max(1, Math.ceil(result.matched / Number(pager.dataset.pageSize)));
-    pager.hidden = pages <= 1;
-    pager.querySelector('[data-slot="prev"]').hidden = true;
-    pager.querySelector('[data-slot="page-info"]').textContent = `Page 1 of ${count(pages)}`;
+        : result.returned === 0
+          ? `No more reviews after this point; ${count(result.matched)} match in all.`
+          : `Showing ${count(first)}–${count(first + result.returned - 1)} of ${count(result.matched)} ${result.matched === 1 ? 'review' : 'reviews'}`;
+    // Pages follow the API's next_cursor, the same links the server renders.
+    const pages = Math.max(1, Math.ceil(result.matched / size));
+    const filters = new URLSearchParams(p);
+    filters.delete('cursor');
+    const paged = p.has('cursor');
+    pager.hidden = !paged && !result.next_cursor;
+    const prev = pager.querySelector('[data-slot="prev"]');
+    prev.href = `${home}${filters.size ? `?${filters}` : ''}#reviews`;
+    prev.hidden = !paged;
+    pager.querySelector('[data-slot="page-info"]').textContent = `Page ${count(Math.min(page, pages))} of ${count(pages)}`;
     const next = pager.querySelector('[data-slot="next"]');
-    const nextParams = new URLSearchParams(p);
-    nextParams.set('page', '2');
-    next.href = `${home}?${nextParams}#reviews`;
-    next.hidden = pages <= 1;
+    if (result.next_cursor) {
+      const nextParams = new URLSearchParams(filters);
+      nextParams.set('cursor', result.next_cursor);
+      nextParams.set(pager.dataset.pageParam, String(page + 1));
+      next.href = `${home}?${nextParams}#reviews`;
+    }
+    next.hidden = !result.next_cursor;
     for (const row of document.querySelectorAll('[data-rating]')) {
       if (row.dataset.rating === p.get('rating')) row.setAttribute('aria-current', 'true');
       else row.removeAttribute('aria-current');
     }
   }
 
-  async function apply() {
-    const p = params();
-    const qs = p.toString();
-    history.replaceState(null, '', `${home}${qs ? `?${qs}` : ''}#reviews`);
+  /**
+   * Loads the first page the form describes, or, given a pager link's parameters, that page exactly as
+   * linked (its cursor is bound to every parameter of its search, some of which the form has no field for).
+   */
+  async function apply(link) {
+    const p = link ? new URLSearchParams(link) : params();
+    const page = link ? Number(p.get(pager.dataset.pageParam)) || 1 : 1;
+    p.delete(pager.dataset.pageParam);
+    const view = new URLSearchParams(p);
+    if (p.has('cursor')) view.set(pager.dataset.pageParam, String(page));
+    history.replaceState(null, '', `${home}${view.size ? `?${view}` : ''}#reviews`);
     inflight?.abort();
     const mine = (inflight = new AbortController());
     list.setAttribute('aria-busy', 'true');
     try {
-      const res = await fetch(`${form.dataset.api}?${qs}`, { signal: mine.signal, headers: { accept: 'application/json' } });
+      const res = await fetch(`${form.dataset.api}?${p}`, { signal: mine.signal, headers: { accept: 'application/json' } });
       const body = await res.json();
       if (res.ok) {
         showErrors([]);
-        render(body, p);
+        render(body, p, page);
       } else {
         showErrors(body.issues?.length ? body.issues : [{ path: [], message: body.message }]);
         list.replaceChildren();
@@ -146,18 +166,18 @@ function enhanceFilters(form) {
   });
   form.elements.query.addEventListener('input', () => {
     clearTimeout(typing);
-    typing = setTimeout(apply, 300);
+    typing = setTimeout(() => apply(), 300);
   });
 
-  // Links that only filter this page (rating rows, technicians, tags, "Clear") apply in place.
+  // Links that only filter or page this list (rating rows, technicians, tags, "Clear", the pager) apply in place.
   document.addEventListener('click', (e) => {
     const a = e.target.closest('a[href]');
     if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     const url = new URL(a.href);
-    if (url.origin !== location.origin || url.pathname !== home || url.hash !== '#reviews' || url.searchParams.has('page')) return;
+    if (url.origin !== location.origin || url.pathname !== home || url.hash !== '#reviews') return;
     e.preventDefault();
     for (const el of form.elements) if (el.name && el.type !== 'hidden') el.value = url.searchParams.get(el.name) ?? '';
-    apply();
+    apply(a.closest('.pager') ? url.searchParams : undefined);
     heading.tabIndex = -1;
     heading.focus({ preventScroll: true });
     heading.scrollIntoView({ block: 'start' });
