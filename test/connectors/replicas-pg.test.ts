@@ -124,7 +124,8 @@ describe('a worker replica killed mid-sync on PostgreSQL', { skip: PG_SKIP }, ()
       DATABASE_URL: db.url,
       REVIEWCAST_DEMO_IF_EMPTY: '0',
       REVIEWCAST_SYNC_INTERVAL: '60',
-      REVIEWCAST_SYNC_CLAIM_LEASE_MS: '2000',
+      // Long enough that a busy machine's page (the lease is renewed per page) never lets it lapse before the kill.
+      REVIEWCAST_SYNC_CLAIM_LEASE_MS: '5000',
       REVIEWCAST_SYNC_ALLOW_PRIVATE: '1',
       REVIEWCAST_SYNC_CA_FILE: pki.caFile,
       TRUSTPILOT_API_KEY: tp.apiKey,
