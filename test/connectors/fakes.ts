@@ -27,6 +27,11 @@ abstract class FakeApi {
   base = '';
   /** Delay before each answer (a slow platform, so a test can act mid-sync). */
   delayMs = 0;
+  /** Requests this matches wait, unanswered, until `release()` (a test acts while a sync is mid-page). */
+  hold: ((req: Seen) => boolean) | null = null;
+  /** The requests waiting on `hold`. */
+  readonly held: Seen[] = [];
+  private waiting: (() => void)[] = [];
 
   constructor(private readonly pki: TestPki) {}
 
@@ -44,7 +49,10 @@ abstract class FakeApi {
           body: Buffer.concat(chunks).toString(),
         };
         this.requests.push(seen);
-        if (this.delayMs > 0) setTimeout(() => this.handle(seen, res), this.delayMs);
+        if (this.hold?.(seen)) {
+          this.held.push(seen);
+          this.waiting.push(() => this.handle(seen, res));
+        } else if (this.delayMs > 0) setTimeout(() => this.handle(seen, res), this.delayMs);
         else this.handle(seen, res);
       });
     });
@@ -52,6 +60,12 @@ abstract class FakeApi {
     const addr = this.server.address();
     this.base = `https://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
     return this;
+  }
+
+  /** Stops holding and answers every held request (its client may be gone: then the answer goes nowhere). */
+  release(): void {
+    this.hold = null;
+    for (const answer of this.waiting.splice(0)) answer();
   }
 
   async stop(): Promise<void> {

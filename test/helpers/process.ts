@@ -30,12 +30,20 @@ export async function spawnCommand(
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const url = await new Promise<string>((resolve, reject) => {
+    // Scans only the output not yet scanned (from the last line start), and stops once listening:
+    // rescanning all of it on every chunk grows with the log for as long as the process runs.
+    let from = 0;
     const check = () => {
-      const m = out.match(/"url":"(http:[^"]+)"[^\n]*"reviewcast listening"/);
-      if (m) resolve(m[1]);
+      const m = out.slice(from).match(/"url":"(http:[^"]+)"[^\n]*"reviewcast listening"/);
+      if (m) {
+        child.stdout!.off('data', check);
+        child.off('exit', exited);
+        resolve(m[1]);
+      } else from = out.lastIndexOf('\n') + 1;
     };
+    const exited = (code: number | null) => reject(new Error(`serve exited with ${code}:\n${out.slice(-3000)}`));
     child.stdout!.on('data', check);
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${out.slice(-3000)}`)));
+    child.once('exit', exited);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
