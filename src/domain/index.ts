@@ -6,6 +6,7 @@ export * from './hash.js';
 export * from './hub.js';
 export * from './insights.js';
 export * from './json-feed.js';
+export * from './json-schema.js';
 export * from './mentions.js';
 export * from './public-paths.js';
 export * from './review.js';

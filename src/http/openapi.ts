@@ -1,7 +1,5 @@
-import { z } from 'zod';
-import { DATASETS, InsightsSchema, IsoDateSchema, PATHS, SearchQuerySchema } from '../domain/index.js';
+import { componentSchemas, DATASETS, IsoDateSchema, PATHS, componentRef as ref, SearchQuerySchema, standalone } from '../domain/index.js';
 
-const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (schema: object, type = 'application/json') => ({ content: { [type]: { schema } } });
 const conditionalHeaders = {
   ETag: { description: 'Strong validator: a hash of the exact bytes', schema: { type: 'string' } },
@@ -19,21 +17,11 @@ const conditionalParams = [
   { name: 'If-Modified-Since', in: 'header', required: false, schema: { type: 'string' } },
 ];
 
-const strip = ({ $schema, $id, ...rest }: Record<string, unknown>) => rest;
-
-function components(): Record<string, unknown> {
-  if (!z.globalRegistry.has(InsightsSchema)) z.globalRegistry.add(InsightsSchema, { id: 'Insights' });
-  const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, io: 'output', unrepresentable: 'any' });
-  return Object.fromEntries(Object.entries(schemas).map(([k, v]) => [k, strip(v as Record<string, unknown>)]));
-}
-
 function searchParameters() {
-  const schema = z.toJSONSchema(SearchQuerySchema, { io: 'input', unrepresentable: 'any', reused: 'inline' }) as {
-    $defs?: Record<string, { properties: Record<string, { description?: string }> }>;
+  const { properties = {} } = standalone(SearchQuerySchema, 'input', { inline: 'root' }) as {
     properties?: Record<string, { description?: string }>;
   };
-  const props = schema.properties ?? Object.values(schema.$defs ?? {})[0]?.properties ?? {};
-  return Object.entries(props).map(([name, s]) => ({ name, in: 'query', required: false, description: s.description, schema: s }));
+  return Object.entries(properties).map(([name, s]) => ({ name, in: 'query', required: false, description: s.description, schema: s }));
 }
 
 /** The OpenAPI 3.1 description of the REST surface, generated from the domain's Zod schemas. */
@@ -113,7 +101,12 @@ export function buildOpenApi(baseUrl: string): object {
           400: badRequest,
           414: { description: 'The date segment is over 1,000 characters', ...json(ref('Error')) },
         },
-        { parameters: [{ name: 'date', in: 'path', required: true, schema: z.toJSONSchema(IsoDateSchema) }, ...conditionalParams] },
+        {
+          parameters: [
+            { name: 'date', in: 'path', required: true, schema: standalone(IsoDateSchema, 'output', { inline: 'none' }) },
+            ...conditionalParams,
+          ],
+        },
       ),
       [PATHS.hub]: {
         post: {
@@ -156,6 +149,6 @@ export function buildOpenApi(baseUrl: string): object {
         200: { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } },
       }),
     },
-    components: { schemas: components() },
+    components: { schemas: componentSchemas() },
   };
 }
