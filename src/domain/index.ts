@@ -9,6 +9,7 @@ export * from './json-feed.js';
 export * from './json-schema.js';
 export * from './mentions.js';
 export * from './public-paths.js';
+export * from './result.js';
 export * from './review.js';
 export * from './reviews-document.js';
 export * from './search.js';
