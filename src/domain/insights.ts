@@ -3,6 +3,7 @@
 // these shapes, the store persists ReviewAnalysis as JSON, and the HTTP layer serves Insights.
 // Field names follow shared/contract.md; fields marked "added" extend the contract's floor.
 import { z } from 'zod';
+import { IsoDateSchema } from './common.js';
 
 /** A score on the -1..1 scale (negative … positive). */
 export const ScoreSchema = z.number().min(-1).max(1);
@@ -14,7 +15,6 @@ export const PolaritySchema = z.enum(['positive', 'negative', 'neutral', 'confli
 export type Polarity = z.infer<typeof PolaritySchema>;
 
 const YearMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
-const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /** One aspect mentioned in one sentence. */
 export const AspectMentionSchema = z.object({
@@ -172,7 +172,7 @@ export const InsightsSchema = z.object({
   /** Added: the taxonomy used. */
   vertical: z.string(),
   review_count: z.number().int().nonnegative(),
-  date_range: z.object({ earliest: IsoDate.nullable(), latest: IsoDate.nullable() }),
+  date_range: z.object({ earliest: IsoDateSchema.nullable(), latest: IsoDateSchema.nullable() }),
   overall_sentiment: z.object({
     score: ScoreSchema,
     positive_pct: PercentSchema,

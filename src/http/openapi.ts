@@ -1,15 +1,16 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   ChangesQuerySchema,
+  componentSchemas,
   DATASETS,
-  InsightsSchema,
   IsoDateSchema,
   PATHS,
+  componentRef as ref,
   SearchQuerySchema,
   SinceQuerySchema,
+  standalone,
 } from '../domain/index.js';
 
-const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (schema: object, type = 'application/json') => ({ content: { [type]: { schema } } });
 const conditionalHeaders = {
   ETag: { description: 'Strong validator: a hash of the exact bytes', schema: { type: 'string' } },
@@ -37,22 +38,12 @@ const nextLinkHeader = {
   Link: { description: 'Present when more follow: `<next page URL>; rel="next"`', schema: { type: 'string' } },
 };
 
-const strip = ({ $schema, $id, ...rest }: Record<string, unknown>) => rest;
-
-function components(): Record<string, unknown> {
-  if (!z.globalRegistry.has(InsightsSchema)) z.globalRegistry.add(InsightsSchema, { id: 'Insights' });
-  const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, io: 'output', unrepresentable: 'any' });
-  return Object.fromEntries(Object.entries(schemas).map(([k, v]) => [k, strip(v as Record<string, unknown>)]));
-}
-
 /** Query parameters from a query schema (the one REST and MCP validate with). */
 function queryParameters(query: z.ZodType) {
-  const schema = z.toJSONSchema(query, { io: 'input', unrepresentable: 'any', reused: 'inline' }) as {
-    $defs?: Record<string, { properties: Record<string, { description?: string }> }>;
+  const { properties = {} } = standalone(query, 'input', { inline: 'root' }) as {
     properties?: Record<string, { description?: string }>;
   };
-  const props = schema.properties ?? Object.values(schema.$defs ?? {})[0]?.properties ?? {};
-  return Object.entries(props).map(([name, s]) => ({ name, in: 'query', required: false, description: s.description, schema: s }));
+  return Object.entries(properties).map(([name, s]) => ({ name, in: 'query', required: false, description: s.description, schema: s }));
 }
 
 /** The OpenAPI 3.1 description of the REST surface, generated from the domain's Zod schemas. */
@@ -138,7 +129,7 @@ export function buildOpenApi(baseUrl: string): object {
         },
         {
           parameters: [
-            { name: 'date', in: 'path', required: true, schema: z.toJSONSchema(IsoDateSchema) },
+            { name: 'date', in: 'path', required: true, schema: standalone(IsoDateSchema, 'output', { inline: 'none' }) },
             ...queryParameters(SinceQuerySchema),
             ...conditionalParams,
           ],
@@ -195,6 +186,6 @@ export function buildOpenApi(baseUrl: string): object {
         200: { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } },
       }),
     },
-    components: { schemas: components() },
+    components: { schemas: componentSchemas() },
   };
 }

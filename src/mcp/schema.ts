@@ -1,5 +1,6 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import { inlineRootRef } from '../domain/index.js';
 
 type JsonSchemaOptions = Parameters<StandardSchemaWithJSON['~standard']['jsonSchema']['input']>[0];
 type JsonSchema = Record<string, unknown>;
@@ -30,22 +31,6 @@ export function withCachedJsonSchema<T extends z.ZodType>(schema: T): StandardSc
       jsonSchema: { input: (o) => convert('input', o), output: (o) => convert('output', o) },
     },
   } as StandardSchemaWithJSON<z.input<T>, z.output<T>>;
-}
-
-/**
- * Domain schemas carry an id (`SearchQuery`, `Review`), so Zod emits the root as `{ $ref, $defs }`.
- * Many MCP clients read a tool's `properties` at the root and cannot follow a root `$ref`, so the
- * root definition is inlined; nested ids stay in `$defs` for the references that use them.
- */
-function inlineRootRef(json: JsonSchema): JsonSchema {
-  const ref = typeof json.$ref === 'string' ? /^#\/\$defs\/([^/]+)$/.exec(json.$ref) : null;
-  const defs = json.$defs as Record<string, JsonSchema> | undefined;
-  if (!ref || !defs?.[ref[1]]) return json;
-  const { $ref: _ref, $defs: _defs, ...rest } = json;
-  const { [ref[1]]: root, ...others } = defs;
-  const stillUsed = JSON.stringify([root, others]).includes(`"#/$defs/${ref[1]}"`);
-  const remaining = stillUsed ? defs : others;
-  return { ...rest, ...root, ...(Object.keys(remaining).length > 0 ? { $defs: remaining } : {}) };
 }
 
 /** Shared between requests, so nothing downstream may change it in place. */

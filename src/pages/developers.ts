@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { type Catalog, FEED_SIZE } from '../catalog/index.js';
-import { DATASETS, PATHS, TOPICS, type TopicName, topicUrl } from '../domain/index.js';
+import { DATASETS, inlineLocalRefs, PATHS, standalone, TOPICS, type TopicName, topicUrl } from '../domain/index.js';
 import { buildOpenApi, CACHE_CONTROL } from '../http/index.js';
 import type { HubLimits } from '../websub/index.js';
 import { formatCount } from './format.js';
 import { type Html, html } from './html.js';
 import { layout, rootPath } from './layout.js';
-import { fieldRows, fieldTable, inlineLocalRefs, type JsonSchema, modelAnchor, typeOf } from './schema-doc.js';
+import { fieldRows, fieldTable, type JsonSchema, modelAnchor, typeOf } from './schema-doc.js';
 
 /** One MCP tool as the MCP module lists it; `inputSchema` may be JSON Schema or a Zod schema. */
 export interface ToolDefinition {
@@ -43,9 +43,9 @@ const MODEL_ORDER = [
 ];
 
 const toJsonSchema = (s: unknown): JsonSchema =>
-  inlineLocalRefs(
-    s instanceof z.ZodType ? (z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as JsonSchema) : ((s ?? {}) as JsonSchema),
-  );
+  (s instanceof z.ZodType
+    ? standalone(s, 'input', { inline: 'all' })
+    : inlineLocalRefs((s ?? {}) as Record<string, unknown>)) as JsonSchema;
 
 // Code wraps instead of scrolling, so no block needs to be a focusable scroll region.
 const code = (text: string) => html`<pre class="code" data-copy><code>${text}</code></pre>`;

@@ -1,3 +1,4 @@
+import { refName } from '../domain/index.js';
 import { type Html, html } from './html.js';
 
 /** The subset of JSON Schema (as z.toJSONSchema writes it) that the data-model tables describe. */
@@ -21,25 +22,6 @@ export interface JsonSchema {
   $defs?: Record<string, JsonSchema>;
 }
 
-/**
- * A standalone schema (an MCP tool's input) with its own `#/$defs/…` references replaced by the
- * definitions, so its fields can be listed; a self-referencing definition stays a reference.
- */
-export function inlineLocalRefs(root: JsonSchema): JsonSchema {
-  const defs = root.$defs ?? {};
-  const walk = (node: unknown, seen: ReadonlySet<string>): unknown => {
-    if (Array.isArray(node)) return node.map((n) => walk(n, seen));
-    if (!node || typeof node !== 'object') return node;
-    const { $ref, $defs: _defs, ...rest } = node as JsonSchema;
-    const name = $ref?.startsWith('#/$defs/') ? $ref.slice('#/$defs/'.length) : undefined;
-    if (name !== undefined && defs[name] && !seen.has(name)) return walk({ ...defs[name], ...rest }, new Set([...seen, name]));
-    const out: Record<string, unknown> = $ref ? { $ref } : {};
-    for (const [k, v] of Object.entries(rest)) out[k] = walk(v, seen);
-    return out;
-  };
-  return walk(root, new Set()) as JsonSchema;
-}
-
 export interface FieldRow {
   path: string;
   type: Html;
@@ -50,7 +32,6 @@ export interface FieldRow {
 /** The anchor a schema's table has on /developers, so a field typed `Review` links to it. */
 export const modelAnchor = (name: string) => `model-${name}`;
 
-const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 const isObject = (s: JsonSchema) => s.type === 'object' || (s.properties !== undefined && s.type === undefined);
 const nonNull = (s: JsonSchema) => (s.anyOf ?? s.oneOf)?.filter((x) => x.type !== 'null') ?? [s];
 const nullable = (s: JsonSchema) =>

@@ -1,4 +1,4 @@
-import { HubRequestFormSchema } from '../domain/index.js';
+import { HubRequestFormSchema, type Result } from '../domain/index.js';
 import { clampLease, type HubConfig } from './config.js';
 
 export interface HubRequest {
@@ -11,7 +11,7 @@ export interface HubRequest {
   secret: string | null;
 }
 
-export type ParseResult = { ok: true; request: HubRequest } | { ok: false; status: number; reason: string };
+export type ParseResult = Result<HubRequest, { status: number; reason: string }>;
 
 /** The fields in the order they are checked: the first problem in this order is the one reported. */
 const FIELDS = ['hub.mode', 'hub.topic', 'hub.callback', 'hub.lease_seconds', 'hub.secret'] as const;
@@ -51,13 +51,13 @@ export function parseHubRequest(
     if (refused) problems.set('hub.callback', { status: 403, reason: `hub.callback refused: ${refused}` });
   }
   const first = FIELDS.find((f) => problems.has(f));
-  if (first || !parsed.success) return { ok: false, ...(problems.get(first!) ?? { status: 400, reason: 'invalid hub request' }) };
+  if (first || !parsed.success) return { ok: false, error: problems.get(first!) ?? { status: 400, reason: 'invalid hub request' } };
 
   const r = parsed.data;
   const subscribe = r['hub.mode'] === 'subscribe';
   return {
     ok: true,
-    request: {
+    value: {
       mode: r['hub.mode'],
       topic: r['hub.topic'],
       callback: new URL(r['hub.callback']).href,

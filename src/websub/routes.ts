@@ -52,8 +52,8 @@ export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: Hub
       if (!(req.body instanceof URLSearchParams)) return text(reply, 415, `the hub takes ${FORM} bodies`);
 
       const parsed = parseHubRequest(req.body, topicUrls(deps.catalog()), config, (u) => refuseUrl(u, config.allowPrivateCallbacks));
-      if (!parsed.ok) return text(reply, parsed.status, parsed.reason);
-      const r = parsed.request;
+      if (!parsed.ok) return text(reply, parsed.error.status, parsed.error.reason);
+      const r = parsed.value;
 
       // By canonical host name, not host:port, so neither cycling ports nor respelling the host
       // (case, a trailing dot, Unicode for punycode) escapes the limit.

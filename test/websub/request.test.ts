@@ -11,7 +11,7 @@ describe('request validation', () => {
   test('a minimal subscribe gets the default lease and no secret', () => {
     const r = parse(base);
     assert.ok(r.ok);
-    assert.deepEqual(r.request, {
+    assert.deepEqual(r.value, {
       mode: 'subscribe',
       topic: topics[0],
       callback: 'https://sub.example/cb?x=1',
@@ -22,8 +22,8 @@ describe('request validation', () => {
   test('unsubscribe ignores lease and secret', () => {
     const r = parse({ ...base, 'hub.mode': 'unsubscribe', 'hub.lease_seconds': 'junk', 'hub.secret': 'x' });
     assert.ok(r.ok);
-    assert.equal(r.request.leaseSeconds, null);
-    assert.equal(r.request.secret, null);
+    assert.equal(r.value.leaseSeconds, null);
+    assert.equal(r.value.secret, null);
   });
   test('a secret of 199 bytes is accepted, 200 bytes rejected (bytes, not characters)', () => {
     assert.ok(parse({ ...base, 'hub.secret': 'a'.repeat(199) }).ok);
@@ -34,7 +34,7 @@ describe('request validation', () => {
   test('callback rules', () => {
     const status = (cb: string) => {
       const r = parse({ ...base, 'hub.callback': cb });
-      return r.ok ? 202 : r.status;
+      return r.ok ? 202 : r.error.status;
     };
     assert.equal(status(`https://sub.example/${'a'.repeat(2020)}`), 202);
     assert.equal(status(`https://sub.example/${'a'.repeat(2040)}`), 400);
@@ -51,6 +51,6 @@ describe('request validation', () => {
     form.append('hub.mode', 'unsubscribe');
     const r = parseHubRequest(form, topics, cfg, () => null);
     assert.ok(r.ok);
-    assert.equal(r.request.mode, 'subscribe');
+    assert.equal(r.value.mode, 'subscribe');
   });
 });
