@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { RunningServer } from '../../src/app/index.js';
@@ -102,6 +102,29 @@ describe('review sources: CLI, scheduled sync, metrics and readiness', () => {
     const again = await cli('sync', 'trustpilot');
     assert.equal(again.status, 0);
     assert.match(again.stdout, /^trustpilot: incremental, .* 0 added, 0 updated, 0 unpublished — no change$/m);
+  });
+
+  test('sources auth google: the consent URL, a rejected code, then a good one stores the refresh token the next sync uses', async () => {
+    const consent = await cli('sources', 'auth', 'google');
+    assert.equal(consent.status, 0, consent.stderr);
+    assert.match(consent.stdout, /--code <code>/);
+    assert.match(consent.stdout, new RegExp(`client_id=${google.clientId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    const bad = await cli('sources', 'auth', 'google', '--code', 'bad-code');
+    assert.notEqual(bad.status, 0);
+    assert.match(bad.stderr, /google/);
+    const before = JSON.parse(readFileSync(credFile, 'utf8')).refresh_token;
+    assert.equal(before, google.refreshToken, 'a rejected code leaves the credentials file alone');
+    const good = await cli('sources', 'auth', 'google', '--code', 'good-code');
+    assert.equal(good.status, 0, good.stderr);
+    assert.match(good.stdout, /refresh token stored in the credentials file/);
+    const stored = JSON.parse(readFileSync(credFile, 'utf8'));
+    assert.notEqual(stored.refresh_token, before);
+    assert.equal(stored.refresh_token, google.refreshToken, 'the token the platform issued for the code');
+    assert.equal(stored.client_secret, google.clientSecret, 'the other credentials are kept');
+    assert.equal(statSync(credFile).mode & 0o777, 0o600);
+    assert.equal((good.stdout + good.stderr).includes(stored.refresh_token), false, 'the new token is never printed');
+    const sync = await cli('sync', 'google');
+    assert.equal(sync.status, 0, sync.stdout + sync.stderr);
   });
 
   test('the worker syncs on its interval; a failing source keeps /readyz at 200 and says so, in /metrics too', async () => {
