@@ -24,7 +24,7 @@ export interface DialectAdapter {
   readonly location: string;
   /** A read-only view of one consistent moment. */
   consistentRead<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
-  /** Serialises the transactions that take the lock `name` until they commit (a no-op with one writer). */
+  /** Serialises the transactions that take the lock `name` until they commit; call it before the transaction reads. */
   advisoryLock(trx: Queryable, name: string): Promise<void>;
   /** Delivered to listeners at commit (nothing where no other process can listen). */
   notify(trx: Queryable, channel: string, payload: string): Promise<void>;

@@ -32,7 +32,12 @@ export function connectSqlite(url: string): Connected {
       reader ??= readerOf(file);
       return reader.transaction().execute(fn);
     },
-    advisoryLock: async () => {},
+    // The file's write lock, taken before the transaction reads: a deferred transaction that has read
+    // cannot wait for another connection's write (SQLite answers SQLITE_BUSY at once, busy_timeout or
+    // not), and the CLI, the store-writer thread and the server each write through their own connection.
+    advisoryLock: async (trx) => {
+      await sql`update revisions set id = id where 0`.execute(trx);
+    },
     notify: async () => {},
     listen: () => null,
     lockForClaim: (q) => q,
