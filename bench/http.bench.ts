@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { demoDatabase, fmt, table } from './lib.js';
-import { freePort, spawnServer } from './servers.js';
+import { freePort, spawnServe, spawnServer } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -68,11 +68,7 @@ async function pagedSearch(base: string, first: string, max: number): Promise<st
 for (const scale of SCALES) {
   const { dir, db } = await demoDatabase(scale);
 
-  const ours = await spawnServer(
-    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db],
-    { LOG_LEVEL: 'info' },
-    /"url":"(http:[^"]+)".*reviewcast listening/,
-  );
+  const ours = await spawnServe(db);
   const paths = { reviews: '/reviews.json', feed: '/api/feed.json', search: '/api/reviews/search?rating=5&query=leak&since=2024-01-01' };
   const fetched: Record<string, { file: string; etag: string; type: string; headers: Record<string, string> }> = {};
   for (const [name, path] of Object.entries(paths)) {

@@ -8,7 +8,7 @@ import { demoBusiness } from '../src/demo/index.js';
 import { Store } from '../src/store/index.js';
 import { benchDir, demoFile, fmt, table } from './lib.js';
 import { cliImport, eventLoopDelay, probeHealth, servedCount, waitFor } from './pauses.js';
-import { spawnServer } from './servers.js';
+import { spawnServe } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -24,12 +24,7 @@ const file = demoFile(dir, N);
   await store.setBusiness(demoBusiness(), new Date().toISOString());
   await store.close();
 }
-const serve = () =>
-  spawnServer(
-    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db],
-    { LOG_LEVEL: 'info', REVIEWCAST_DEMO_IF_EMPTY: '0' },
-    /"url":"(http:[^"]+)".*reviewcast listening/,
-  );
+const serve = () => spawnServe(db, { env: { REVIEWCAST_DEMO_IF_EMPTY: '0' } });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rows: (string | number)[][] = [];
 const record = (

@@ -1,12 +1,15 @@
 // Import throughput, cold start and freshness with 100k stored reviews (issues 2 and 4).
 // Run: npm run bench -- import [--pg]   (--pg: on PostgreSQL, REVIEWCAST_BENCH_PG_URL or a throwaway cluster)
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { demoBusiness } from '../src/demo/index.js';
 import { analyzePending, importFile, importRows } from '../src/ingest/index.js';
 import { Store } from '../src/store/index.js';
 import { freshPgDatabase } from '../test/helpers/index.js';
 import { benchDir, demoFile, fmt, table } from './lib.js';
+import { spawnServe } from './servers.js';
+
+const BASE = 'https://reviews.bench.example';
 
 const N = Number(process.env.BENCH_REVIEWS ?? 100_000);
 const dir = benchDir();
@@ -41,43 +44,11 @@ await store.close();
 /** Wall time from process start to /readyz answering 200, as an operator sees it. */
 async function coldStart(): Promise<number> {
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'serve',
-      '--port',
-      '0',
-      '--host',
-      '127.0.0.1',
-      '--database-url',
-      db,
-      '--public-base-url',
-      'https://reviews.bench.example',
-    ],
-    {
-      env: { ...process.env, LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/"url":"(http:[^"]+)"/);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-  while ((await fetch(`${url}/readyz`).catch(() => null))?.status !== 200) await new Promise((r) => setTimeout(r, 10));
+  const server = await spawnServe(db, { publicBaseUrl: BASE });
+  while ((await fetch(`${server.url}/readyz`).catch(() => null))?.status !== 200) await new Promise((r) => setTimeout(r, 10));
   const ms = performance.now() - started;
   // Let it finish storing what it built, as an operator's restart would, before the next start.
-  await new Promise((resolve) => {
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-  });
+  await server.stop();
   return ms;
 }
 const cold = [await coldStart(), await coldStart(), await coldStart()].sort((a, b) => a - b)[1];
@@ -88,37 +59,8 @@ const cold = [await coldStart(), await coldStart(), await coldStart()].sort((a, 
  * ones (a few seconds apart, as imports come) only what changed.
  */
 async function freshness(): Promise<{ first: Fresh; later: Fresh[] }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'serve',
-      '--port',
-      '0',
-      '--host',
-      '127.0.0.1',
-      '--database-url',
-      db,
-      '--public-base-url',
-      'https://reviews.bench.example',
-    ],
-    {
-      env: { ...process.env, LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let out = '';
-  const url = await new Promise<string>((resolve) =>
-    child.stdout.on(
-      'data',
-      (d) =>
-        (out += d) &&
-        out.match(/"url":"(http:[^"]+)".*reviewcast listening/) &&
-        resolve(out.match(/"url":"(http:[^"]+)".*reviewcast listening/)![1]),
-    ),
-  );
+  const server = await spawnServe(db, { publicBaseUrl: BASE });
+  const url = server.url;
   const count = async () => (await (await fetch(`${url}/readyz`)).json()).reviews as number;
   const s = await Store.open(db);
   const once = async (k: number): Promise<Fresh> => {
@@ -155,7 +97,7 @@ async function freshness(): Promise<{ first: Fresh; later: Fresh[] }> {
     later.push(await once(k));
   }
   await s.close();
-  child.kill('SIGTERM');
+  await server.stop();
   return { first, later };
 }
 interface Fresh {

@@ -10,7 +10,7 @@ import { importRows } from '../src/ingest/index.js';
 import { Store } from '../src/store/index.js';
 import { freshPgDatabase, makePki } from '../test/helpers/index.js';
 import { benchDir, fmt, table } from './lib.js';
-import { spawnServer } from './servers.js';
+import { spawnServe } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -30,33 +30,10 @@ const freshDb = async () => (await freshPgDatabase(pgRoot)).url;
 const pki = makePki(benchDir());
 const replicaEnv = { REVIEWCAST_HUB_ALLOW_PRIVATE_CALLBACKS: '1', REVIEWCAST_HUB_CA_FILE: pki.caFile, LOG_LEVEL: 'info' };
 const startReplicas = async (db: string, n: number) => {
-  const first = await spawnServer(
-    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db, '--public-base-url', BASE],
-    replicaEnv,
-    /"url":"(http:[^"]+)".*reviewcast listening/,
-  );
-  const rest = await Promise.all(
-    Array.from({ length: n - 1 }, () =>
-      spawnServer(
-        [
-          '--import',
-          'tsx',
-          'src/cli/main.ts',
-          'serve',
-          '--port',
-          '0',
-          '--host',
-          '127.0.0.1',
-          '--database-url',
-          db,
-          '--public-base-url',
-          BASE,
-        ],
-        replicaEnv,
-        /"url":"(http:[^"]+)".*reviewcast listening/,
-      ),
-    ),
-  );
+  const serve = () => spawnServe(db, { publicBaseUrl: BASE, env: replicaEnv });
+  // The first replica migrates the database; the others start beside each other once it has.
+  const first = await serve();
+  const rest = await Promise.all(Array.from({ length: n - 1 }, serve));
   return [first, ...rest];
 };
 

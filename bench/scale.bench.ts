@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { benchDir, fmt, table } from './lib.js';
-import { spawnServer } from './servers.js';
+import { spawnServe, spawnServer } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -53,11 +53,7 @@ process.once('exit', () => {
 /** `reviewcast serve`, and the wall time from spawning it to /readyz answering 200. */
 async function serve(): Promise<{ url: string; child: ChildProcess; readyMs: number; stop: () => Promise<void> }> {
   const t = performance.now();
-  const s = await spawnServer(
-    ['dist/cli/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db, '--public-base-url', BASE_URL],
-    { LOG_LEVEL: 'info', REVIEWCAST_DEMO_IF_EMPTY: '0' },
-    /"url":"(http:[^"]+)".*reviewcast listening/,
-  );
+  const s = await spawnServe(db, { compiled: true, publicBaseUrl: BASE_URL, env: { REVIEWCAST_DEMO_IF_EMPTY: '0' } });
   running.add(s.child);
   while ((await fetch(`${s.url}/readyz`).catch(() => null))?.status !== 200) await new Promise((r) => setTimeout(r, 10));
   return { ...s, readyMs: performance.now() - t };

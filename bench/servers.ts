@@ -38,3 +38,22 @@ export async function spawnServer(
       }),
   };
 }
+
+const LISTENING = /"url":"(http:[^"]+)".*reviewcast listening/;
+
+/**
+ * `reviewcast serve` on a free port over `db`, in its own process: from the TypeScript sources, or
+ * `compiled` from `dist/` as the package ships it.
+ */
+export function spawnServe(
+  db: string,
+  opts: { publicBaseUrl?: string; env?: NodeJS.ProcessEnv; compiled?: boolean } = {},
+): ReturnType<typeof spawnServer> {
+  const cli = opts.compiled ? ['dist/cli/main.js'] : ['--import', 'tsx', 'src/cli/main.ts'];
+  const base = opts.publicBaseUrl ? ['--public-base-url', opts.publicBaseUrl] : [];
+  return spawnServer(
+    [...cli, 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db, ...base],
+    { LOG_LEVEL: 'info', ...opts.env },
+    LISTENING,
+  );
+}

@@ -10,7 +10,7 @@ import { importFile } from '../src/ingest/index.js';
 import { Store } from '../src/store/index.js';
 import { benchDir, demoFile, fmt, table } from './lib.js';
 import { cliImport, eventLoopDelay, servedCount, waitFor } from './pauses.js';
-import { spawnServer } from './servers.js';
+import { spawnServe } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -33,11 +33,7 @@ const db = join(dir, 'soak.db');
   await store.close();
 }
 
-const server = await spawnServer(
-  ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db],
-  { LOG_LEVEL: 'info', REVIEWCAST_DEMO_IF_EMPTY: '0' },
-  /"url":"(http:[^"]+)".*reviewcast listening/,
-);
+const server = await spawnServe(db, { env: { REVIEWCAST_DEMO_IF_EMPTY: '0' } });
 const rssMb = () => Number(readFileSync(`/proc/${server.child.pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+)/m)?.[1] ?? 0) / 1024;
 // Let it store its first snapshot before the clock starts.
 await new Promise((r) => setTimeout(r, 15_000));
