@@ -1,33 +1,21 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { demoBusiness } from '../../src/demo/index.js';
 import { importFile } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { CLI, tempDir } from '../helpers/index.js';
+import { CLI, GOOD_RECORD, importFileIn, tempDir } from '../helpers/index.js';
 
 const run = promisify(execFile);
 const dir = tempDir();
 const dbFile = join(dir, 'cli-import.db');
 let store: Store;
 
-const good = {
-  source: 'google',
-  source_review_id: 'g-1',
-  author: 'Ana P.',
-  rating: 5,
-  date: '2025-03-04',
-  text: 'Mike fixed the leak fast.',
-};
+const good = GOOD_RECORD;
 
-function file(name: string, content: string) {
-  const p = join(dir, name);
-  writeFileSync(p, content);
-  return p;
-}
+const file = (name: string, content: string | Buffer) => importFileIn(dir, name, content);
 
 /** What an import would change: the latest revision, the reviews and the published ones. */
 const state = async () => ({

@@ -1,4 +1,5 @@
 export { client } from './http.js';
+export { GOOD_RECORD, importedState, importFileIn } from './import-files.js';
 export { collect } from './pages.js';
 export { freshPgDatabase, PG_SKIP } from './pg.js';
 export { CLI, type ServerProcess, spawnCommand, spawnServe } from './process.js';

@@ -2,7 +2,6 @@
 // and leaves the database exactly as it was; texts that are kept are cleaned and the cleaning reported.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -10,7 +9,7 @@ import type { Kysely } from 'kysely';
 import { demoBusiness } from '../../src/demo/index.js';
 import { ImportFileError, importFile, type RowError } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { rawDb, startTestServer, tempDir } from '../helpers/index.js';
+import { GOOD_RECORD, importedState, importFileIn, rawDb, startTestServer, tempDir } from '../helpers/index.js';
 
 const run = promisify(execFile);
 const dir = tempDir();
@@ -18,28 +17,12 @@ const dbFile = join(dir, 'hostile.db');
 let store: Store;
 let raw: Kysely<any>;
 
-const good = {
-  source: 'google',
-  source_review_id: 'g-1',
-  author: 'Ana P.',
-  rating: 5,
-  date: '2025-03-04',
-  text: 'Mike fixed the leak fast.',
-};
+const good = GOOD_RECORD;
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
-/** Every table an import may touch, to prove a refused import changed nothing at all. */
-async function dump() {
-  const out: Record<string, unknown[]> = {};
-  for (const t of ['business', 'reviews', 'revisions', 'review_analysis'] as const) out[t] = await raw.selectFrom(t).selectAll().execute();
-  return JSON.stringify(out);
-}
+const dump = () => importedState(raw);
 
-function file(name: string, content: string | Buffer) {
-  const p = join(dir, name);
-  writeFileSync(p, content);
-  return p;
-}
+const file = (name: string, content: string | Buffer) => importFileIn(dir, name, content);
 
 /** The errors importing `path` reports (file-level or per row); asserts nothing was written. */
 async function rejected(path: string): Promise<RowError[]> {

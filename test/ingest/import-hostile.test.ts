@@ -1,40 +1,22 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Kysely } from 'kysely';
 import { demoBusiness } from '../../src/demo/index.js';
 import { ImportFileError, importFile, type RowError } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { rawDb, tempDir } from '../helpers/index.js';
+import { GOOD_RECORD, importedState, importFileIn, rawDb, tempDir } from '../helpers/index.js';
 
 const dir = tempDir();
 const dbFile = join(dir, 'hostile.db');
 let store: Store;
 let raw: Kysely<any>;
 
-const good = {
-  source: 'google',
-  source_review_id: 'g-1',
-  author: 'Ana P.',
-  rating: 5,
-  date: '2025-03-04',
-  text: 'Mike fixed the leak fast.',
-};
+const good = GOOD_RECORD;
 
-/** Every table's rows, to prove a failed import changed nothing at all. */
-async function snapshot() {
-  const tables = ['business', 'reviews', 'revisions', 'review_analysis'] as const;
-  const out: Record<string, unknown[]> = {};
-  for (const t of tables) out[t] = await raw.selectFrom(t).selectAll().execute();
-  return JSON.stringify(out);
-}
+const snapshot = () => importedState(raw);
 
-function file(name: string, content: string | Buffer) {
-  const p = join(dir, name);
-  writeFileSync(p, content);
-  return p;
-}
+const file = (name: string, content: string | Buffer) => importFileIn(dir, name, content);
 
 async function expectRejected(path: string, expected: Partial<RowError>[]) {
   const before = await snapshot();

@@ -57,35 +57,25 @@ export interface VerticalConfig {
   polarityTrain: Partial<TrainOptions>;
 }
 
+/** Our two labelled verticals train alike; each lends the other its sentences for polarity (opinion words are shared). */
+const ours = (vertical: string, other: string): VerticalConfig => ({
+  vertical,
+  files: [`data/absa/${vertical}/train.xml`],
+  polarityFiles: [{ vertical: other, path: `data/absa/${other}/train.xml` }],
+  category: true,
+  threshold: 0.35,
+  anyThreshold: 0.5,
+  lexicon: 'attached',
+  polarityExclude: [],
+  priors: null,
+  words: true,
+  lexiconFirst: false,
+  polarityTrain: {},
+});
+
 export const CONFIGS: Record<string, VerticalConfig> = {
-  home_services: {
-    vertical: 'home_services',
-    files: ['data/absa/home_services/train.xml'],
-    polarityFiles: [{ vertical: 'senior_living', path: 'data/absa/senior_living/train.xml' }],
-    category: true,
-    threshold: 0.35,
-    anyThreshold: 0.5,
-    lexicon: 'attached',
-    polarityExclude: [],
-    priors: null,
-    words: true,
-    lexiconFirst: false,
-    polarityTrain: {},
-  },
-  senior_living: {
-    vertical: 'senior_living',
-    files: ['data/absa/senior_living/train.xml'],
-    polarityFiles: [{ vertical: 'home_services', path: 'data/absa/home_services/train.xml' }],
-    category: true,
-    threshold: 0.35,
-    anyThreshold: 0.5,
-    lexicon: 'attached',
-    polarityExclude: [],
-    priors: null,
-    words: true,
-    lexiconFirst: false,
-    polarityTrain: {},
-  },
+  home_services: ours('home_services', 'senior_living'),
+  senior_living: ours('senior_living', 'home_services'),
   // MAMS's labels say which clause carries which aspect's opinion; its neutral convention (an aspect named
   // without an opinion of its own) is SemEval's only in part, so the lexicon's polarity stands where it has one.
   restaurant: {
