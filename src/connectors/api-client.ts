@@ -135,3 +135,12 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
   const at = Date.parse(v);
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
+
+/** A JSON body, or undefined when it is not JSON (a malformed page is the caller's to report). */
+export function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

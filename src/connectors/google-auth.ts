@@ -1,7 +1,7 @@
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { ApiClient, type ApiClientOptions } from './api-client.js';
 import { SyncError } from './errors.js';
-import { parseJson } from './google.js';
+import { tokenRequest } from './google.js';
 import type { GoogleSettings } from './settings.js';
 
 /** The scope the v4 reviews endpoints need (accounts.locations.reviews.list, "Authorization scopes"). */
@@ -44,25 +44,16 @@ export async function googleExchangeCode(
     );
   const api = new ApiClient(source, [settings.tokenUrl], opts.api);
   try {
-    const form = new URLSearchParams({
+    const { body, error } = await tokenRequest(api, settings.tokenUrl, {
       grant_type: 'authorization_code',
       code,
       client_id: settings.clientId,
       client_secret: clientSecret,
       redirect_uri: opts.redirectUri,
     });
-    const res = await api.request(
-      'POST',
-      settings.tokenUrl,
-      { 'content-type': 'application/x-www-form-urlencoded' },
-      Buffer.from(form.toString()),
-    );
-    const body = parseJson(res.body) as { refresh_token?: unknown; error?: unknown } | undefined;
-    if (res.status !== 200 || typeof body?.refresh_token !== 'string')
-      throw new SyncError(
-        source,
-        `the code was not accepted (${typeof body?.error === 'string' ? body.error : `status ${res.status}`}): open the consent URL again for a new code`,
-      );
+    const refreshToken = body?.refresh_token;
+    if (error || typeof refreshToken !== 'string')
+      throw new SyncError(source, `the code was not accepted (${error ?? 'no refresh_token'}): open the consent URL again for a new code`);
     const path = settings.credentials.path;
     let held: Record<string, unknown> = {};
     try {
@@ -70,7 +61,7 @@ export async function googleExchangeCode(
     } catch {
       held = {};
     }
-    await writeFile(path, `${JSON.stringify({ ...held, refresh_token: body.refresh_token }, null, 2)}\n`, { mode: 0o600 });
+    await writeFile(path, `${JSON.stringify({ ...held, refresh_token: refreshToken }, null, 2)}\n`, { mode: 0o600 });
     await chmod(path, 0o600);
   } finally {
     await api.close();

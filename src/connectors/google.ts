@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ImportRecordInput } from '../domain/index.js';
 import { googleToRecord } from '../ingest/index.js';
-import type { ApiClient } from './api-client.js';
+import { type ApiClient, parseJson } from './api-client.js';
 import type { Connector, ConnectorPage } from './connector.js';
 import { newestOf } from './connector.js';
 import { MalformedPageError, SyncError } from './errors.js';
@@ -36,25 +36,17 @@ export function googleConnector(
   const fix = '`reviewcast sources auth google`';
 
   async function refresh(): Promise<string> {
-    const form = new URLSearchParams({
+    const { body, error } = await tokenRequest(api, settings.tokenUrl, {
       grant_type: 'refresh_token',
       client_id: settings.clientId,
       client_secret: secrets.client_secret,
       refresh_token: secrets.refresh_token,
     });
-    const res = await api.request(
-      'POST',
-      settings.tokenUrl,
-      { 'content-type': 'application/x-www-form-urlencoded' },
-      Buffer.from(form.toString()),
-    );
-    const body = parseJson(res.body);
-    if (res.status !== 200) {
-      const code = typeof (body as { error?: unknown })?.error === 'string' ? (body as { error: string }).error : `status ${res.status}`;
-      if (code === 'invalid_grant') throw new SyncError(source, `refresh token rejected (invalid_grant): run ${fix}`);
-      if (code === 'invalid_client' || code === 'unauthorized_client')
-        throw new SyncError(source, `OAuth client rejected (${code}): check the client id and the client secret, then run ${fix}`);
-      throw new SyncError(source, `token endpoint answered ${code}: run ${fix} if it persists`);
+    if (error) {
+      if (error === 'invalid_grant') throw new SyncError(source, `refresh token rejected (invalid_grant): run ${fix}`);
+      if (error === 'invalid_client' || error === 'unauthorized_client')
+        throw new SyncError(source, `OAuth client rejected (${error}): check the client id and the client secret, then run ${fix}`);
+      throw new SyncError(source, `token endpoint answered ${error}: run ${fix} if it persists`);
     }
     const parsed = TokenResponseSchema.safeParse(body);
     if (!parsed.success) throw new MalformedPageError(source, 'the token endpoint sent a response without access_token');
@@ -135,10 +127,18 @@ export function googleConnector(
   };
 }
 
-export function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
+/**
+ * One POST to Google's OAuth token endpoint (RFC 6749 form body). `error` is null on a 200, else the
+ * OAuth error code the endpoint named (`invalid_grant`, …) or `status N`.
+ */
+export async function tokenRequest(
+  api: ApiClient,
+  tokenUrl: string,
+  fields: Record<string, string>,
+): Promise<{ body: Record<string, unknown> | undefined; error: string | null }> {
+  const form = Buffer.from(new URLSearchParams(fields).toString());
+  const res = await api.request('POST', tokenUrl, { 'content-type': 'application/x-www-form-urlencoded' }, form);
+  const body = parseJson(res.body) as Record<string, unknown> | undefined;
+  const error = res.status === 200 ? null : typeof body?.error === 'string' ? body.error : `status ${res.status}`;
+  return { body, error };
 }

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { ImportRecordInput } from '../domain/index.js';
-import type { ApiClient } from './api-client.js';
+import { type ApiClient, parseJson } from './api-client.js';
 import type { Connector, ConnectorPage } from './connector.js';
 import { newestOf } from './connector.js';
 import { MalformedPageError, SyncError } from './errors.js';
-import { parseJson } from './google.js';
 import type { TrustpilotSettings } from './settings.js';
 
 /** The documented maximum of perPage for business-unit reviews. */
