@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
+import type { SourceSettingsInput } from '../../src/connectors/index.js';
 import type { TestPki } from '../helpers/index.js';
 
 /** What a fake answers instead of the real thing, once (queued faults: 429, 500, a malformed page…). */
@@ -122,6 +123,11 @@ export class FakeGoogle extends FakeApi {
   get apiBase() {
     return `${this.base}/v4`;
   }
+  /** The source settings that point at this fake. */
+  settings(names: Record<string, string> = {}): SourceSettingsInput {
+    const { account, location, clientId, apiBase, tokenUrl } = this;
+    return { kind: 'google', account, location, clientId, apiBase, tokenUrl, credentials: { from: 'env', names } };
+  }
   get tokenUrl() {
     return `${this.base}/token`;
   }
@@ -235,6 +241,10 @@ export class FakeTrustpilot extends FakeApi {
 
   get apiBase() {
     return `${this.base}/v1`;
+  }
+  /** The source settings that point at this fake. */
+  settings(names: Record<string, string> = {}): SourceSettingsInput {
+    return { kind: 'trustpilot', businessUnit: this.businessUnit, apiBase: this.apiBase, credentials: { from: 'env', names } };
   }
 
   seed(n: number, from = 1): void {

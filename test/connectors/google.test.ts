@@ -17,15 +17,7 @@ describe('Google Business Profile connector against a local fake of the API', ()
     await google.start();
     store = await Store.open(sqliteUrl());
     t = testDeps(store, pki, env());
-    await addSource(store, {
-      kind: 'google',
-      account: google.account,
-      location: google.location,
-      clientId: google.clientId,
-      apiBase: google.apiBase,
-      tokenUrl: google.tokenUrl,
-      credentials: { from: 'env', names: { client_secret: 'GOOGLE_CLIENT_SECRET', refresh_token: 'GOOGLE_REFRESH_TOKEN' } },
-    });
+    await addSource(store, google.settings({ client_secret: 'GOOGLE_CLIENT_SECRET', refresh_token: 'GOOGLE_REFRESH_TOKEN' }));
     google.seed(120);
   });
   after(async () => {
@@ -187,15 +179,7 @@ describe('Google Business Profile connector against a local fake of the API', ()
     after(() => other.close());
     const o = testDeps(other, pki, env());
     o.deps.api.allowPrivate = false;
-    await addSource(other, {
-      kind: 'google',
-      account: google.account,
-      location: google.location,
-      clientId: google.clientId,
-      apiBase: google.apiBase,
-      tokenUrl: google.tokenUrl,
-      credentials: { from: 'env', names: {} },
-    });
+    await addSource(other, google.settings());
     const before = google.requests.length;
     const r = await syncOnce(o.deps, 'google');
     assert.equal(r.ok, false);

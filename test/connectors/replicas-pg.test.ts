@@ -49,12 +49,7 @@ describe('scheduled sync with two worker replicas on PostgreSQL', { skip: PG_SKI
     dbUrl = db.url;
     drop = db.drop;
     store = await Store.open(dbUrl);
-    await addSource(store, {
-      kind: 'trustpilot',
-      businessUnit: tp.businessUnit,
-      apiBase: tp.apiBase,
-      credentials: { from: 'env', names: {} },
-    });
+    await addSource(store, tp.settings());
     tp.seed(250);
     tp.delayMs = 100;
     const [a, b] = await Promise.all([worker(), worker()]);
@@ -103,12 +98,7 @@ describe('a worker replica killed mid-sync on PostgreSQL', { skip: PG_SKIP }, ()
     const db = await freshPgDatabase();
     drop = db.drop;
     store = await Store.open(db.url);
-    await addSource(store, {
-      kind: 'trustpilot',
-      businessUnit: tp.businessUnit,
-      apiBase: tp.apiBase,
-      credentials: { from: 'env', names: {} },
-    });
+    await addSource(store, tp.settings());
     // A first sync in this process leaves a checkpoint and one revision, and the source due again at once.
     tp.seed(250);
     const { deps } = testDeps(store, pki, { TRUSTPILOT_API_KEY: tp.apiKey });

@@ -56,12 +56,7 @@ describe('Trustpilot connector against a local fake of the API', () => {
     await tp.start();
     store = await Store.open(sqliteUrl());
     t = testDeps(store, pki, { TRUSTPILOT_API_KEY: tp.apiKey });
-    await addSource(store, {
-      kind: 'trustpilot',
-      businessUnit: tp.businessUnit,
-      apiBase: tp.apiBase,
-      credentials: { from: 'env', names: { api_key: 'TRUSTPILOT_API_KEY' } },
-    });
+    await addSource(store, tp.settings({ api_key: 'TRUSTPILOT_API_KEY' }));
     tp.seed(230);
   });
   after(async () => {
