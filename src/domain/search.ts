@@ -82,16 +82,6 @@ export function sinceAfterUntil(since: unknown, until: unknown): { path: ['since
 /** Names of the search filters, for surfaces that translate raw input (REST query strings), in the schema's order. */
 export const SEARCH_PARAMS = Object.keys(SearchQuerySchema.shape) as (keyof SearchQuery)[];
 export type SearchParam = keyof SearchQuery;
-const unwrapped = (s: z.ZodType): z.ZodType =>
-  s instanceof z.ZodOptional || s instanceof z.ZodDefault ? unwrapped(s.unwrap() as z.ZodType) : s;
-/** The filters whose values are numbers (a query string carries them as text). */
-export const NUMERIC_SEARCH_PARAMS: ReadonlySet<string> = new Set(
-  SEARCH_PARAMS.filter((k) => unwrapped(SearchQuerySchema.shape[k]) instanceof z.ZodNumber),
-);
-/** The filters whose values are booleans (a query string carries them as `true`/`false`). */
-export const BOOLEAN_SEARCH_PARAMS: ReadonlySet<string> = new Set(
-  SEARCH_PARAMS.filter((k) => unwrapped(SearchQuerySchema.shape[k]) instanceof z.ZodBoolean),
-);
 /** What a cursor is bound to: every parameter but the page size and the cursor itself. */
 const FINGERPRINTED = SEARCH_PARAMS.filter((k) => k !== 'limit' && k !== 'cursor');
 

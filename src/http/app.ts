@@ -69,7 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.surfaces !== false) {
     datasetRoutes(app, deps.catalog);
     searchRoutes(app, deps.catalog, deps.memo);
-    if (deps.changes) changesRoutes(app, deps.catalog, deps.changes);
+    if (deps.changes) changesRoutes(app, deps.catalog, deps.changes, deps.memo);
     discoveryRoutes(app, deps.catalog);
     openapiRoute(app, deps.catalog);
   }

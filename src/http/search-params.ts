@@ -1,13 +1,5 @@
-import {
-  BOOLEAN_SEARCH_PARAMS,
-  type ErrorIssue,
-  NUMERIC_SEARCH_PARAMS,
-  SEARCH_PARAMS,
-  type SearchQuery,
-  SearchQuerySchema,
-  sinceAfterUntil,
-  toErrorIssues,
-} from '../domain/index.js';
+import { z } from 'zod';
+import { type ErrorIssue, SEARCH_PARAMS, type SearchQuery, SearchQuerySchema, sinceAfterUntil, toErrorIssues } from '../domain/index.js';
 
 const BOOLEAN_TEXT = new Map([
   ['true', true],
@@ -17,15 +9,18 @@ const BOOLEAN_TEXT = new Map([
 ]);
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
+const unwrapped = (s: z.ZodType): z.ZodType =>
+  s instanceof z.ZodOptional || s instanceof z.ZodDefault ? unwrapped(s.unwrap() as z.ZodType) : s;
+
 /**
- * REST query string → the shared search schema. Only the translation lives here (repeated
- * parameters, numbers written as text); every rule is the schema's, so REST and MCP reject alike.
- * Unknown parameters are ignored.
+ * REST query string → the input of a query schema (search, since, changes). Only the translation lives
+ * here: a repeated parameter is an issue, numbers and booleans written as text become values, the
+ * schema's own fields are read and the rest ignored; every rule is the schema's, so REST and MCP reject alike.
  */
-export function parseSearchParams(raw: Record<string, unknown>): { query: SearchQuery } | { issues: ErrorIssue[] } {
+export function queryInput(raw: Record<string, unknown>, schema: z.ZodObject): { input: Record<string, unknown>; issues: ErrorIssue[] } {
   const issues: ErrorIssue[] = [];
   const input: Record<string, unknown> = {};
-  for (const key of SEARCH_PARAMS) {
+  for (const [key, field] of Object.entries(schema.shape)) {
     const value = raw[key];
     if (value === undefined) continue;
     if (Array.isArray(value)) {
@@ -33,14 +28,32 @@ export function parseSearchParams(raw: Record<string, unknown>): { query: Search
       continue;
     }
     const text = String(value);
-    if (key === 'query' && text.trim() === '') continue;
+    const kind = unwrapped(field as z.ZodType);
     input[key] =
-      NUMERIC_SEARCH_PARAMS.has(key) && NUMBER.test(text.trim())
+      kind instanceof z.ZodNumber && NUMBER.test(text.trim())
         ? Number(text)
-        : BOOLEAN_SEARCH_PARAMS.has(key) && BOOLEAN_TEXT.has(text)
+        : kind instanceof z.ZodBoolean && BOOLEAN_TEXT.has(text)
           ? BOOLEAN_TEXT.get(text)
           : text;
   }
+  return { input, issues };
+}
+
+/** A query string parsed by `schema`: its value, or every issue at once. */
+export function parseQuery<S extends z.ZodObject>(
+  raw: Record<string, unknown>,
+  schema: S,
+): { query: z.output<S> } | { issues: ErrorIssue[] } {
+  const { input, issues } = queryInput(raw, schema);
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) issues.push(...toErrorIssues(parsed.error.issues));
+  return issues.length ? { issues } : { query: parsed.data as z.output<S> };
+}
+
+/** The search's query string: `query` left blank is no filter, and a reversed date range is reported with the other issues. */
+export function parseSearchParams(raw: Record<string, unknown>): { query: SearchQuery } | { issues: ErrorIssue[] } {
+  const blankQuery = typeof raw.query === 'string' && raw.query.trim() === '';
+  const { input, issues } = queryInput(blankQuery ? { ...raw, query: undefined } : raw, SearchQuerySchema);
   const parsed = SearchQuerySchema.safeParse(input);
   if (!parsed.success) {
     issues.push(...toErrorIssues(parsed.error.issues));

@@ -1,12 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type Catalog, PER_URL, Representation } from '../../catalog/index.js';
+import type { FastifyInstance } from 'fastify';
+import type { Catalog, Representation } from '../../catalog/index.js';
 import { IsoDateSchema, PATHS, SinceQuerySchema, toErrorIssues } from '../../domain/index.js';
 import { sendRepresentation } from '../conditional.js';
 import { InvalidDateError, InvalidQueryError } from '../errors.js';
+import { Page, sendPage } from '../page.js';
 import { type MemoBudget, RevisionCache } from '../revision-cache.js';
-import { parseSearchParams, searchKey, searchQueryString } from '../search-params.js';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
+import { parseQuery, parseSearchParams, searchKey, searchQueryString } from '../search-params.js';
 
 /** A rendered body's own bytes and compressed variants, for the memo budget. */
 export const representationSize = (rep: Representation, grew: (bytes: number) => void) => rep.track(grew);
@@ -49,10 +48,10 @@ export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo:
       }));
       throw new InvalidDateError(issues);
     }
-    const query = SinceQuerySchema.safeParse(sinceParams(req.query as Record<string, unknown>));
+    const query = parseQuery(req.query as Record<string, unknown>, SinceQuerySchema);
+    if ('issues' in query) throw new InvalidQueryError(query.issues, 'The paging parameters are not valid; see issues.');
     const c = catalog();
-    if (!query.success) throw new InvalidQueryError(toErrorIssues(query.error.issues), 'The paging parameters are not valid; see issues.');
-    const { limit, cursor } = query.data;
+    const { limit, cursor } = query.query;
     if (limit === undefined && cursor === undefined)
       return sendRepresentation(
         req,
@@ -76,27 +75,3 @@ export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo:
 
 /** Page size of `since/{date}` when only a cursor is given. */
 const SINCE_PAGE_DEFAULT = 100;
-
-/** `limit` and `cursor` of a since request, numbers written as text turned into numbers. */
-function sinceParams(raw: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (raw.limit !== undefined) out.limit = typeof raw.limit === 'string' && /^\d+$/.test(raw.limit) ? Number(raw.limit) : raw.limit;
-  if (raw.cursor !== undefined) out.cursor = raw.cursor;
-  return out;
-}
-
-/** A page's body with the URL of the next page, if any (RFC 8288 `Link: <…>; rel="next"`). */
-class Page extends Representation {
-  constructor(
-    body: string,
-    lastModified: string,
-    readonly next: string | null,
-  ) {
-    super(JSON_TYPE, Buffer.from(body), lastModified, { policy: PER_URL });
-  }
-}
-
-function sendPage(req: FastifyRequest, reply: FastifyReply, rep: Representation) {
-  if (rep instanceof Page && rep.next) reply.header('link', `<${rep.next}>; rel="next"`);
-  return sendRepresentation(req, reply, rep);
-}

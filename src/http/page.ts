@@ -1,0 +1,22 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PER_URL, Representation } from '../catalog/index.js';
+import { sendRepresentation } from './conditional.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A page's body with the URL of the next page, if any (RFC 8288 `Link: <…>; rel="next"`). */
+export class Page extends Representation {
+  constructor(
+    body: string,
+    lastModified: string,
+    readonly next: string | null,
+  ) {
+    super(JSON_TYPE, Buffer.from(body), lastModified, { policy: PER_URL });
+  }
+}
+
+/** Sends a page with its `Link: rel="next"` header, conditionally like every representation. */
+export function sendPage(req: FastifyRequest, reply: FastifyReply, rep: Representation) {
+  if (rep instanceof Page && rep.next) reply.header('link', `<${rep.next}>; rel="next"`);
+  return sendRepresentation(req, reply, rep);
+}
