@@ -31,36 +31,29 @@ const ok = (value: unknown, summary?: (value: never) => string): CallToolResult 
 const failure = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
 
 /**
- * Results of one revision, keyed by tool and arguments: every tool is a pure function of the catalog,
- * so a repeated call (agents poll the same searches) costs neither the work nor the text copy again.
+ * Results of one revision, keyed by tool and arguments: every tool answers as of the catalog's revision
+ * (get_changes reads the store only up to it), so a repeated call (agents poll the same searches) costs neither the work nor the text copy again.
  * One per server factory, i.e. per catalog source.
  */
 type ResultCache = RevisionCache<CallToolResult>;
 
-async function runLiveTool(
-  spec: ToolSpec,
-  catalog: () => Catalog,
-  args: unknown,
-  store: ToolStore,
-  brief: boolean,
-): Promise<CallToolResult> {
-  return ok(await spec.run(catalog(), args, store), brief ? spec.summary : undefined);
-}
-
-function runTool(
+async function runTool(
   spec: ToolSpec,
   catalog: () => Catalog,
   args: unknown,
   results: ResultCache,
   store: ToolStore | null,
   brief: boolean,
-): CallToolResult {
+): Promise<CallToolResult> {
   const c = catalog();
   const summary = brief ? spec.summary : undefined;
+  const key = `${spec.name}\u0000${summary ? 's' : 'f'}${JSON.stringify(args)}`;
   try {
-    const r = results.get(c.revision, `${spec.name}\u0000${summary ? 's' : 'f'}${JSON.stringify(args)}`, () =>
-      ok(spec.run(c, args, store!), summary),
-    );
+    let r = results.peek(c.revision, key);
+    if (!r) {
+      const value = await spec.run(c, args, store!);
+      r = results.get(c.revision, key, () => ok(value, summary));
+    }
     // A fresh envelope per call: the SDK decorates the result it is given (per-era fields), the payload it only reads.
     return { content: r.content.map((part) => ({ ...part })), structuredContent: r.structuredContent };
   } catch (err) {
@@ -98,7 +91,7 @@ export type McpServerFactory = (exchange?: Exchange) => McpServer;
  */
 export function createMcpServerFactory(catalog: () => Catalog, memo: MemoBudget, changes?: ChangesReader): McpServerFactory {
   const store: ToolStore | null = changes ? { changes } : null;
-  const tools = PREPARED.filter((t) => !t.spec.live || store);
+  const tools = PREPARED.filter((t) => !t.spec.readsStore || store);
   // The text copy is the bulk (structuredContent mostly references catalog objects); counted at two bytes a character.
   const results: ResultCache = new RevisionCache(memo, 'mcp_results', (r) =>
     r.content.reduce((n, part) => n + ('text' in part ? 2 * part.text.length : 0), 0),
@@ -138,8 +131,7 @@ function registerTool(
       outputSchema: output,
       annotations: { title: spec.title, ...READ_ONLY_ANNOTATIONS },
     },
-    (args: unknown) =>
-      spec.live && store ? runLiveTool(spec, catalog, args, store, brief) : runTool(spec, catalog, args, results, store, brief),
+    (args: unknown) => runTool(spec, catalog, args, results, store, brief),
   );
 }
 

@@ -34,13 +34,13 @@ export interface ToolSpec {
   output: z.ZodType;
   /** Returns the structured result, or throws UnknownName with a message that says what is valid. */
   run(catalog: Catalog, args: unknown, store: ToolStore): unknown;
-  /** Reads the store as well as the catalog: answered fresh (not memoized), and offered only when the store is there. */
-  live?: true;
+  /** Reads the store as well as the catalog (up to the catalog's revision): offered only when the store is there. */
+  readsStore?: true;
   /** A short text block for clients on revisions where structuredContent carries the result (lists of reviews). */
   summary?: (result: never) => string;
 }
 
-/** What the live tools read besides the catalog. */
+/** What the tools that read the store get besides the catalog. */
 export interface ToolStore {
   changes: ChangesReader;
 }
@@ -60,7 +60,7 @@ function tool<I extends z.ZodType, O extends z.ZodType>(spec: {
   input: I;
   output: O;
   run(catalog: Catalog, args: z.output<I>, store: ToolStore): z.output<O> | Promise<z.output<O>>;
-  live?: true;
+  readsStore?: true;
   summary?: (result: z.output<O>) => string;
 }): ToolSpec {
   return spec as ToolSpec;
@@ -153,7 +153,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'Every review added, changed or removed since `after` (a cursor from an earlier answer; none: from the start), in revision order: a review as it now is, or a tombstone { id, removed_at }. Follow next_cursor while it is not null, then keep now_cursor for the next poll. The REST GET /api/reviews/changes with the same schema.',
     input: ChangesQuerySchema,
     output: ChangesResultSchema,
-    live: true,
+    readsStore: true,
     run: (c, q, store) => changesPage(c, store.changes, q),
     summary: (r) =>
       `${r.changes.length} changes up to revision ${r.revision} (structuredContent.changes has them in full); ` +
