@@ -1,3 +1,4 @@
+export { competingWriter } from './competing-writer.js';
 export { client } from './http.js';
 export { GOOD_RECORD, importedState, importFileIn } from './import-files.js';
 export { collect } from './pages.js';

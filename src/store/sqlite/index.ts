@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, Kysely, SqliteDialect, type SqliteDialectConfig, SqliteDriver, sql } from 'kysely';
 import type { Connected, DialectAdapter } from '../dialect.js';
 import type { Database } from '../schema.js';
 
@@ -20,7 +20,7 @@ export function connectSqlite(url: string): Connected {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new WritingSqliteDialect({ database: sqlite }) });
   let reader: Kysely<Database> | null = null;
   const adapter: DialectAdapter = {
     sharedByProcesses: false,
@@ -32,12 +32,8 @@ export function connectSqlite(url: string): Connected {
       reader ??= readerOf(file);
       return reader.transaction().execute(fn);
     },
-    // The file's write lock, taken before the transaction reads: a deferred transaction that has read
-    // cannot wait for another connection's write (SQLite answers SQLITE_BUSY at once, busy_timeout or
-    // not), and the CLI, the store-writer thread and the server each write through their own connection.
-    advisoryLock: async (trx) => {
-      await sql`update revisions set id = id where 0`.execute(trx);
-    },
+    // Every transaction of this connection already holds the file's write lock (see WritingSqliteDialect).
+    advisoryLock: async () => {},
     notify: async () => {},
     listen: () => null,
     lockForClaim: (q) => q,
@@ -47,6 +43,31 @@ export function connectSqlite(url: string): Connected {
     },
   };
   return { db, adapter };
+}
+
+/**
+ * Transactions that take the file's write lock when they begin (`begin immediate`), waiting for it up to
+ * busy_timeout. A deferred transaction that has read cannot wait for a write another connection committed
+ * after its read: SQLite answers SQLITE_BUSY at once, busy_timeout or not. The server, its store-writer
+ * thread and CLI imports each write through their own connection, so a read-then-write transaction (a
+ * claim, a compare-and-set) must hold the lock before it reads. Only one process writes a SQLite store,
+ * so the serialisation costs nothing the engine did not already impose.
+ */
+class WritingSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }
 
 function readerOf(file: string): Kysely<Database> {
