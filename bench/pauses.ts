@@ -12,11 +12,33 @@ export async function eventLoopDelay(url: string): Promise<{ p50: number; p99: n
   };
 }
 
+/** A request that only reads (`/healthz`), or one that writes to the store on the server's thread (an MCP
+ * `initialize`: a rate-limit bucket and a session row; a refused one still takes from its bucket). */
+const PROBES = {
+  health: (url: string) => fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) }),
+  'mcp-initialize': (url: string) =>
+    fetch(`${url}/mcp`, {
+      method: 'POST',
+      signal: AbortSignal.timeout(30_000),
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pause-probe', version: '1' } },
+      }),
+    }),
+};
+
 /**
- * Asks /healthz every `everyMs` and keeps the slowest answer: the pause a client sees, measured from
- * outside as a cross-check of the server's own histogram.
+ * Sends a probe request every `everyMs` and keeps the slowest answer: the pause a client sees, measured
+ * from outside as a cross-check of the server's own histogram.
  */
-export function probeHealth(url: string, everyMs = 20): { stop(): Promise<{ slowestMs: number; probes: number; failures: number }> } {
+export function probeServer(
+  url: string,
+  kind: keyof typeof PROBES = 'health',
+  everyMs = 20,
+): { stop(): Promise<{ slowestMs: number; probes: number; failures: number }> } {
   let running = true;
   let slowestMs = 0;
   let probes = 0;
@@ -24,8 +46,11 @@ export function probeHealth(url: string, everyMs = 20): { stop(): Promise<{ slow
   const loop = (async () => {
     while (running) {
       const t = performance.now();
-      const ok = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) }).then(
-        (r) => r.ok,
+      const ok = await PROBES[kind](url).then(
+        async (r) => {
+          await r.arrayBuffer();
+          return r.ok || r.status === 429;
+        },
         () => false,
       );
       const ms = performance.now() - t;

@@ -36,3 +36,16 @@ export class NotReadyError extends Error {
   readonly statusCode = 503;
   readonly error = 'not_ready';
 }
+
+/**
+ * The store could not take its write lock in time: another process (a long CLI import into SQLite) holds
+ * it. A write request answers 503 `busy` and may be retried; nothing was written.
+ */
+export class StoreBusyError extends Error {
+  override readonly name = 'StoreBusyError';
+  readonly statusCode = 503;
+  readonly error = 'busy';
+  constructor(waitedMs: number) {
+    super(`The database stayed locked by another writer for ${Math.round(waitedMs / 1000)} s; retry in a moment.`);
+  }
+}

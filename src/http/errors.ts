@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ErrorBody, type ErrorIssue, NotReadyError } from '../domain/index.js';
+import { type ErrorBody, type ErrorIssue, NotReadyError, StoreBusyError } from '../domain/index.js';
 
 export function sendError(reply: FastifyReply, status: number, error: string, message: string, issues?: ErrorIssue[]) {
   const body: ErrorBody = { error, message, ...(issues || status === 400 ? { issues: issues ?? [] } : {}) };
@@ -44,6 +44,7 @@ export class InvalidDateError extends HttpError {
 export function namedError(err: unknown): { status: number; code: string; message: string; issues?: ErrorIssue[] } | null {
   if (err instanceof HttpError) return { status: err.status, code: err.code, message: err.message, issues: err.issues };
   if (err instanceof NotReadyError) return { status: 503, code: 'not_ready', message: err.message };
+  if (err instanceof StoreBusyError) return { status: 503, code: 'busy', message: err.message };
   return null;
 }
 

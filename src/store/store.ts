@@ -9,7 +9,7 @@ import { HubSubscriptionRepository } from './hub-subscriptions.js';
 import { HubVerificationRepository } from './hub-verifications.js';
 import { McpSessionRepository } from './mcp-sessions.js';
 import { migrateToLatest } from './migrations.js';
-import { RateLimitRepository } from './rate-limits.js';
+import { type RateLimitRepository, rateLimitsFor } from './rate-limits.js';
 import { type CandidateKeys, candidates, type ReviewIdentity, ReviewWriter } from './review-writes.js';
 import type { CatalogSnapshotTable, ReviewAnalysisTable, ReviewTable } from './schema.js';
 import { SourceRepository } from './sources.js';
@@ -172,7 +172,7 @@ export class Store extends Reads {
     this.hubSubscriptions = new HubSubscriptionRepository(db, adapter);
     this.hubVerifications = new HubVerificationRepository(db, adapter);
     this.hubDeliveries = new HubDeliveryRepository(db, adapter);
-    this.rateLimits = new RateLimitRepository(db, adapter);
+    this.rateLimits = rateLimitsFor(db, adapter);
     this.mcpSessions = new McpSessionRepository(db, adapter);
     this.sources = new SourceRepository(db);
   }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { NotReadyError, PATHS } from '../domain/index.js';
+import { NotReadyError, PATHS, StoreBusyError } from '../domain/index.js';
 import { RateLimiter } from '../store/index.js';
 import { canonicalHost } from './address.js';
 import { refuseUrl } from './outbound.js';
@@ -40,6 +40,7 @@ export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: Hub
     });
     scope.setErrorHandler((err: { statusCode?: number; message?: string }, _req, reply) => {
       if (err instanceof NotReadyError) return text(reply, 503, `not ready: ${err.message}`);
+      if (err instanceof StoreBusyError) return text(reply.header('retry-after', '5'), 503, `busy: ${err.message}`);
       // 4xx from Fastify (body too large, bad encoding) keep their status and message.
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
       if (status === 500) log.error({ err }, 'websub: hub request failed');

@@ -1,40 +1,62 @@
-import { Worker } from 'node:worker_threads';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+const betterSqlite = createRequire(import.meta.url).resolve('better-sqlite3');
 
 /**
- * Another connection committing short write transactions to a SQLite file on a thread of its own (as the
- * store-writer thread or a CLI import does beside the server) until `stop()`, which resolves to the
- * number of commits it made.
+ * Another process committing short write transactions to a SQLite file (as a CLI import does beside
+ * the server) until `stop()`, which resolves to the number of commits it made. With `holdMs` it first
+ * holds the write lock in one transaction that long, as a large import does; `started` resolves once
+ * it holds the lock (or has begun writing).
  */
-export function competingWriter(file: string): { stop(): Promise<number> } {
-  const stop = new SharedArrayBuffer(4);
-  const worker = new Worker(
-    `
-    const { parentPort, workerData } = require('node:worker_threads');
-    const Database = require('better-sqlite3');
-    const db = new Database(workerData.file);
+export function competingWriter(file: string, opts: { holdMs?: number } = {}): { started: Promise<void>; stop(): Promise<number> } {
+  const script = `
+    const Database = require(${JSON.stringify(betterSqlite)});
+    const db = new Database(${JSON.stringify(file)});
     db.pragma('busy_timeout = 5000');
     db.exec('create table if not exists competing_writes (n integer)');
-    const flag = new Int32Array(workerData.stop);
     const write = db.prepare('insert into competing_writes (n) values (?)');
     let commits = 0;
-    while (Atomics.load(flag, 0) === 0) {
+    let stopping = false;
+    process.stdin.on('data', () => (stopping = true));
+    const hold = ${Number(opts.holdMs ?? 0)};
+    if (hold) {
+      db.exec('begin immediate');
+      write.run(-1);
+      process.stdout.write('holding\\n');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, hold);
+      db.exec('commit');
+      commits++;
+    } else process.stdout.write('holding\\n');
+    const loop = () => {
+      if (stopping) {
+        db.close();
+        process.stdout.write('commits ' + commits + '\\n');
+        process.exit(0);
+      }
       db.transaction(() => write.run(commits))();
       commits++;
-      Atomics.wait(flag, 0, 0, 1);
-    }
-    db.close();
-    parentPort.postMessage(commits);
-    `,
-    { eval: true, workerData: { file, stop } },
-  );
+      setTimeout(loop, 1);
+    };
+    loop();
+  `;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  const started = new Promise<void>((resolve) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('holding')) resolve();
+    });
+  });
   const done = new Promise<number>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve(Number(out.match(/commits (\d+)/)?.[1] ?? 0)) : reject(new Error(`writer exited ${code}`)),
+    );
   });
   return {
+    started,
     stop() {
-      Atomics.store(new Int32Array(stop), 0, 1);
-      Atomics.notify(new Int32Array(stop), 0);
+      child.stdin.write('stop\n');
       return done;
     },
   };

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, Kysely, SqliteDialect, type SqliteDialectConfig, SqliteDriver, sql } from 'kysely';
+import { StoreBusyError } from '../../domain/index.js';
 import type { Connected, DialectAdapter } from '../dialect.js';
 import type { Database } from '../schema.js';
 
@@ -18,9 +19,11 @@ export function connectSqlite(url: string): Connected {
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 5000');
+  // No busy handler: it would sleep on the calling thread (the server's event loop) while another
+  // connection holds the write lock; the driver below waits for the lock asynchronously instead.
+  sqlite.pragma('busy_timeout = 0');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new WritingSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new WritingSqliteDialect({ database: sqlite }, () => sqlite.inTransaction) });
   let reader: Kysely<Database> | null = null;
   const adapter: DialectAdapter = {
     sharedByProcesses: false,
@@ -45,28 +48,63 @@ export function connectSqlite(url: string): Connected {
   return { db, adapter };
 }
 
+/** How long a write waits for another connection (a CLI import's transaction: about 8 s at 100,000 reviews) to release the lock. */
+const LOCK_WAIT_MS = 60_000;
+
 /**
- * Transactions that take the file's write lock when they begin (`begin immediate`), waiting for it up to
- * busy_timeout. A deferred transaction that has read cannot wait for a write another connection committed
- * after its read: SQLite answers SQLITE_BUSY at once, busy_timeout or not. The server, its store-writer
- * thread and CLI imports each write through their own connection, so a read-then-write transaction (a
- * claim, a compare-and-set) must hold the lock before it reads. Only one process writes a SQLite store,
- * so the serialisation costs nothing the engine did not already impose.
+ * The writing connection's dialect. Transactions take the file's write lock when they begin (`begin
+ * immediate`): a deferred transaction that has read cannot wait for a write another connection committed
+ * after its read (SQLite answers SQLITE_BUSY at once), and the server, its store-writer thread and CLI
+ * imports each write through their own connection, so a read-then-write transaction (a claim, a
+ * compare-and-set) must hold the lock before it reads. A statement refused for the lock (a `begin
+ * immediate` or a write outside a transaction, which has then done nothing) is retried after a timer,
+ * so the waiting never blocks the thread; past LOCK_WAIT_MS it fails with StoreBusyError.
  */
 class WritingSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
-  constructor(config: SqliteDialectConfig) {
+  readonly #inTransaction: () => boolean;
+  constructor(config: SqliteDialectConfig, inTransaction: () => boolean) {
     super(config);
     this.#config = config;
+    this.#inTransaction = inTransaction;
   }
   override createDriver() {
-    return new ImmediateSqliteDriver(this.#config);
+    return new WritingSqliteDriver(this.#config, this.#inTransaction);
   }
 }
 
-class ImmediateSqliteDriver extends SqliteDriver {
+class WritingSqliteDriver extends SqliteDriver {
+  readonly #inTransaction: () => boolean;
+  constructor(config: SqliteDialectConfig, inTransaction: () => boolean) {
+    super(config);
+    this.#inTransaction = inTransaction;
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    return {
+      executeQuery: (query) => this.#whenUnlocked(() => connection.executeQuery(query)),
+      streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+    };
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  async #whenUnlocked<T>(run: () => Promise<T>): Promise<T> {
+    const until = Date.now() + LOCK_WAIT_MS;
+    for (let pause = 1; ; pause = Math.min(pause * 2, 25)) {
+      try {
+        return await run();
+      } catch (err) {
+        const busy = (err as { code?: string }).code?.startsWith('SQLITE_BUSY');
+        // Inside a transaction the statement may have done part of its work: only the caller can retry.
+        if (!busy || this.#inTransaction()) throw err;
+        if (Date.now() >= until) throw new StoreBusyError(LOCK_WAIT_MS);
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
   }
 }
 
