@@ -40,7 +40,21 @@ export class ReviewIndex {
     private readonly byLanguage: Map<string, Bits>,
     private readonly withText: Bits,
     private readonly withReply: Bits,
-  ) {}
+  ) {
+    this.withoutText = not(withText);
+    this.withoutReply = not(withReply);
+    this.none = new Uint32Array(words);
+    this.scratch = new Uint32Array(words);
+    this.candidateScratch = new Uint32Array(words);
+  }
+
+  private readonly withoutText: Bits;
+  private readonly withoutReply: Bits;
+  /** No review: the set of an unknown technician, service or source. */
+  private readonly none: Bits;
+  /** Sets every search reuses (see searchPositions). */
+  private readonly scratch: Bits;
+  private readonly candidateScratch: Bits;
 
   static create(...args: Parameters<typeof ReviewIndex.build>): ReviewIndex {
     return runAtOnce(ReviewIndex.build(...args));
@@ -146,21 +160,28 @@ export class ReviewIndex {
    * elsewhere in the order never shift a page. `matched` counts every match, not only those after the cursor.
    */
   search(q: SearchRequest, after?: SearchCursor): SearchResult {
+    const { matched, positions, next_cursor } = this.searchPositions(q, after);
+    return { matched, returned: positions.length, reviews: positions.map((i) => this.reviews[i]), next_cursor };
+  }
+
+  /** `search` with the page as positions in the order (what a renderer splices from the rendered reviews). */
+  searchPositions(q: SearchRequest, after?: SearchCursor): SearchPositions {
     const sort = q.sort ?? 'newest';
     const start = q.until ? this.firstOnOrBefore(q.until) : 0;
     const end = q.since ? this.firstBefore(q.since) : this.reviews.length;
-    if (start >= end) return { matched: 0, returned: 0, reviews: [], next_cursor: null };
+    if (start >= end) return { matched: 0, positions: [], next_cursor: null };
 
-    const bits = rangeBits(this.words, start, end);
+    // The one scratch set: a search runs to its end on one thread, so no request allocates a corpus-sized set.
+    const bits = rangeBits(this.scratch, start, end);
     const filters: Bits[] = [];
     if (q.rating !== undefined) filters.push(this.ratingExact[q.rating]);
     if (q.min_rating !== undefined) filters.push(this.ratingAtLeast[Math.ceil(q.min_rating)]);
     if (q.mentions_technician !== undefined) filters.push(this.entity(this.byTechnician, this.technicians, q.mentions_technician));
     if (q.mentions_service !== undefined) filters.push(this.entity(this.byService, this.services, q.mentions_service));
-    if (q.source !== undefined) filters.push(this.bySource.get(q.source.toLowerCase()) ?? new Uint32Array(this.words));
+    if (q.source !== undefined) filters.push(this.bySource.get(q.source.toLowerCase()) ?? this.none);
     if (q.language !== undefined) filters.push(this.language(q.language.toLowerCase()));
-    if (q.has_text !== undefined) filters.push(q.has_text ? this.withText : not(this.withText));
-    if (q.has_owner_reply !== undefined) filters.push(q.has_owner_reply ? this.withReply : not(this.withReply));
+    if (q.has_text !== undefined) filters.push(q.has_text ? this.withText : this.withoutText);
+    if (q.has_owner_reply !== undefined) filters.push(q.has_owner_reply ? this.withReply : this.withoutReply);
     const firstWord = start >>> 5;
     const lastWord = (end - 1) >>> 5;
     for (const f of filters) for (let w = firstWord; w <= lastWord; w++) bits[w] &= f[w];
@@ -171,7 +192,7 @@ export class ReviewIndex {
       if (popcount(bits, firstWord, lastWord) > this.directTextChecks) {
         const candidates = this.text.candidates(needle);
         if (candidates) {
-          const c = fromPositions(this.words, candidates);
+          const c = fromPositions(this.candidateScratch, firstWord, lastWord, candidates);
           for (let w = firstWord; w <= lastWord; w++) bits[w] &= c[w];
         }
       }
@@ -204,8 +225,8 @@ export class ReviewIndex {
       }
     }
     const more = out.length > q.limit;
-    const reviews = out.slice(0, q.limit).map((i) => this.reviews[i]);
-    const last = reviews[reviews.length - 1];
+    if (more) out.length = q.limit;
+    const last = this.reviews[out[out.length - 1]];
     const next_cursor =
       more && last
         ? encodeCursor({
@@ -218,7 +239,7 @@ export class ReviewIndex {
             id: last.id,
           })
         : null;
-    return { matched, returned: reviews.length, reviews, next_cursor };
+    return { matched, positions: out, next_cursor };
   }
 
   /** First position strictly after the cursor's review in newest-first order (whether or not it is still here). */
@@ -255,8 +276,15 @@ export class ReviewIndex {
 
   private entity(map: Map<string, Bits>, matcher: MentionMatcher, value: string): Bits {
     const id = matcher.resolve(value);
-    return (id && map.get(id)) || new Uint32Array(this.words);
+    return (id && map.get(id)) || this.none;
   }
+}
+
+/** A page of a search as positions in the index's order. */
+export interface SearchPositions {
+  matched: number;
+  positions: number[];
+  next_cursor: string | null;
 }
 
 const DIRECT_TEXT_CHECKS = 500;
@@ -324,20 +352,22 @@ function getOrCreate(map: Map<string, Bits>, key: string, words: number): Bits {
   return bits;
 }
 
-/** Bits set for positions start (inclusive) to end (exclusive). */
-function rangeBits(words: number, start: number, end: number): Bits {
-  const bits = new Uint32Array(words);
+/** `bits` set for positions start (inclusive) to end (exclusive) and cleared elsewhere. */
+function rangeBits(bits: Bits, start: number, end: number): Bits {
   const first = start >>> 5;
   const last = (end - 1) >>> 5;
+  bits.fill(0, 0, first);
   bits.fill(0xffffffff, first, last + 1);
+  bits.fill(0, last + 1);
   bits[first] &= ~0 << (start & 31);
   const tail = end & 31;
   if (tail !== 0) bits[last] &= (1 << tail) - 1;
   return bits;
 }
 
-function fromPositions(words: number, positions: Int32Array): Bits {
-  const bits = new Uint32Array(words);
+/** `bits` cleared over words [first, last] and set at `positions` (those outside are ignored by the caller). */
+function fromPositions(bits: Bits, first: number, last: number, positions: Int32Array): Bits {
+  bits.fill(0, first, last + 1);
   for (let k = 0; k < positions.length; k++) set(bits, positions[k]);
   return bits;
 }
