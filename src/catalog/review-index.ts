@@ -26,8 +26,8 @@ export class ReviewIndex {
     readonly reviews: readonly Review[],
     private readonly technicians: MentionMatcher,
     private readonly services: MentionMatcher,
-    /** Above this many candidates, narrow by the trigram index before checking texts. */
-    private readonly directTextChecks: number,
+    /** Narrow by the trigram index when its postings are at most this many times the texts left to check. */
+    private readonly postingsPerCheck: number,
     private readonly words: number,
     private readonly dates: string[],
     private readonly ratingExact: Bits[],
@@ -68,7 +68,7 @@ export class ReviewIndex {
     reviews: readonly Review[],
     technicians: MentionMatcher,
     services: MentionMatcher,
-    directTextChecks = DIRECT_TEXT_CHECKS,
+    postingsPerCheck = POSTINGS_PER_CHECK,
     previous?: { index: ReviewIndex; fresh: ReadonlySet<unknown> },
   ): Steps<ReviewIndex> {
     const words = Math.ceil(reviews.length / 32);
@@ -110,7 +110,7 @@ export class ReviewIndex {
       reviews,
       technicians,
       services,
-      directTextChecks,
+      postingsPerCheck,
       words,
       dates,
       ratingExact,
@@ -187,14 +187,13 @@ export class ReviewIndex {
     for (const f of filters) for (let w = firstWord; w <= lastWord; w++) bits[w] &= f[w];
     const needle = q.query ? foldText(q.query) : '';
     if (needle) {
-      // The trigram index pays off only when the other filters leave many reviews; checking a few
-      // thousand texts directly is cheaper than intersecting long posting lists.
-      if (popcount(bits, firstWord, lastWord) > this.directTextChecks) {
-        const candidates = this.text.candidates(needle);
-        if (candidates) {
-          const c = fromPositions(this.candidateScratch, firstWord, lastWord, candidates);
-          for (let w = firstWord; w <= lastWord; w++) bits[w] &= c[w];
-        }
+      // The trigram index pays off when walking the rarest trigram's postings (a bit test per entry)
+      // costs less than checking every remaining text (a substring search each).
+      const count = this.text.candidateCount(needle);
+      if (count !== null && count <= popcount(bits, firstWord, lastWord) * this.postingsPerCheck) {
+        const narrowed = this.candidateScratch.fill(0, firstWord, lastWord + 1);
+        this.text.narrow(needle, bits, narrowed);
+        bits.set(narrowed.subarray(firstWord, lastWord + 1), firstWord);
       }
       // The trigram filter is a superset (hash collisions, order of trigrams): confirm the substring.
       for (let w = firstWord; w <= lastWord; w++) {
@@ -287,7 +286,8 @@ export interface SearchPositions {
   next_cursor: string | null;
 }
 
-const DIRECT_TEXT_CHECKS = 500;
+/** What a substring check of a review's text costs in posting steps (bit tests), roughly. */
+const POSTINGS_PER_CHECK = 16;
 
 function popcount(bits: Bits, first: number, last: number): number {
   let n = 0;
@@ -362,12 +362,5 @@ function rangeBits(bits: Bits, start: number, end: number): Bits {
   bits[first] &= ~0 << (start & 31);
   const tail = end & 31;
   if (tail !== 0) bits[last] &= (1 << tail) - 1;
-  return bits;
-}
-
-/** `bits` cleared over words [first, last] and set at `positions` (those outside are ignored by the caller). */
-function fromPositions(bits: Bits, first: number, last: number, positions: Int32Array): Bits {
-  bits.fill(0, first, last + 1);
-  for (let k = 0; k < positions.length; k++) set(bits, positions[k]);
   return bits;
 }
