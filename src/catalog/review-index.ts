@@ -55,6 +55,8 @@ export class ReviewIndex {
   /** Sets every search reuses (see searchPositions). */
   private readonly scratch: Bits;
   private readonly candidateScratch: Bits;
+  /** A language filter's set (the tag and its regional tags), made on first use. */
+  private readonly byLanguageTag = new Map<string, Bits>();
 
   static create(...args: Parameters<typeof ReviewIndex.build>): ReviewIndex {
     return runAtOnce(ReviewIndex.build(...args));
@@ -267,9 +269,17 @@ export class ReviewIndex {
 
   /** Reviews in a language: the tag itself and its regional tags (`en` → `en`, `en-us`, …). */
   private language(tag: string): Bits {
-    const out = new Uint32Array(this.words);
-    for (const [key, bits] of this.byLanguage)
-      if (key === tag || key.startsWith(`${tag}-`)) for (let w = 0; w < this.words; w++) out[w] |= bits[w];
+    let out = this.byLanguageTag.get(tag);
+    if (out) return out;
+    const keys = [...this.byLanguage.keys()].filter((key) => key === tag || key.startsWith(`${tag}-`));
+    if (keys.length === 0) return this.none;
+    // Kept: only a tag some review's tag starts with gets here, so there are a handful at most.
+    out = new Uint32Array(this.words);
+    for (const key of keys) {
+      const bits = this.byLanguage.get(key)!;
+      for (let w = 0; w < this.words; w++) out[w] |= bits[w];
+    }
+    this.byLanguageTag.set(tag, out);
     return out;
   }
 
