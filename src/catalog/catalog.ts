@@ -204,11 +204,18 @@ export class Catalog {
 
   /** REST search and MCP search_reviews: one function, one schema (validated by the caller). */
   search(q: SearchRequest): SearchResult {
-    if (q.cursor === undefined) return this.index.search(q);
-    const got = decodeCursor(q.cursor, 'search', 'cursor');
-    // The schema has checked it; a caller that skipped the schema gets an error, not a wrong page.
-    if ('issue' in got) throw new Error(got.issue.message);
-    return this.index.search(q, got.cursor);
+    return this.index.search(q, searchAfter(q));
+  }
+
+  /**
+   * The bytes of JSON.stringify(this.search(q)), copied item by item from the rendered /reviews.json
+   * (no review is serialised per request), with the digest of a spliced document and the next cursor.
+   * A property test holds it to JSON.stringify.
+   */
+  searchPage(q: SearchRequest): { body: Buffer; digest: Buffer; next_cursor: string | null } {
+    const { matched, positions, next_cursor } = this.index.searchPositions(q, searchAfter(q));
+    const doc: SearchResult = { matched, returned: positions.length, reviews: [], next_cursor };
+    return { ...this.reviewsJson.pickDocument(doc, 'reviews', positions), next_cursor };
   }
 
   since(date: string): SinceResult {
@@ -233,4 +240,13 @@ export class Catalog {
     const { parts, digest, ownedBytes } = this.reviewsJson.prefixDocument(doc, 'reviews', count);
     return new Representation(JSON_TYPE, parts, this.lastModified, { digest, ownedBytes, policy: PER_URL });
   }
+}
+
+/** The keyset position a search's cursor names, if it has one. */
+function searchAfter(q: SearchRequest) {
+  if (q.cursor === undefined) return undefined;
+  const got = decodeCursor(q.cursor, 'search', 'cursor');
+  // The schema has checked it; a caller that skipped the schema gets an error, not a wrong page.
+  if ('issue' in got) throw new Error(got.issue.message);
+  return got.cursor;
 }

@@ -26,8 +26,8 @@ export class ReviewIndex {
     readonly reviews: readonly Review[],
     private readonly technicians: MentionMatcher,
     private readonly services: MentionMatcher,
-    /** Above this many candidates, narrow by the trigram index before checking texts. */
-    private readonly directTextChecks: number,
+    /** Narrow by the trigram index when its postings are at most this many times the texts left to check. */
+    private readonly postingsPerCheck: number,
     private readonly words: number,
     private readonly dates: string[],
     private readonly ratingExact: Bits[],
@@ -40,7 +40,23 @@ export class ReviewIndex {
     private readonly byLanguage: Map<string, Bits>,
     private readonly withText: Bits,
     private readonly withReply: Bits,
-  ) {}
+  ) {
+    this.withoutText = not(withText);
+    this.withoutReply = not(withReply);
+    this.none = new Uint32Array(words);
+    this.scratch = new Uint32Array(words);
+    this.candidateScratch = new Uint32Array(words);
+  }
+
+  private readonly withoutText: Bits;
+  private readonly withoutReply: Bits;
+  /** No review: the set of an unknown technician, service or source. */
+  private readonly none: Bits;
+  /** Sets every search reuses (see searchPositions). */
+  private readonly scratch: Bits;
+  private readonly candidateScratch: Bits;
+  /** A language filter's set (the tag and its regional tags), made on first use. */
+  private readonly byLanguageTag = new Map<string, Bits>();
 
   static create(...args: Parameters<typeof ReviewIndex.build>): ReviewIndex {
     return runAtOnce(ReviewIndex.build(...args));
@@ -54,7 +70,7 @@ export class ReviewIndex {
     reviews: readonly Review[],
     technicians: MentionMatcher,
     services: MentionMatcher,
-    directTextChecks = DIRECT_TEXT_CHECKS,
+    postingsPerCheck = POSTINGS_PER_CHECK,
     previous?: { index: ReviewIndex; fresh: ReadonlySet<unknown> },
   ): Steps<ReviewIndex> {
     const words = Math.ceil(reviews.length / 32);
@@ -96,7 +112,7 @@ export class ReviewIndex {
       reviews,
       technicians,
       services,
-      directTextChecks,
+      postingsPerCheck,
       words,
       dates,
       ratingExact,
@@ -146,34 +162,40 @@ export class ReviewIndex {
    * elsewhere in the order never shift a page. `matched` counts every match, not only those after the cursor.
    */
   search(q: SearchRequest, after?: SearchCursor): SearchResult {
+    const { matched, positions, next_cursor } = this.searchPositions(q, after);
+    return { matched, returned: positions.length, reviews: positions.map((i) => this.reviews[i]), next_cursor };
+  }
+
+  /** `search` with the page as positions in the order (what a renderer splices from the rendered reviews). */
+  searchPositions(q: SearchRequest, after?: SearchCursor): SearchPositions {
     const sort = q.sort ?? 'newest';
     const start = q.until ? this.firstOnOrBefore(q.until) : 0;
     const end = q.since ? this.firstBefore(q.since) : this.reviews.length;
-    if (start >= end) return { matched: 0, returned: 0, reviews: [], next_cursor: null };
+    if (start >= end) return { matched: 0, positions: [], next_cursor: null };
 
-    const bits = rangeBits(this.words, start, end);
+    // The one scratch set: a search runs to its end on one thread, so no request allocates a corpus-sized set.
+    const bits = rangeBits(this.scratch, start, end);
     const filters: Bits[] = [];
     if (q.rating !== undefined) filters.push(this.ratingExact[q.rating]);
     if (q.min_rating !== undefined) filters.push(this.ratingAtLeast[Math.ceil(q.min_rating)]);
     if (q.mentions_technician !== undefined) filters.push(this.entity(this.byTechnician, this.technicians, q.mentions_technician));
     if (q.mentions_service !== undefined) filters.push(this.entity(this.byService, this.services, q.mentions_service));
-    if (q.source !== undefined) filters.push(this.bySource.get(q.source.toLowerCase()) ?? new Uint32Array(this.words));
+    if (q.source !== undefined) filters.push(this.bySource.get(q.source.toLowerCase()) ?? this.none);
     if (q.language !== undefined) filters.push(this.language(q.language.toLowerCase()));
-    if (q.has_text !== undefined) filters.push(q.has_text ? this.withText : not(this.withText));
-    if (q.has_owner_reply !== undefined) filters.push(q.has_owner_reply ? this.withReply : not(this.withReply));
+    if (q.has_text !== undefined) filters.push(q.has_text ? this.withText : this.withoutText);
+    if (q.has_owner_reply !== undefined) filters.push(q.has_owner_reply ? this.withReply : this.withoutReply);
     const firstWord = start >>> 5;
     const lastWord = (end - 1) >>> 5;
     for (const f of filters) for (let w = firstWord; w <= lastWord; w++) bits[w] &= f[w];
     const needle = q.query ? foldText(q.query) : '';
     if (needle) {
-      // The trigram index pays off only when the other filters leave many reviews; checking a few
-      // thousand texts directly is cheaper than intersecting long posting lists.
-      if (popcount(bits, firstWord, lastWord) > this.directTextChecks) {
-        const candidates = this.text.candidates(needle);
-        if (candidates) {
-          const c = fromPositions(this.words, candidates);
-          for (let w = firstWord; w <= lastWord; w++) bits[w] &= c[w];
-        }
+      // The trigram index pays off when walking the rarest trigram's postings (a bit test per entry)
+      // costs less than checking every remaining text (a substring search each).
+      const count = this.text.candidateCount(needle);
+      if (count !== null && count <= popcount(bits, firstWord, lastWord) * this.postingsPerCheck) {
+        const narrowed = this.candidateScratch.fill(0, firstWord, lastWord + 1);
+        this.text.narrow(needle, bits, narrowed);
+        bits.set(narrowed.subarray(firstWord, lastWord + 1), firstWord);
       }
       // The trigram filter is a superset (hash collisions, order of trigrams): confirm the substring.
       for (let w = firstWord; w <= lastWord; w++) {
@@ -204,8 +226,8 @@ export class ReviewIndex {
       }
     }
     const more = out.length > q.limit;
-    const reviews = out.slice(0, q.limit).map((i) => this.reviews[i]);
-    const last = reviews[reviews.length - 1];
+    if (more) out.length = q.limit;
+    const last = this.reviews[out[out.length - 1]];
     const next_cursor =
       more && last
         ? encodeCursor({
@@ -218,7 +240,7 @@ export class ReviewIndex {
             id: last.id,
           })
         : null;
-    return { matched, returned: reviews.length, reviews, next_cursor };
+    return { matched, positions: out, next_cursor };
   }
 
   /** First position strictly after the cursor's review in newest-first order (whether or not it is still here). */
@@ -247,19 +269,35 @@ export class ReviewIndex {
 
   /** Reviews in a language: the tag itself and its regional tags (`en` → `en`, `en-us`, …). */
   private language(tag: string): Bits {
-    const out = new Uint32Array(this.words);
-    for (const [key, bits] of this.byLanguage)
-      if (key === tag || key.startsWith(`${tag}-`)) for (let w = 0; w < this.words; w++) out[w] |= bits[w];
+    let out = this.byLanguageTag.get(tag);
+    if (out) return out;
+    const keys = [...this.byLanguage.keys()].filter((key) => key === tag || key.startsWith(`${tag}-`));
+    if (keys.length === 0) return this.none;
+    // Kept: only a tag some review's tag starts with gets here, so there are a handful at most.
+    out = new Uint32Array(this.words);
+    for (const key of keys) {
+      const bits = this.byLanguage.get(key)!;
+      for (let w = 0; w < this.words; w++) out[w] |= bits[w];
+    }
+    this.byLanguageTag.set(tag, out);
     return out;
   }
 
   private entity(map: Map<string, Bits>, matcher: MentionMatcher, value: string): Bits {
     const id = matcher.resolve(value);
-    return (id && map.get(id)) || new Uint32Array(this.words);
+    return (id && map.get(id)) || this.none;
   }
 }
 
-const DIRECT_TEXT_CHECKS = 500;
+/** A page of a search as positions in the index's order. */
+export interface SearchPositions {
+  matched: number;
+  positions: number[];
+  next_cursor: string | null;
+}
+
+/** What a substring check of a review's text costs in posting steps (bit tests), roughly. */
+const POSTINGS_PER_CHECK = 16;
 
 function popcount(bits: Bits, first: number, last: number): number {
   let n = 0;
@@ -324,20 +362,15 @@ function getOrCreate(map: Map<string, Bits>, key: string, words: number): Bits {
   return bits;
 }
 
-/** Bits set for positions start (inclusive) to end (exclusive). */
-function rangeBits(words: number, start: number, end: number): Bits {
-  const bits = new Uint32Array(words);
+/** `bits` set for positions start (inclusive) to end (exclusive) and cleared elsewhere. */
+function rangeBits(bits: Bits, start: number, end: number): Bits {
   const first = start >>> 5;
   const last = (end - 1) >>> 5;
+  bits.fill(0, 0, first);
   bits.fill(0xffffffff, first, last + 1);
+  bits.fill(0, last + 1);
   bits[first] &= ~0 << (start & 31);
   const tail = end & 31;
   if (tail !== 0) bits[last] &= (1 << tail) - 1;
-  return bits;
-}
-
-function fromPositions(words: number, positions: Int32Array): Bits {
-  const bits = new Uint32Array(words);
-  for (let k = 0; k < positions.length; k++) set(bits, positions[k]);
   return bits;
 }

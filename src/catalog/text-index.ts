@@ -63,17 +63,19 @@ class Segment {
     return new Segment(counts, postings);
   }
 
-  /** Documents (ascending) that may contain the folded needle (at least 3 characters long). */
-  candidates(needle: string): Int32Array {
-    // Only the two rarest trigrams: intersecting every (long, common) list costs more than the substring
-    // checks it would save, and the caller confirms every candidate anyway.
-    const lists: Int32Array[] = [];
+  /**
+   * The postings of the needle's rarest trigram (the needle is folded, at least 3 characters): every
+   * document that contains it is there. Walking only this list and testing each entry against the
+   * other filters costs one step per entry; merging it with a second list costs both lists' lengths.
+   */
+  rarest(needle: string): Int32Array {
+    let best = this.postings.subarray(0, 0);
     for (let i = 0; i + 2 < needle.length; i++) {
       const b = trigramBucket(needle.charCodeAt(i), needle.charCodeAt(i + 1), needle.charCodeAt(i + 2));
-      lists.push(this.postings.subarray(this.offsets[b], this.offsets[b + 1]));
+      const length = this.offsets[b + 1] - this.offsets[b];
+      if (i === 0 || length < best.length) best = this.postings.subarray(this.offsets[b], this.offsets[b + 1]);
     }
-    lists.sort((a, b) => a.length - b.length);
-    return lists.length > 1 ? intersect(lists[0], lists[1]) : lists[0];
+    return best;
   }
 }
 
@@ -136,40 +138,28 @@ export class TextIndex {
   }
 
   /**
-   * Positions that may contain `needle` (already folded), or null when the needle is too short to use
-   * the index (the caller then checks every document).
+   * How many documents may contain `needle` (already folded) by the index: the postings `narrow` would
+   * walk. Null when the needle is too short to use the index (the caller then checks every document).
    */
-  candidates(needle: string): Int32Array | null {
+  candidateCount(needle: string): number | null {
     if (needle.length < 3) return null;
-    const docs = this.delta ? [this.base.candidates(needle), this.delta.candidates(needle)] : [this.base.candidates(needle)];
-    const out = new Int32Array(docs.reduce((n, d) => n + d.length, 0));
-    let k = 0;
-    for (const list of docs) {
+    return this.base.rarest(needle).length + (this.delta ? this.delta.rarest(needle).length : 0);
+  }
+
+  /**
+   * Sets in `out` (a bitset by position, cleared by the caller) each position set in `within` whose
+   * text may contain `needle` (at least 3 characters): a superset of the matches, to confirm with `matches`.
+   */
+  narrow(needle: string, within: Uint32Array, out: Uint32Array): void {
+    for (const list of this.delta ? [this.base.rarest(needle), this.delta.rarest(needle)] : [this.base.rarest(needle)]) {
       for (let i = 0; i < list.length; i++) {
         const p = this.positionOf[list[i]];
-        if (p >= 0) out[k++] = p;
+        if (p >= 0 && (within[p >>> 5] & (1 << (p & 31))) !== 0) out[p >>> 5] |= 1 << (p & 31);
       }
     }
-    return out.subarray(0, k);
   }
 
   matches(position: number, needle: string): boolean {
     return this.folded[this.docOf[position]].includes(needle);
   }
-}
-
-function intersect(a: Int32Array, b: Int32Array): Int32Array {
-  const out = new Int32Array(Math.min(a.length, b.length));
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      out[k++] = a[i];
-      i++;
-      j++;
-    } else if (a[i] < b[j]) i++;
-    else j++;
-  }
-  return out.subarray(0, k);
 }

@@ -7,11 +7,13 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** A page's body with the URL of the next page, if any (RFC 8288 `Link: <…>; rel="next"`). */
 export class Page extends Representation {
   constructor(
-    body: string,
+    body: string | Buffer,
     lastModified: string,
     readonly next: string | null,
+    /** A digest that covers the body already (a spliced document's). */
+    digest?: Buffer,
   ) {
-    super(JSON_TYPE, Buffer.from(body), lastModified, { policy: PER_URL });
+    super(JSON_TYPE, typeof body === 'string' ? Buffer.from(body) : body, lastModified, { policy: PER_URL, digest });
   }
 }
 

@@ -1,36 +1,74 @@
 import { ImportFileError } from './errors.js';
 
-const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+/** The first line drops a UTF-8 BOM; a U+FEFF anywhere else is text, as a whole-file decode keeps it. */
+const firstLineDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Strict UTF-8 (a BOM is dropped); invalid bytes are reported with their line, never replaced silently. */
-export function decodeUtf8(bytes: Uint8Array): string {
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-    throw new ImportFileError([
-      { line: 1, field: '', reason: 'the file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8' },
-    ]);
-  }
-  try {
-    return decoder.decode(bytes);
-  } catch {
-    const { line, offset } = firstInvalidUtf8(bytes);
-    throw new ImportFileError([{ line, field: '', reason: `invalid UTF-8 at byte ${offset}; save the file as UTF-8` }]);
-  }
+/** One line of a file, decoded, without its `\n`; numbered from 1. */
+export interface Line {
+  line: number;
+  text: string;
 }
 
-function firstInvalidUtf8(bytes: Uint8Array): { line: number; offset: number } {
+/**
+ * A byte stream as strict UTF-8 lines, split at `\n` (a `\r` before it is kept, as String.split would),
+ * one line in memory at a time: a file of any size is read without ever being one string. Splitting
+ * the bytes first is exact because no UTF-8 sequence contains the byte 0x0A, so the lines decode as
+ * the whole would; invalid bytes are reported with their line and file offset, never replaced silently.
+ */
+export async function* utf8Lines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Line> {
   let line = 1;
+  let offset = 0;
+  let partial: Buffer[] = [];
+  let first = true;
+  const decode = (bytes: Uint8Array): Line => {
+    if (first && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+      throw new ImportFileError([
+        { line: 1, field: '', reason: 'the file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8' },
+      ]);
+    }
+    let text: string;
+    try {
+      text = (first ? firstLineDecoder : decoder).decode(bytes);
+    } catch {
+      throw new ImportFileError([
+        { line, field: '', reason: `invalid UTF-8 at byte ${offset + firstInvalidUtf8(bytes)}; save the file as UTF-8` },
+      ]);
+    }
+    first = false;
+    const out = { line, text };
+    line++;
+    offset += bytes.length + 1;
+    return out;
+  };
+  for await (const chunk of chunks) {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let start = 0;
+    for (let end = bytes.indexOf(0x0a); end >= 0; end = bytes.indexOf(0x0a, start)) {
+      const piece = bytes.subarray(start, end);
+      yield decode(partial.length > 0 ? Buffer.concat([...partial, piece]) : piece);
+      partial = [];
+      start = end + 1;
+    }
+    // The chunk's bytes may be reused by the stream: keep a copy of an unfinished line.
+    if (start < bytes.length) partial.push(Buffer.from(bytes.subarray(start)));
+  }
+  yield decode(Buffer.concat(partial));
+}
+
+/** Offset of the first byte of `bytes` (one line) that does not start a valid UTF-8 sequence. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i];
     const len = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
-    if (len === 0 || i + len > bytes.length) return { line, offset: i };
+    if (len === 0 || i + len > bytes.length) return i;
     try {
       decoder.decode(bytes.subarray(i, i + len));
     } catch {
-      return { line, offset: i };
+      return i;
     }
-    if (b === 0x0a) line++;
     i += len;
   }
-  return { line, offset: i };
+  return i;
 }

@@ -1,5 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { ImportRecordInput } from '../domain/index.js';
+import type { Line } from './decode.js';
 import { ImportFileError, type RowError, type RowRef } from './errors.js';
 import { googleToRecord, isGoogleReview } from './google.js';
 
@@ -59,11 +60,8 @@ export function detectFormat(text: string, fileName: string, flag?: Format): For
     if (looksJson && jsonDocument(t)) throw fileError(`${fileName} is named .csv but holds JSON; rename it to .json or pass --format json`);
     return 'csv';
   }
-  if (/\.(ndjson|jsonl)$/i.test(fileName)) {
-    if (t.startsWith('['))
-      throw fileError(
-        `${fileName} is named .${fileName.split('.').pop()} but holds a JSON array, not one JSON object per line; rename it to .json or pass --format json`,
-      );
+  if (NDJSON_NAME.test(fileName)) {
+    if (t.startsWith('[')) throw fileError(arrayInNdjson(fileName));
     return 'ndjson';
   }
   if (/\.json$/i.test(fileName)) {
@@ -80,6 +78,35 @@ export function detectFormat(text: string, fileName: string, flag?: Format): For
     if (t.startsWith('{')) return 'ndjson';
   }
   return 'csv';
+}
+
+const NDJSON_NAME = /\.(ndjson|jsonl)$/i;
+const arrayInNdjson = (fileName: string) =>
+  `${fileName} is named .${fileName.split('.').pop()} but holds a JSON array, not one JSON object per line; rename it to .json or pass --format json`;
+
+/** Whether the flag, or else the file's name, says NDJSON: such a file is parsed a line at a time as it is read. */
+export const namedNdjson = (fileName: string, flag?: Format) => (flag ? flag === 'ndjson' : NDJSON_NAME.test(fileName));
+
+/**
+ * `detectFormat` then `parseFile` for a file `namedNdjson` says is NDJSON, over its lines as they are
+ * read (so a file larger than one string may be is imported): the same errors, in the same order.
+ */
+export async function parseNdjsonLines(lines: AsyncIterable<Line>, fileName: string, flag?: Format): Promise<ParsedFile> {
+  const parsed: ParsedFile = { format: 'ndjson', rows: [], errors: [] };
+  let blank = true;
+  let array = false;
+  for await (const { line, text } of lines) {
+    if (blank) {
+      if (text.trim() === '') continue;
+      blank = false;
+      array = !flag && text.trimStart().startsWith('[');
+    }
+    // After a JSON array's first line the rest is only decoded: invalid UTF-8 anywhere is reported first.
+    if (!array) ndjsonLine(text, line, parsed);
+  }
+  if (blank) throw fileError('the file is empty');
+  if (array) throw fileError(arrayInNdjson(fileName));
+  return parsed;
 }
 
 /** Parse a file in a format; a file without a single review row is an error. */
@@ -126,18 +153,20 @@ function parseJson(text: string, format: 'json' | 'google'): ParsedFile {
 }
 
 function parseNdjson(text: string): ParsedFile {
-  const rows: RawRow[] = [];
-  const errors: RowError[] = [];
-  text.split('\n').forEach((raw, i) => {
-    const line = raw.replace(/\r$/, '');
-    if (line.trim() === '') return;
-    try {
-      rows.push({ line: i + 1, value: JSON.parse(line) });
-    } catch (err) {
-      errors.push({ line: i + 1, field: '', reason: `not valid JSON: ${(err as Error).message}` });
-    }
-  });
-  return { format: 'ndjson', rows, errors };
+  const parsed: ParsedFile = { format: 'ndjson', rows: [], errors: [] };
+  text.split('\n').forEach((raw, i) => ndjsonLine(raw, i + 1, parsed));
+  return parsed;
+}
+
+/** One line of an NDJSON file into the rows, or the errors when it is not JSON; blank lines are skipped. */
+function ndjsonLine(raw: string, line: number, parsed: ParsedFile): void {
+  const text = raw.replace(/\r$/, '');
+  if (text.trim() === '') return;
+  try {
+    parsed.rows.push({ line, value: JSON.parse(text) });
+  } catch (err) {
+    parsed.errors.push({ line, field: '', reason: `not valid JSON: ${(err as Error).message}` });
+  }
 }
 
 const BOOL: Record<string, boolean> = { true: true, false: false, yes: true, no: false, '1': true, '0': false };

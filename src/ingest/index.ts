@@ -1,6 +1,5 @@
 export { analyzePending } from './analyze.js';
 export { describeCleaning, type TextFix } from './clean-text.js';
-export { decodeUtf8 } from './decode.js';
 export { formatRowError, ImportFileError, type RowError } from './errors.js';
 export { detectFormat, FORMATS, type Format, parseFile, type RawRow } from './formats.js';
 export { googleToRecord } from './google.js';

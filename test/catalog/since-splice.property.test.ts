@@ -1,11 +1,13 @@
 // `GET /api/reviews/since/{date}` is spliced from the rendered /reviews.json instead of rendered per
-// date: its bytes must equal JSON.stringify of the since result, and its ETag the hash-tree digest a
-// render of that document gives, on a catalog built from scratch, built on a previous one, or loaded.
+// date, and a search page is copied from it item by item: their bytes must equal JSON.stringify of the
+// result, and their ETag the hash-tree digest a render of that document gives, on a catalog built from
+// scratch, built on a previous one, or loaded.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { Catalog, decodeSnapshot, LocalCorpus, SplicedJson } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
+import { SearchQuerySchema } from '../../src/domain/index.js';
 import type { ReviewTable } from '../../src/store/index.js';
 import { catalogRows } from '../helpers/index.js';
 
@@ -70,4 +72,45 @@ test('a since body holds its head and tail only: the reviews are a view of /revi
     rep.length - items.length,
   );
   assert.equal(JSON.parse(Buffer.concat(rep.chunks as Buffer[]).toString()).count, updated.reviews.length, 'the body is every review');
+});
+
+const searches = fc.record(
+  {
+    min_rating: fc.constantFrom(1, 2.5, 4, 5),
+    since: fc
+      .date({ min: new Date('2021-01-01'), max: new Date('2026-12-31'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10)),
+    query: fc.constantFrom('leak', 'on time', 'price', 'ÉTÉ', 'xyzzy', 'a'),
+    mentions_technician: fc.constantFrom('mike-delgado', 'Sarah', 'nobody'),
+    has_owner_reply: fc.boolean(),
+    sort: fc.constantFrom('newest', 'oldest', 'highest', 'lowest'),
+    limit: fc.integer({ min: 1, max: 40 }),
+  },
+  { requiredKeys: [] },
+);
+
+test('search pages are JSON.stringify of the search result, byte for byte, cursor after cursor, with the hash-tree digest of that document', async () => {
+  const loaded = await reloaded(updated);
+  fc.assert(
+    fc.property(searches, (raw) => {
+      const q = SearchQuerySchema.parse(raw);
+      for (const c of [updated, updatedFromScratch, loaded]) {
+        let cursor: string | undefined;
+        for (let page = 0; page < 3; page++) {
+          const result = c.search({ ...q, cursor });
+          const reference = SplicedJson.render(result, 'reviews', 'array', {
+            keys: result.reviews.map((r) => r.id),
+            values: result.reviews,
+          });
+          const got = c.searchPage({ ...q, cursor });
+          assert.equal(got.body.toString(), JSON.stringify(result));
+          assert.deepEqual(got.digest, reference.digest);
+          assert.equal(got.next_cursor, result.next_cursor);
+          if (!result.next_cursor) break;
+          cursor = result.next_cursor;
+        }
+      }
+    }),
+    { seed: 17, numRuns: 200 },
+  );
 });

@@ -205,6 +205,34 @@ export class SplicedJson {
     return { parts: [open, ...items, close], digest, ownedBytes: open.length + close.length };
   }
 
+  /**
+   * Another document whose `member` is this render's items at `positions` (an array member, in the
+   * order given), as one buffer of copied bytes (no item is rendered again), and the digest render()
+   * would give that document, taken over the items' digests.
+   */
+  pickDocument(doc: object, member: string, positions: readonly number[]): { body: Buffer; digest: Buffer } {
+    const { head, tail } = around(doc, member);
+    const open = `${head}[`;
+    const close = `]${tail}`;
+    const openLength = Buffer.byteLength(open);
+    let length = openLength + Buffer.byteLength(close) + Math.max(0, positions.length - 1);
+    for (const i of positions) length += this.lengths[i];
+    const body = Buffer.allocUnsafe(length);
+    const digests = Buffer.allocUnsafe(positions.length * DIGEST);
+    let at = body.write(open, 0);
+    positions.forEach((i, k) => {
+      if (k > 0) body[at++] = 0x2c;
+      at += this.body.copy(body, at, this.starts[i], this.starts[i] + this.lengths[i]);
+      this.digests.copy(digests, k * DIGEST, i * DIGEST, (i + 1) * DIGEST);
+    });
+    body.write(close, at);
+    const header = Buffer.alloc(8);
+    header.writeUInt32BE(openLength, 0);
+    header.writeUInt32BE(positions.length, 4);
+    const digest = createHash('sha256').update(header).update(body.subarray(0, openLength)).update(digests).update(close).digest();
+    return { body, digest };
+  }
+
   /** The bytes of item i, as rendered (for an object member, `"key":value`). */
   itemText(i: number): string {
     return this.body.toString('utf8', this.starts[i], this.starts[i] + this.lengths[i]);

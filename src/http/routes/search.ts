@@ -27,11 +27,12 @@ export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo:
     if ('issues' in parsed) throw new InvalidQueryError(parsed.issues);
     const key = searchKey(parsed.query);
     const rep = searches.get(c.revision, key, () => {
-      const result = c.search(parsed.query);
+      const page = c.searchPage(parsed.query);
       return new Page(
-        JSON.stringify(result),
+        page.body,
         c.lastModified,
-        result.next_cursor && `${c.links.base}${PATHS.search}?${searchQueryString(parsed.query, result.next_cursor)}`,
+        page.next_cursor && `${c.links.base}${PATHS.search}?${searchQueryString(parsed.query, page.next_cursor)}`,
+        page.digest,
       );
     });
     rawQueries.get(c.revision, raw, () => key);
