@@ -16,7 +16,7 @@ import {
   sentenceEvidence,
 } from '../../src/insights/index.js';
 import { DEFAULT_TRAIN, type TrainOptions, trainOneVsRest, trainSoftmax } from './logistic.js';
-import { type Mlp, type MlpOptions, trainMlp } from './mlp.js';
+import { DEFAULT_MLP, type Mlp, type MlpOptions, trainMlp } from './mlp.js';
 
 /**
  * Chosen by 5-fold cross-validation on the home_services train split (tools/absa/cv.ts). The category model
@@ -77,7 +77,7 @@ const ours = (vertical: string, other: string): VerticalConfig => ({
   words: true,
   lexiconFirst: false,
   polarityTrain: {},
-  categoryMlp: null,
+  categoryMlp: { ...DEFAULT_MLP, hidden: 48, mix: 0.5 },
   polarityMlp: null,
 });
 
