@@ -8,7 +8,7 @@ import { implicitPatterns } from './implicit.js';
 import { keyPhrases } from './keyphrases.js';
 import { detectLanguage } from './language.js';
 import { type Lexicon, loadLexicon } from './lexicon.js';
-import { linear, loadModel, type Model, sigmoid, softmax } from './model.js';
+import { loadModel, type Model, sigmoidProbabilities, softmaxProbabilities } from './model.js';
 import { isInflectionOfKnown, type ParsedSentence, parseText, type Token } from './nlp.js';
 import { normalize, polarityOf, ratingScore, round } from './score.js';
 import { ENGINE_VERSION } from './version.js';
@@ -179,8 +179,8 @@ function decide(ev: SentenceEvidence, lex: Lexicon, model: Model | null): Decide
   if (model?.category) {
     const c = model.category;
     const n = c.aspects.length;
-    const z = linear(c.weights, n + 1, categoryFeatures(ev));
-    ids = c.aspects.filter((_, k) => sigmoid(z[k]) >= c.threshold);
+    const z = sigmoidProbabilities(c.weights, c.mlp, n + 1, categoryFeatures(ev));
+    ids = c.aspects.filter((_, k) => z[k] >= c.threshold);
     // The lexicon's aspects join the model's: those it names with an opinion of their own ("the price was
     // fair"), or all of them.
     for (const a of lexical) {
@@ -189,7 +189,7 @@ function decide(ev: SentenceEvidence, lex: Lexicon, model: Model | null): Decide
       if (joins && !ids.includes(a.aspect)) ids.push(a.aspect);
     }
     // A sentence that evaluates something gets its likeliest aspect even when none is sure on its own.
-    if (ids.length === 0 && c.anyThreshold !== null && sigmoid(z[n]) >= c.anyThreshold) {
+    if (ids.length === 0 && c.anyThreshold !== null && z[n] >= c.anyThreshold) {
       let best = 0;
       for (let k = 1; k < n; k++) if (z[k] > z[best]) best = k;
       ids = [c.aspects[best]];
@@ -217,7 +217,7 @@ function verdict(ev: SentenceEvidence, aspect: string, model: Model | null): { p
 
 function modelPolarity(ev: SentenceEvidence, aspect: string, model: Model): { polarity: Polarity; score: number } {
   const p = model.polarity!;
-  const probs = softmax(linear(p.weights, p.classes.length, polarityFeatures(ev, aspect, p.words)));
+  const probs = softmaxProbabilities(p.weights, p.mlp, p.classes.length, polarityFeatures(ev, aspect, p.words));
   let best = 0;
   for (let k = 1; k < probs.length; k++) if (probs[k] > probs[best]) best = k;
   const pos = probs[p.classes.indexOf('positive')] ?? 0;

@@ -12,6 +12,18 @@ export type ModelPolarity = (typeof POLARITY_CLASSES)[number];
 
 const Weights = z.record(z.string(), z.array(z.number()));
 
+/**
+ * A one-hidden-layer perceptron beside the logistic model: `input` has `hidden` weights per feature name (the
+ * "bias" feature is the hidden bias), a tanh layer, then `output`, `hidden + 1` rows (the last is the bias) of
+ * one entry per output. Its probabilities are mixed with the logistic model's, `mix` being its share.
+ */
+const Mlp = z.object({
+  hidden: z.number().int().positive(),
+  mix: z.number().min(0).max(1),
+  input: Weights,
+  output: z.array(z.array(z.number())),
+});
+
 export const ModelFile = z.object({
   format: z.literal(MODEL_FORMAT),
   engine: z.string(),
@@ -45,6 +57,7 @@ export const ModelFile = z.object({
        */
       lexicon: z.enum(['attached', 'all', 'none']),
       weights: Weights,
+      mlp: Mlp.nullable().default(null),
     })
     .nullable(),
   polarity: z
@@ -55,10 +68,17 @@ export const ModelFile = z.object({
       /** The lexicon's own polarity stands wherever it is not neutral; the model judges the rest. */
       lexicon_first: z.boolean(),
       weights: Weights,
+      mlp: Mlp.nullable().default(null),
     })
     .nullable(),
 });
 export type ModelFile = z.infer<typeof ModelFile>;
+
+interface CompiledMlp {
+  mix: number;
+  input: Map<string, Float64Array>;
+  output: Float64Array[];
+}
 
 /** A loaded model: weights per feature name as typed arrays, one entry per aspect or class. */
 export interface Model {
@@ -69,8 +89,15 @@ export interface Model {
     anyThreshold: number | null;
     lexicon: 'attached' | 'all' | 'none';
     weights: Map<string, Float64Array>;
+    mlp: CompiledMlp | null;
   } | null;
-  polarity: { classes: ModelPolarity[]; words: boolean; lexiconFirst: boolean; weights: Map<string, Float64Array> } | null;
+  polarity: {
+    classes: ModelPolarity[];
+    words: boolean;
+    lexiconFirst: boolean;
+    weights: Map<string, Float64Array>;
+    mlp: CompiledMlp | null;
+  } | null;
 }
 
 export function modelUrl(vertical: string): URL {
@@ -79,6 +106,8 @@ export function modelUrl(vertical: string): URL {
 
 export function compileModel(file: ModelFile): Model {
   const toMap = (w: Record<string, number[]>) => new Map(Object.entries(w).map(([k, v]) => [k, Float64Array.from(v)]));
+  const toMlp = (m: z.infer<typeof Mlp> | null): CompiledMlp | null =>
+    m && { mix: m.mix, input: toMap(m.input), output: m.output.map((row) => Float64Array.from(row)) };
   return {
     file,
     category: file.category && {
@@ -87,12 +116,14 @@ export function compileModel(file: ModelFile): Model {
       anyThreshold: file.category.any_threshold,
       lexicon: file.category.lexicon,
       weights: toMap(file.category.weights),
+      mlp: toMlp(file.category.mlp),
     },
     polarity: file.polarity && {
       classes: file.polarity.classes,
       words: file.polarity.words,
       lexiconFirst: file.polarity.lexicon_first,
       weights: toMap(file.polarity.weights),
+      mlp: toMlp(file.polarity.mlp),
     },
   };
 }
@@ -118,6 +149,47 @@ export function linear(weights: Map<string, Float64Array>, width: number, f: Fea
     for (let k = 0; k < width; k++) z[k] += w[k] * v;
   }
   return z;
+}
+
+/** The perceptron's output scores (before sigmoid or softmax) of sparse features. */
+function mlpScores(m: CompiledMlp, width: number, f: Features): Float64Array {
+  const H = m.output.length - 1;
+  const h = linear(m.input, H, f);
+  const z = Float64Array.from(m.output[H]);
+  for (let j = 0; j < H; j++) {
+    const a = Math.tanh(h[j]);
+    const row = m.output[j];
+    for (let k = 0; k < width; k++) z[k] += a * row[k];
+  }
+  return z;
+}
+
+/** Independent probabilities of each output (multi-label), the perceptron's mixed in when there is one. */
+export function sigmoidProbabilities(
+  weights: Map<string, Float64Array>,
+  mlp: CompiledMlp | null,
+  width: number,
+  f: Features,
+): Float64Array {
+  const p = linear(weights, width, f).map(sigmoid);
+  if (mlp === null) return p;
+  const q = mlpScores(mlp, width, f);
+  for (let k = 0; k < width; k++) p[k] = (1 - mlp.mix) * p[k] + mlp.mix * sigmoid(q[k]);
+  return p;
+}
+
+/** Class probabilities (one softmax), the perceptron's mixed in when there is one. */
+export function softmaxProbabilities(
+  weights: Map<string, Float64Array>,
+  mlp: CompiledMlp | null,
+  width: number,
+  f: Features,
+): Float64Array {
+  const p = softmax(linear(weights, width, f));
+  if (mlp === null) return p;
+  const q = softmax(mlpScores(mlp, width, f));
+  for (let k = 0; k < width; k++) p[k] = (1 - mlp.mix) * p[k] + mlp.mix * q[k];
+  return p;
 }
 
 export function sigmoid(z: number): number {

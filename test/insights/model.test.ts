@@ -4,10 +4,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ENGINE_VERSION, ModelFile, modelUrl } from '../../src/insights/index.js';
+import { ENGINE_VERSION, ModelFile, modelUrl, sigmoidProbabilities } from '../../src/insights/index.js';
 import {
   CONFIGS,
   DEFAULT_CATEGORY,
+  DEFAULT_MLP,
   DEFAULT_POLARITY,
   DEFAULT_TRAIN,
   lexiconDigest,
@@ -16,6 +17,7 @@ import {
   ROOT,
   serializeModel,
   sha256,
+  trainMlp,
   trainModel,
 } from '../../tools/absa/index.js';
 
@@ -63,5 +65,34 @@ describe('training is reproducible', () => {
       );
     assert.equal(train(DEFAULT_TRAIN.seed), train(DEFAULT_TRAIN.seed));
     assert.notEqual(train(DEFAULT_TRAIN.seed), train(DEFAULT_TRAIN.seed + 1));
+  });
+});
+
+describe('the perceptron mixed into the category model', () => {
+  // Exclusive or: no linear model over these two flags separates it; one hidden layer does.
+  const xor = [
+    { names: ['bias'], y: 0 },
+    { names: ['bias', 'a'], y: 1 },
+    { names: ['bias', 'b'], y: 1 },
+    { names: ['bias', 'a', 'b'], y: 0 },
+  ];
+  const examples = Array.from({ length: 50 }, () => xor)
+    .flat()
+    .map((e) => ({ f: { names: e.names, values: e.names.map(() => 1) }, target: () => e.y }));
+  const train = (seed: number) => trainMlp(examples, 1, 'sigmoid', { ...DEFAULT_MLP, hidden: 4, minCount: 1, epochs: 40, rate: 0.3, seed });
+
+  it("learns a decision no linear model can, read through the engine's own scoring", () => {
+    const mlp = train(DEFAULT_MLP.seed);
+    for (const e of xor) {
+      const [p] = sigmoidProbabilities(new Map(), { ...mlp, mix: 1 }, 1, { names: e.names, values: e.names.map(() => 1) });
+      if (e.y === 1) assert.ok(p > 0.8, `${e.names.join('+')}: ${p}`);
+      else assert.ok(p < 0.2, `${e.names.join('+')}: ${p}`);
+    }
+  });
+
+  it('is deterministic: same seed, same weights; another seed, other weights', () => {
+    const flat = (m: ReturnType<typeof train>) => JSON.stringify([[...m.input].map(([k, v]) => [k, [...v]]), m.output.map((r) => [...r])]);
+    assert.equal(flat(train(DEFAULT_MLP.seed)), flat(train(DEFAULT_MLP.seed)));
+    assert.notEqual(flat(train(DEFAULT_MLP.seed)), flat(train(DEFAULT_MLP.seed + 1)));
   });
 });

@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { type Analyzer, compileModel, createAnalyzer } from '../../src/insights/index.js';
 import type { TrainOptions } from './logistic.js';
+import { DEFAULT_MLP } from './mlp.js';
 import { type EvalResult, evaluate, type GoldSentence, mapCategories, type Prediction, parseSemEvalXml, predict } from './semeval.js';
-import { CONFIGS, DEFAULT_CATEGORY, DEFAULT_POLARITY, loadTraining, prepare, trainModel } from './trainer.js';
+import { CONFIGS, DEFAULT_CATEGORY, DEFAULT_POLARITY, loadTraining, prepare, trainModel, type VerticalConfig } from './trainer.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -20,8 +21,26 @@ const vertical = arg('vertical') ?? 'home_services';
 const base = CONFIGS[vertical];
 if (!base) throw new Error(`no training configuration for ${vertical}`);
 const priors = arg('priors');
-const config = {
+// --cat-mlp HIDDEN:MIX / --pol-mlp HIDDEN:MIX mix a perceptron into the category / polarity model ("none": without);
+// --mlp-epochs, --mlp-rate, --mlp-l2 set its training.
+const mlp = (name: string, current: VerticalConfig['categoryMlp']): VerticalConfig['categoryMlp'] => {
+  const v = arg(name);
+  if (v === undefined) return current;
+  if (v === 'none') return null;
+  const [hidden, mix] = v.split(':').map(Number);
+  return {
+    ...DEFAULT_MLP,
+    hidden,
+    mix,
+    epochs: Number(arg('mlp-epochs') ?? DEFAULT_MLP.epochs),
+    rate: Number(arg('mlp-rate') ?? DEFAULT_MLP.rate),
+    l2: Number(arg('mlp-l2') ?? DEFAULT_MLP.l2),
+  };
+};
+const config: VerticalConfig = {
   ...base,
+  categoryMlp: mlp('cat-mlp', base.categoryMlp),
+  polarityMlp: mlp('pol-mlp', base.polarityMlp),
   threshold: Number(arg('threshold') ?? base.threshold),
   lexicon: (arg('lexicon') ?? base.lexicon) as 'attached' | 'all' | 'none',
   category: arg('category') === undefined ? base.category : arg('category') === 'true',

@@ -1,4 +1,5 @@
 export { DEFAULT_TRAIN } from './logistic.js';
+export { DEFAULT_MLP, trainMlp } from './mlp.js';
 export { evaluate, mapCategories, type Prediction, parseSemEvalXml, predict } from './semeval.js';
 export {
   CONFIGS,

@@ -16,6 +16,7 @@ import {
   sentenceEvidence,
 } from '../../src/insights/index.js';
 import { DEFAULT_TRAIN, type TrainOptions, trainOneVsRest, trainSoftmax } from './logistic.js';
+import { DEFAULT_MLP, type Mlp, type MlpOptions, trainMlp } from './mlp.js';
 
 /**
  * Chosen by 5-fold cross-validation on the home_services train split (tools/absa/cv.ts). The category model
@@ -55,7 +56,12 @@ export interface VerticalConfig {
   lexiconFirst: boolean;
   /** Training options of this vertical's polarity model, over DEFAULT_POLARITY. */
   polarityTrain: Partial<TrainOptions>;
+  /** A perceptron mixed into the category / polarity model (its share and options; the seed is the model's), or null for none. */
+  categoryMlp: MlpMix | null;
+  polarityMlp: MlpMix | null;
 }
+
+export type MlpMix = MlpOptions & { mix: number };
 
 /** Our two labelled verticals train alike; each lends the other its sentences for polarity (opinion words are shared). */
 const ours = (vertical: string, other: string): VerticalConfig => ({
@@ -71,6 +77,8 @@ const ours = (vertical: string, other: string): VerticalConfig => ({
   words: true,
   lexiconFirst: false,
   polarityTrain: {},
+  categoryMlp: { ...DEFAULT_MLP, hidden: 48, mix: 0.5 },
+  polarityMlp: null,
 });
 
 export const CONFIGS: Record<string, VerticalConfig> = {
@@ -91,6 +99,8 @@ export const CONFIGS: Record<string, VerticalConfig> = {
     words: true,
     lexiconFirst: true,
     polarityTrain: { rate: 0.02, minCount: 2 },
+    categoryMlp: null,
+    polarityMlp: null,
   },
 };
 
@@ -194,6 +204,17 @@ export function trainModel(
       any_threshold: config.anyThreshold,
       lexicon: config.lexicon,
       weights: toRecord(trainOneVsRest(examples, aspects.length + 1, opts.category)),
+      mlp:
+        config.categoryMlp &&
+        mlpRecord(
+          config.categoryMlp,
+          trainMlp(
+            examples.map((e) => ({ f: e.f, target: (k: number) => (e.labels.has(k) ? 1 : 0) })),
+            aspects.length + 1,
+            'sigmoid',
+            { ...config.categoryMlp, seed: opts.category.seed },
+          ),
+        ),
     };
   }
 
@@ -213,6 +234,17 @@ export function trainModel(
     words: config.words,
     lexicon_first: config.lexiconFirst,
     weights: toRecord(polarityWeights),
+    mlp:
+      config.polarityMlp &&
+      mlpRecord(
+        config.polarityMlp,
+        trainMlp(
+          pairs.map((p) => ({ f: p.f, target: (k: number) => (k === p.y ? 1 : 0) })),
+          POLARITY_CLASSES.length,
+          'softmax',
+          { ...config.polarityMlp, seed: opts.polarity.seed },
+        ),
+      ),
   };
 
   return {
@@ -253,6 +285,10 @@ function optionRecord(o: TrainOptions): Record<string, number> {
   return { seed: o.seed, epochs: o.epochs, rate: o.rate, l2: o.l2, min_count: o.minCount, decimals: o.decimals, bags: o.bags };
 }
 
+function mlpRecord(mix: MlpMix, m: Mlp): NonNullable<NonNullable<ModelFile['polarity']>['mlp']> {
+  return { hidden: mix.hidden, mix: mix.mix, input: toRecord(m.input), output: m.output.map((row) => [...row]) };
+}
+
 function toRecord(w: Map<string, Float64Array>): Record<string, number[]> {
   const out: Record<string, number[]> = {};
   for (const [k, v] of w) out[k] = [...v];
@@ -270,13 +306,18 @@ export function serializeModel(m: ModelFile): string {
     null,
     2,
   ).slice(0, -2);
+  type MlpFile = NonNullable<NonNullable<ModelFile['polarity']>['mlp']>;
+  const mlp = (x: MlpFile | null) =>
+    x === null
+      ? 'null'
+      : `{\n      "hidden": ${x.hidden},\n      "mix": ${x.mix},\n      "output": ${JSON.stringify(x.output)},\n      "input": {\n${rows(x.input)}\n      }\n    }`;
   const category =
     m.category === null
       ? 'null'
-      : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon": ${JSON.stringify(m.category.lexicon)},\n    "weights": {\n${rows(m.category.weights)}\n    }\n  }`;
+      : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon": ${JSON.stringify(m.category.lexicon)},\n    "weights": {\n${rows(m.category.weights)}\n    },\n    "mlp": ${mlp(m.category.mlp)}\n  }`;
   const polarity =
     m.polarity === null
       ? 'null'
-      : `{\n    "classes": ${JSON.stringify(m.polarity.classes)},\n    "words": ${m.polarity.words},\n    "lexicon_first": ${m.polarity.lexicon_first},\n    "weights": {\n${rows(m.polarity.weights)}\n    }\n  }`;
+      : `{\n    "classes": ${JSON.stringify(m.polarity.classes)},\n    "words": ${m.polarity.words},\n    "lexicon_first": ${m.polarity.lexicon_first},\n    "weights": {\n${rows(m.polarity.weights)}\n    },\n    "mlp": ${mlp(m.polarity.mlp)}\n  }`;
   return `${head},\n  "category": ${category},\n  "polarity": ${polarity}\n}\n`;
 }
