@@ -39,14 +39,10 @@ interface Call {
 
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-/** A shared-memory copy of a buffer, made a slice at a time (the worker then reads it without another copy). */
-async function shared(b: Buffer, clock?: SliceClock): Promise<Uint8Array> {
-  const out = new Uint8Array(new SharedArrayBuffer(b.length));
-  for (let at = 0; at < b.length; at += 1 << 21) {
-    out.set(b.subarray(at, Math.min(b.length, at + (1 << 21))), at);
-    if (clock?.due()) await clock.pause();
-  }
-  return out;
+/** A body in shared memory, as the thread is handed it (the same bytes, not a copy). */
+function shared(b: Buffer): Uint8Array {
+  if (!(b.buffer instanceof SharedArrayBuffer)) throw new Error('CorpusWorker.seed: the bodies must be in shared memory (decodeSnapshot)');
+  return b;
 }
 
 /**
@@ -59,8 +55,6 @@ export class CorpusWorker implements CorpusEngine {
   private readonly calls = new Map<number, Call>();
   private nextId = 0;
   private dead: Error | null = null;
-  /** Until a seed's bodies are copied and sent: later calls send after it, so the thread sees them in call order. */
-  private seeding: Promise<void> = Promise.resolve();
 
   constructor() {
     this.worker = startWorker('corpus-thread', import.meta.url, null);
@@ -105,7 +99,6 @@ export class CorpusWorker implements CorpusEngine {
   }
 
   async stage(input: StageInput, clock?: SliceClock): Promise<Staged> {
-    await this.seeding;
     const id = this.nextId++;
     const answer = this.call(id);
     this.post({ t: 'stage-begin', id, business: input.business, basedOn: input.basedOn });
@@ -130,7 +123,6 @@ export class CorpusWorker implements CorpusEngine {
   }
 
   async commit(input: CommitInput): Promise<Committed> {
-    await this.seeding;
     const id = this.nextId++;
     const answer = this.call(id);
     const positions = new Int32Array(input.freshPositions);
@@ -156,15 +148,11 @@ export class CorpusWorker implements CorpusEngine {
     };
   }
 
-  async seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer, clock?: SliceClock): Promise<void> {
+  /** Sent at once (the bodies are shared, not copied), so the thread sees it before any later call. */
+  async seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer): Promise<void> {
     const id = this.nextId++;
     const answer = this.call(id);
-    const sent = (async () => {
-      const [reviews, insights] = [await shared(reviewsBody, clock), await shared(insightsBody, clock)];
-      this.post({ t: 'seed', id, revision, reviews, insights, layout: insightsLayout });
-    })();
-    this.seeding = sent.catch(() => {});
-    await sent;
+    this.post({ t: 'seed', id, revision, reviews: shared(reviewsBody), insights: shared(insightsBody), layout: insightsLayout });
     await answer;
   }
 

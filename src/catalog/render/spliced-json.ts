@@ -184,6 +184,16 @@ export class SplicedJson {
   }
 
   /**
+   * This render with other values standing for its items, one per item and unique: a holder that keeps
+   * the bytes need not keep the values they were rendered from, only something the next render is given
+   * for the same item.
+   */
+  withValues(values: readonly unknown[]): SplicedJson {
+    if (values.length !== this.keys.length) throw new Error('SplicedJson: one value per item');
+    return new SplicedJson(this.body, this.keys, values, this.starts, this.lengths, this.digests, this.openLength, this.digest);
+  }
+
+  /**
    * Another document whose `member` is this render's first `count` items (an array member), as the
    * parts to send in order: its own head and tail, and one view of the items' bytes here (no copy). The
    * digest is the one render() would give that document, taken over the items' digests.
