@@ -134,8 +134,13 @@ export class Catalog {
    * not re-validated. Analyses are parsed one at a time when used, from the stored layout.
    */
   static fromSnapshot(revision: Revision, input: CatalogSnapshot, publicBaseUrl: string): Catalog {
-    const doc = JSON.parse(input.reviews.toString()) as ReviewsDocument;
-    const ids = doc.reviews.map((r) => r.id);
+    // One review parsed at a time (the body is never one string, nor parsed whole at once).
+    const items = SplicedJson.readStored(input.reviews, input.reviewsLayout);
+    const reviews: Review[] = [];
+    let step = items.next();
+    for (; !step.done; step = items.next()) reviews.push(JSON.parse(step.value) as Review);
+    const doc = { ...(JSON.parse(step.value) as ReviewsDocument), reviews };
+    const ids = reviews.map((r) => r.id);
     const l = links(publicBaseUrl);
     const attribution = attributionFor(doc.business);
     return new Catalog({

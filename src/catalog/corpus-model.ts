@@ -60,6 +60,14 @@ export interface Committed {
 
 export class StaleCorpusError extends Error {}
 
+/** A stored revision's bodies and their layouts, as the corpus takes it over. */
+export interface SeedBodies {
+  reviews: Buffer;
+  reviewsLayout: Buffer;
+  insights: Buffer;
+  insightsLayout: Buffer;
+}
+
 /**
  * A revision's corpus as kept between builds. Its analyses are kept only as the per_review bytes
  * (parsed whole they are the largest graph a server would hold, about 160 MB at 100k reviews): each
@@ -215,11 +223,15 @@ export class CorpusModel {
    * the next revision is built on it. The insights body is kept as it is given (on a server, the
    * shared memory the catalog serves it from); the reviews body only while its reviews are read.
    */
-  seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer): void {
-    const doc = JSON.parse(reviewsBody.toString()) as { business: Business; reviews: CorpusReview[]; generated_at: string };
-    const ids = doc.reviews.map((r) => r.id);
-    const reviews = doc.reviews.map(corpusReview);
-    this.held = { revision, ids, reviews, perReview: SplicedJson.fromLayout(insightsBody, insightsLayout, ids, ids) };
+  seed(revision: number, bodies: SeedBodies): void {
+    // One review parsed at a time and only its insight fields kept: the rest dies young.
+    const items = SplicedJson.readStored(bodies.reviews, bodies.reviewsLayout);
+    const reviews: CorpusReview[] = [];
+    let step = items.next();
+    for (; !step.done; step = items.next()) reviews.push(corpusReview(JSON.parse(step.value) as CorpusReview));
+    const doc = JSON.parse(step.value) as { business: Business; generated_at: string };
+    const ids = reviews.map((r) => r.id);
+    this.held = { revision, ids, reviews, perReview: SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids) };
     this.staged = null;
     // Loads the vertical's lexicon now rather than on the first update (hundreds of milliseconds).
     buildInsights({ business: doc.business, reviews: [], analyses: [], generatedAt: doc.generated_at });

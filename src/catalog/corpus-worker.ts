@@ -1,6 +1,14 @@
 import type { Worker } from 'node:worker_threads';
 import { type SliceClock, startWorker } from '../threads/index.js';
-import { type CommitInput, type Committed, CorpusModel, type Staged, type StageInput, StaleCorpusError } from './corpus-model.js';
+import {
+  type CommitInput,
+  type Committed,
+  CorpusModel,
+  type SeedBodies,
+  type Staged,
+  type StageInput,
+  StaleCorpusError,
+} from './corpus-model.js';
 import { type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 import type { FoundMentions } from './to-review.js';
 
@@ -9,7 +17,7 @@ export interface CorpusEngine {
   stage(input: StageInput, clock?: SliceClock): Promise<Staged>;
   commit(input: CommitInput): Promise<Committed>;
   /** Take over a revision loaded from a snapshot (see CorpusModel.seed). */
-  seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer): Promise<void>;
+  seed(revision: number, bodies: SeedBodies): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,8 +33,8 @@ export class LocalCorpus implements CorpusEngine {
     return this.model.commit(input);
   }
 
-  async seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer): Promise<void> {
-    this.model.seed(revision, reviewsBody, insightsBody, insightsLayout);
+  async seed(revision: number, bodies: SeedBodies): Promise<void> {
+    this.model.seed(revision, bodies);
   }
 
   async close(): Promise<void> {}
@@ -149,10 +157,18 @@ export class CorpusWorker implements CorpusEngine {
   }
 
   /** Sent at once (the bodies are shared, not copied), so the thread sees it before any later call. */
-  async seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer): Promise<void> {
+  async seed(revision: number, bodies: SeedBodies): Promise<void> {
     const id = this.nextId++;
     const answer = this.call(id);
-    this.post({ t: 'seed', id, revision, reviews: shared(reviewsBody), insights: shared(insightsBody), layout: insightsLayout });
+    this.post({
+      t: 'seed',
+      id,
+      revision,
+      reviews: shared(bodies.reviews),
+      reviewsLayout: bodies.reviewsLayout,
+      insights: shared(bodies.insights),
+      insightsLayout: bodies.insightsLayout,
+    });
     await answer;
   }
 
