@@ -14,6 +14,7 @@ import {
 import type { Revision } from '../store/index.js';
 import { runAtOnce, SliceClock } from '../threads/index.js';
 import { attributionFor, buildParts, type CatalogChanges, type CatalogInput, positionsOf } from './build-catalog.js';
+import type { SeedBodies } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
 import { FEED_SIZE, renderFeeds } from './render/feeds.js';
 import { SplicedJson } from './render/spliced-json.js';
@@ -205,6 +206,16 @@ export class Catalog {
       reviewsLayout: this.reviewsJson.layout(),
       insightsLayout: this.insightsJson.layout(),
     });
+  }
+
+  /** Both bodies (in shared memory) and their layouts: what a corpus thread takes this revision over from. */
+  seedBodies(): SeedBodies {
+    return {
+      reviews: this.reviewsJson.body,
+      reviewsLayout: this.reviewsJson.layout(),
+      insights: this.insightsJson.body,
+      insightsLayout: this.insightsJson.layout(),
+    };
   }
 
   /** REST search and MCP search_reviews: one function, one schema (validated by the caller). */
