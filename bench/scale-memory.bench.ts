@@ -146,11 +146,15 @@ const rows: (string | number)[][] = [
   ['spliced layouts (starts, lengths, SHA-256 per item; two documents)', mb(n * 2 * (8 + 32)), 'exact'],
   [`Review objects (${fmt(n)})`, mb(reviewsGraph.heap), 'heap of a second parse'],
   ['search index (ReviewIndex with its text index)', mb(indexGraph.heap + indexGraph.buffers), 'heap + buffers of a second build'],
-  [`parsed analyses, all ${fmt(n)} (held where parsed: the corpus thread holds all)`, mb(analysesGraph.heap), 'heap of a second parse'],
+  [
+    `parsed analyses, all ${fmt(n)} (held by nothing now: the corpus thread parses them for each insights pass)`,
+    mb(analysesGraph.heap),
+    'heap of a second parse',
+  ],
   ['per-URL memos after 3,000 distinct searches', mb(memo), 'counted by the budget'],
   [`corpus thread heap (${top.map(([t, b]) => `${t} ${mb(b)}`).join(', ')})`, mb(corpusTotal), 'its heap snapshot, summed'],
   [
-    'RSS beyond the main heap and buffers when ready (worker threads: corpus, store writer, hub; code; allocator slack)',
+    'RSS beyond the main heap and buffers when ready (worker threads: corpus, store writer when writing; code; allocator slack)',
     mb(ready.rss - ready.heapTotal - ready.external),
     'remainder',
   ],

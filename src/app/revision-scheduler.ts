@@ -36,6 +36,8 @@ export class RevisionScheduler {
   private snapshotting: Promise<void> | null = null;
   private engine: CorpusWorker | null = null;
   private writer: StoreWriter | null = null;
+  /** Threads let go of (an idle store writer, a replaced corpus thread) until they have exited. */
+  private readonly closing = new Set<Promise<void>>();
 
   constructor(
     private readonly store: Store,
@@ -104,6 +106,7 @@ export class RevisionScheduler {
       const built = await buildNextRevision(held, deps);
       ({ catalog, from, analysed } = built);
       this.state = built.held;
+      if (built.from === 'full read') this.renewCorpus(catalog);
     }
     this.current = catalog;
     this.opts.log.info(
@@ -134,7 +137,10 @@ export class RevisionScheduler {
         .saveAnalyses(analysed.items, analysed.ctx, new SliceClock())
         .catch((err) => this.opts.log.warn({ err }, 'storing analyses failed (the next build recomputes them)'));
       this.persisting.add(task);
-      void task.finally(() => this.persisting.delete(task));
+      void task.finally(() => {
+        this.persisting.delete(task);
+        this.releaseIdleWriter();
+      });
     }
     this.nextSnapshot = { catalog, base };
     this.snapshotting ??= this.storeSnapshots();
@@ -142,6 +148,42 @@ export class RevisionScheduler {
 
   private storeWriter(): StoreWriter {
     return (this.writer ??= new StoreWriter(this.opts.databaseUrl));
+  }
+
+  /**
+   * The store writer thread exits once nothing is left to write (the next write starts another): after
+   * a large write (100k analyses) its heap would stay at that size, hundreds of MB, for nothing.
+   */
+  private releaseIdleWriter(): void {
+    if (!this.writer || this.persisting.size > 0 || this.snapshotting) return;
+    const idle = this.writer;
+    this.writer = null;
+    const closed = idle.close().catch((err) => this.opts.log.warn({ err }, 'closing the idle store writer failed'));
+    this.closing.add(closed);
+    void closed.finally(() => this.closing.delete(closed));
+  }
+
+  /**
+   * After a full build the corpus thread's heap stays at its peak (every stored analysis read, parsed
+   * and rendered: hundreds of MB at 100k that V8 keeps): a fresh thread takes the revision over from the
+   * catalog's bodies (shared memory, not copied) and the old one exits, returning that memory. The next
+   * build is queued behind the take-over; if it fails, that build reads everything.
+   */
+  private renewCorpus(catalog: Catalog): void {
+    const old = this.engine;
+    this.engine = new CorpusWorker();
+    if (old) {
+      const closed = old.close().catch(() => {});
+      this.closing.add(closed);
+      void closed.finally(() => this.closing.delete(closed));
+    }
+    void this.engine.seed(catalog.revision, catalog.seedBodies()).catch((err) => {
+      this.opts.log.warn(
+        { err, revision: catalog.revision },
+        'a new corpus thread could not take over the built catalog; the next revision reads everything',
+      );
+      if (this.state?.catalog === catalog) this.state = null;
+    });
   }
 
   /** The corpus thread, started again (fresh, holding nothing) after a failure. */
@@ -179,6 +221,7 @@ export class RevisionScheduler {
     } finally {
       // In the same turn as the last check for a waiting job, so a job queued later starts a new run.
       this.snapshotting = null;
+      this.releaseIdleWriter();
     }
   }
 
@@ -210,5 +253,6 @@ export class RevisionScheduler {
     await Promise.all([...this.persisting, this.snapshotting]);
     await this.engine?.close();
     await this.writer?.close();
+    await Promise.all(this.closing);
   }
 }

@@ -157,6 +157,8 @@ export async function buildParts(
       { keys: ids, values: reviews },
       update?.previous.reviewsJson,
       update ? ordered.fresh : undefined,
+      // In shared memory, like the insights body: a new corpus thread can take the revision over without a copy.
+      (n) => Buffer.from(new SharedArrayBuffer(n)),
     ),
     clock,
   );

@@ -14,6 +14,7 @@ import {
 import type { Revision } from '../store/index.js';
 import { runAtOnce, SliceClock } from '../threads/index.js';
 import { attributionFor, buildParts, type CatalogChanges, type CatalogInput, positionsOf } from './build-catalog.js';
+import type { SeedBodies } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
 import { FEED_SIZE, renderFeeds } from './render/feeds.js';
 import { SplicedJson } from './render/spliced-json.js';
@@ -134,8 +135,13 @@ export class Catalog {
    * not re-validated. Analyses are parsed one at a time when used, from the stored layout.
    */
   static fromSnapshot(revision: Revision, input: CatalogSnapshot, publicBaseUrl: string): Catalog {
-    const doc = JSON.parse(input.reviews.toString()) as ReviewsDocument;
-    const ids = doc.reviews.map((r) => r.id);
+    // One review parsed at a time (the body is never one string, nor parsed whole at once).
+    const items = SplicedJson.readStored(input.reviews, input.reviewsLayout);
+    const reviews: Review[] = [];
+    let step = items.next();
+    for (; !step.done; step = items.next()) reviews.push(JSON.parse(step.value) as Review);
+    const doc = { ...(JSON.parse(step.value) as ReviewsDocument), reviews };
+    const ids = reviews.map((r) => r.id);
     const l = links(publicBaseUrl);
     const attribution = attributionFor(doc.business);
     return new Catalog({
@@ -200,6 +206,16 @@ export class Catalog {
       reviewsLayout: this.reviewsJson.layout(),
       insightsLayout: this.insightsJson.layout(),
     });
+  }
+
+  /** Both bodies (in shared memory) and their layouts: what a corpus thread takes this revision over from. */
+  seedBodies(): SeedBodies {
+    return {
+      reviews: this.reviewsJson.body,
+      reviewsLayout: this.reviewsJson.layout(),
+      insights: this.insightsJson.body,
+      insightsLayout: this.insightsJson.layout(),
+    };
   }
 
   /** REST search and MCP search_reviews: one function, one schema (validated by the caller). */

@@ -60,13 +60,41 @@ export interface Committed {
 
 export class StaleCorpusError extends Error {}
 
+/** A stored revision's bodies and their layouts, as the corpus takes it over. */
+export interface SeedBodies {
+  reviews: Buffer;
+  reviewsLayout: Buffer;
+  insights: Buffer;
+  insightsLayout: Buffer;
+}
+
+/**
+ * A revision's corpus as kept between builds. Its analyses are kept only as the per_review bytes
+ * (parsed whole they are the largest graph a server would hold, about 160 MB at 100k reviews): each
+ * build parses them for the insights pass and lets them go. The render stands each item by its id, so
+ * the next render still knows it (ids are unique; a changed analysis is always a fresh value).
+ */
 interface Held {
   revision: number;
   ids: string[];
   reviews: CorpusReview[];
-  analyses: ReviewAnalysis[];
   perReview: SplicedJson;
 }
+
+/** The analysis in item i of a per_review render (`"id":{…}`). */
+const analysisIn = (perReview: SplicedJson, i: number, id: string) =>
+  JSON.parse(perReview.itemText(i).slice(JSON.stringify(id).length + 1)) as ReviewAnalysis;
+
+/** Only what the insights read of a review: a seeded corpus keeps these, not whole parsed reviews. */
+const corpusReview = (r: CorpusReview): CorpusReview => ({
+  id: r.id,
+  rating: r.rating,
+  date: r.date,
+  text: r.text,
+  technicians: r.technicians,
+  services: r.services,
+  service_area: r.service_area,
+});
 
 /** The analyzer's options for a profile, and the key under which one is reused. */
 const analyzerKey = (b: Business) => JSON.stringify([b.vertical, b.technicians, b.services, b.service_areas]);
@@ -148,6 +176,8 @@ export class CorpusModel {
     const ids: string[] = new Array(n);
     const reviews: CorpusReview[] = new Array(n);
     const analyses: ReviewAnalysis[] = new Array(n);
+    // What the render is given per item: a fresh analysis, or the id a carried item stands under.
+    const values: unknown[] = new Array(n);
     const freshValues = new Set<unknown>();
     // The held order without the changed ids, and the staged rows at the places the catalog gave them:
     // the same merge as the catalog's, so both orders agree.
@@ -161,12 +191,15 @@ export class CorpusModel {
         ids[k] = id;
         reviews[k] = item.review;
         analyses[k] = item.analysis;
+        values[k] = item.analysis;
         freshValues.add(item.analysis);
       } else {
         while (staged.changed.has(prevIds[p])) p++;
-        ids[k] = prevIds[p];
+        const id = prevIds[p];
+        ids[k] = id;
         reviews[k] = held!.reviews[p];
-        analyses[k] = held!.analyses[p++];
+        analyses[k] = analysisIn(held!.perReview, p++, id);
+        values[k] = id;
       }
     }
     const insights = buildInsights({ business: staged.business, reviews, analyses, generatedAt: input.revision.created_at });
@@ -175,28 +208,30 @@ export class CorpusModel {
       insights,
       'per_review',
       'object',
-      { keys: ids, values: analyses },
+      { keys: ids, values },
       held?.perReview,
       freshValues,
       this.allocate,
     );
-    this.held = { revision: input.revision.id, ids, reviews, analyses, perReview };
+    this.held = { revision: input.revision.id, ids, reviews, perReview: perReview.withValues(ids) };
     const feeds = renderFeeds(staged.business, input.newest, links(input.publicBaseUrl), input.revision.created_at);
     return { core: coreOf(insights), body: perReview.body, layout: perReview.layout(), digest: perReview.digest, feeds };
   }
 
   /**
    * Takes over a revision loaded from a stored snapshot (its bodies and the per_review layout), so
-   * the next revision is built on it.
+   * the next revision is built on it. The insights body is kept as it is given (on a server, the
+   * shared memory the catalog serves it from); the reviews body only while its reviews are read.
    */
-  seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer): void {
-    const doc = JSON.parse(reviewsBody.toString()) as { business: Business; reviews: CorpusReview[]; generated_at: string };
-    const ids = doc.reviews.map((r) => r.id);
-    const analyses: ReviewAnalysis[] = new Array(ids.length);
-    const perReview = SplicedJson.fromLayout(insightsBody, insightsLayout, ids, analyses);
-    for (let i = 0; i < ids.length; i++)
-      analyses[i] = JSON.parse(perReview.itemText(i).slice(JSON.stringify(ids[i]).length + 1)) as ReviewAnalysis;
-    this.held = { revision, ids, reviews: doc.reviews, analyses, perReview };
+  seed(revision: number, bodies: SeedBodies): void {
+    // One review parsed at a time and only its insight fields kept: the rest dies young.
+    const items = SplicedJson.readStored(bodies.reviews, bodies.reviewsLayout);
+    const reviews: CorpusReview[] = [];
+    let step = items.next();
+    for (; !step.done; step = items.next()) reviews.push(corpusReview(JSON.parse(step.value) as CorpusReview));
+    const doc = JSON.parse(step.value) as { business: Business; generated_at: string };
+    const ids = reviews.map((r) => r.id);
+    this.held = { revision, ids, reviews, perReview: SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids) };
     this.staged = null;
     // Loads the vertical's lexicon now rather than on the first update (hundreds of milliseconds).
     buildInsights({ business: doc.business, reviews: [], analyses: [], generatedAt: doc.generated_at });

@@ -11,7 +11,15 @@ export type ToCorpus =
   | { t: 'stage-take'; id: number }
   /** `freshIds` joined by newlines: one string copies faster than 100k small ones. */
   | { t: 'commit'; id: number; revision: Revision; freshIds: string; freshPositions: Int32Array; newest: Review[]; publicBaseUrl: string }
-  | { t: 'seed'; id: number; revision: number; reviews: Uint8Array; insights: Uint8Array; layout: Uint8Array };
+  | {
+      t: 'seed';
+      id: number;
+      revision: number;
+      reviews: Uint8Array;
+      reviewsLayout: Uint8Array;
+      insights: Uint8Array;
+      insightsLayout: Uint8Array;
+    };
 
 /** Mentions as [id, technicians, services, service areas]. */
 export type FoundEntry = [string, string[], string[], string[]];

@@ -63,7 +63,12 @@ port.on('message', (m: ToCorpus) => {
         return;
       }
       case 'seed':
-        model.seed(m.revision, asBuffer(m.reviews), asBuffer(m.insights), asBuffer(m.layout));
+        model.seed(m.revision, {
+          reviews: asBuffer(m.reviews),
+          reviewsLayout: asBuffer(m.reviewsLayout),
+          insights: asBuffer(m.insights),
+          insightsLayout: asBuffer(m.insightsLayout),
+        });
         send({ t: 'seeded', id: m.id });
         return;
     }

@@ -1,6 +1,14 @@
 import type { Worker } from 'node:worker_threads';
 import { type SliceClock, startWorker } from '../threads/index.js';
-import { type CommitInput, type Committed, CorpusModel, type Staged, type StageInput, StaleCorpusError } from './corpus-model.js';
+import {
+  type CommitInput,
+  type Committed,
+  CorpusModel,
+  type SeedBodies,
+  type Staged,
+  type StageInput,
+  StaleCorpusError,
+} from './corpus-model.js';
 import { type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 import type { FoundMentions } from './to-review.js';
 
@@ -9,7 +17,7 @@ export interface CorpusEngine {
   stage(input: StageInput, clock?: SliceClock): Promise<Staged>;
   commit(input: CommitInput): Promise<Committed>;
   /** Take over a revision loaded from a snapshot (see CorpusModel.seed). */
-  seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer): Promise<void>;
+  seed(revision: number, bodies: SeedBodies): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,8 +33,8 @@ export class LocalCorpus implements CorpusEngine {
     return this.model.commit(input);
   }
 
-  async seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer): Promise<void> {
-    this.model.seed(revision, reviewsBody, insightsBody, insightsLayout);
+  async seed(revision: number, bodies: SeedBodies): Promise<void> {
+    this.model.seed(revision, bodies);
   }
 
   async close(): Promise<void> {}
@@ -39,14 +47,10 @@ interface Call {
 
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-/** A shared-memory copy of a buffer, made a slice at a time (the worker then reads it without another copy). */
-async function shared(b: Buffer, clock?: SliceClock): Promise<Uint8Array> {
-  const out = new Uint8Array(new SharedArrayBuffer(b.length));
-  for (let at = 0; at < b.length; at += 1 << 21) {
-    out.set(b.subarray(at, Math.min(b.length, at + (1 << 21))), at);
-    if (clock?.due()) await clock.pause();
-  }
-  return out;
+/** A body in shared memory, as the thread is handed it (the same bytes, not a copy). */
+function shared(b: Buffer): Uint8Array {
+  if (!(b.buffer instanceof SharedArrayBuffer)) throw new Error('CorpusWorker.seed: the bodies must be in shared memory (decodeSnapshot)');
+  return b;
 }
 
 /**
@@ -59,8 +63,6 @@ export class CorpusWorker implements CorpusEngine {
   private readonly calls = new Map<number, Call>();
   private nextId = 0;
   private dead: Error | null = null;
-  /** Until a seed's bodies are copied and sent: later calls send after it, so the thread sees them in call order. */
-  private seeding: Promise<void> = Promise.resolve();
 
   constructor() {
     this.worker = startWorker('corpus-thread', import.meta.url, null);
@@ -105,7 +107,6 @@ export class CorpusWorker implements CorpusEngine {
   }
 
   async stage(input: StageInput, clock?: SliceClock): Promise<Staged> {
-    await this.seeding;
     const id = this.nextId++;
     const answer = this.call(id);
     this.post({ t: 'stage-begin', id, business: input.business, basedOn: input.basedOn });
@@ -130,7 +131,6 @@ export class CorpusWorker implements CorpusEngine {
   }
 
   async commit(input: CommitInput): Promise<Committed> {
-    await this.seeding;
     const id = this.nextId++;
     const answer = this.call(id);
     const positions = new Int32Array(input.freshPositions);
@@ -156,15 +156,19 @@ export class CorpusWorker implements CorpusEngine {
     };
   }
 
-  async seed(revision: number, reviewsBody: Buffer, insightsBody: Buffer, insightsLayout: Buffer, clock?: SliceClock): Promise<void> {
+  /** Sent at once (the bodies are shared, not copied), so the thread sees it before any later call. */
+  async seed(revision: number, bodies: SeedBodies): Promise<void> {
     const id = this.nextId++;
     const answer = this.call(id);
-    const sent = (async () => {
-      const [reviews, insights] = [await shared(reviewsBody, clock), await shared(insightsBody, clock)];
-      this.post({ t: 'seed', id, revision, reviews, insights, layout: insightsLayout });
-    })();
-    this.seeding = sent.catch(() => {});
-    await sent;
+    this.post({
+      t: 'seed',
+      id,
+      revision,
+      reviews: shared(bodies.reviews),
+      reviewsLayout: bodies.reviewsLayout,
+      insights: shared(bodies.insights),
+      insightsLayout: bodies.insightsLayout,
+    });
     await answer;
   }
 

@@ -66,7 +66,7 @@ export async function loadRevision(
     catalog,
   };
   // The corpus thread takes this revision over (parsing its analyses there).
-  const seeded = deps.corpus().seed(catalog.revision, snapshot.reviews, snapshot.insights, snapshot.insightsLayout, new SliceClock());
+  const seeded = deps.corpus().seed(catalog.revision, snapshot);
   return { catalog, held, seeded };
 }
 

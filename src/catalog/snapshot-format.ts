@@ -1,8 +1,25 @@
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import { ENGINE_VERSION } from '../insights/index.js';
 
-const gunzipAsync = promisify(gunzip);
+/**
+ * A gzip member decoded into shared memory of its exact size (the trailer's ISIZE; our bodies are one
+ * member, far below 4 GiB), off the event loop: the catalog serves it and the corpus thread reads the
+ * same bytes, so a loaded body is held once, never copied for the thread.
+ */
+async function gunzipShared(gz: Buffer): Promise<Buffer> {
+  const size = gz.length >= 4 ? gz.readUInt32LE(gz.length - 4) : 0;
+  const out = Buffer.from(new SharedArrayBuffer(size));
+  const z = createGunzip({ chunkSize: 1 << 20 });
+  z.end(gz);
+  let at = 0;
+  for await (const chunk of z as AsyncIterable<Buffer>) {
+    if (at + chunk.length > size) throw new Error('a stored snapshot body is longer than its gzip trailer says');
+    chunk.copy(out, at);
+    at += chunk.length;
+  }
+  if (at !== size) throw new Error('a stored snapshot body is shorter than its gzip trailer says');
+  return out;
+}
 
 /** Bump when the rendered shape of /reviews.json or /insights.json changes, so stored snapshots are rebuilt. */
 export const CATALOG_FORMAT = 'catalog/2';
@@ -25,6 +42,7 @@ export interface StoredSnapshot {
 
 /** A stored snapshot, ready to load: both bodies as stored and decoded, with their layouts. */
 export interface CatalogSnapshot {
+  /** Decoded into shared memory, so the corpus thread reads them without a copy. */
   reviews: Buffer;
   insights: Buffer;
   reviewsGzip: Buffer;
@@ -61,7 +79,7 @@ export function encodeSnapshot(s: Omit<CatalogSnapshot, 'reviews' | 'insights'>)
 export async function decodeSnapshot(stored: StoredSnapshot): Promise<CatalogSnapshot> {
   if (stored.engine !== SNAPSHOT_FORMAT || !stored.layout) throw new SnapshotFormatError(stored.layout ? stored.engine : 'without layout');
   const n = stored.layout.readUInt32LE(0);
-  const [reviews, insights] = await Promise.all([gunzipAsync(stored.reviews), gunzipAsync(stored.insights)]);
+  const [reviews, insights] = await Promise.all([gunzipShared(stored.reviews), gunzipShared(stored.insights)]);
   return {
     reviews,
     insights,

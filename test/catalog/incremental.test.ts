@@ -102,7 +102,7 @@ async function reloaded(c: Catalog): Promise<Catalog> {
     { reviews, insights, ...snapshot },
     'https://reviews.example',
   );
-  await worker.seed(loaded.revision, reviews, insights, snapshot.insightsLayout);
+  await worker.seed(loaded.revision, { reviews, insights, ...snapshot });
   for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const)
     assert.equal(loaded.representations[name].etag, c.representations[name].etag, `${name} ETag after a reload`);
   for (const r of c.reviews.slice(0, 5))

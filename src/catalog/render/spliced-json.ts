@@ -168,19 +168,30 @@ export class SplicedJson {
    * a damaged one fails here rather than producing a wrong body later.
    */
   static fromLayout(body: Buffer, layout: Buffer, keys: readonly string[], values: readonly unknown[], digest?: Buffer): SplicedJson {
-    const n = layout.length >= 8 ? layout.readUInt32LE(0) : -1;
-    if (n !== keys.length || layout.length !== 8 + n * (8 + DIGEST))
-      throw new Error(`SplicedJson: a stored layout of ${n} items does not fit ${keys.length} keys`);
-    const openLength = layout.readUInt32LE(4);
-    const starts = readWords(layout, 8, n);
-    const lengths = readWords(layout, 8 + n * 4, n);
-    let expected = openLength;
-    for (let i = 0; i < n; i++) {
-      if (starts[i] !== expected || lengths[i] === 0) throw new Error(`SplicedJson: stored layout item ${i} is out of place`);
-      expected = starts[i] + lengths[i] + 1;
-    }
-    if ((n === 0 ? openLength : expected - 1) > body.length) throw new Error('SplicedJson: the stored layout runs past the body');
+    const { n, openLength, starts, lengths } = readLayout(body, layout);
+    if (n !== keys.length) throw new Error(`SplicedJson: a stored layout of ${n} items does not fit ${keys.length} keys`);
     return new SplicedJson(body, keys, values, starts, lengths, Buffer.from(layout.subarray(8 + n * 8)), openLength, digest);
+  }
+
+  /**
+   * A stored render read back a piece at a time, never as one string (a 75 MB body parsed whole is a
+   * string and a graph that large at once): `shell` is the document with its member empty, each step
+   * yields the next item's bytes as text.
+   */
+  static *readStored(body: Buffer, layout: Buffer): Generator<string, string> {
+    const { n, openLength, starts, lengths } = readLayout(body, layout);
+    for (let i = 0; i < n; i++) yield body.toString('utf8', starts[i], starts[i] + lengths[i]);
+    return body.toString('utf8', 0, openLength) + body.toString('utf8', n === 0 ? openLength : starts[n - 1] + lengths[n - 1]);
+  }
+
+  /**
+   * This render with other values standing for its items, one per item and unique: a holder that keeps
+   * the bytes need not keep the values they were rendered from, only something the next render is given
+   * for the same item.
+   */
+  withValues(values: readonly unknown[]): SplicedJson {
+    if (values.length !== this.keys.length) throw new Error('SplicedJson: one value per item');
+    return new SplicedJson(this.body, this.keys, values, this.starts, this.lengths, this.digests, this.openLength, this.digest);
   }
 
   /**
@@ -247,6 +258,25 @@ export class SplicedJson {
     for (let i = guess; i < this.values.length; i++) if (this.values[i] === value) return this.keys[i] === key ? i : -1;
     return -2;
   }
+}
+
+/**
+ * A stored layout's words, checked against its body (items in order, one separator apart, inside the
+ * body), so a damaged one fails here rather than producing a wrong body later.
+ */
+function readLayout(body: Buffer, layout: Buffer): { n: number; openLength: number; starts: Uint32Array; lengths: Uint32Array } {
+  const n = layout.length >= 8 ? layout.readUInt32LE(0) : -1;
+  if (n < 0 || layout.length !== 8 + n * (8 + DIGEST)) throw new Error(`SplicedJson: a stored layout of ${n} items does not fit its size`);
+  const openLength = layout.readUInt32LE(4);
+  const starts = readWords(layout, 8, n);
+  const lengths = readWords(layout, 8 + n * 4, n);
+  let expected = openLength;
+  for (let i = 0; i < n; i++) {
+    if (starts[i] !== expected || lengths[i] === 0) throw new Error(`SplicedJson: stored layout item ${i} is out of place`);
+    expected = starts[i] + lengths[i] + 1;
+  }
+  if ((n === 0 ? openLength : expected - 1) > body.length) throw new Error('SplicedJson: the stored layout runs past the body');
+  return { n, openLength, starts, lengths };
 }
 
 /** The bytes of JSON.stringify(doc) before and after the value of `member` (keeping the key order). */
