@@ -23,6 +23,5 @@ export {
   decodeSnapshot,
   SNAPSHOT_FORMAT,
   SnapshotFormatError,
-  type StoredSnapshot,
 } from './snapshot-format.js';
 export { TextIndex } from './text-index.js';

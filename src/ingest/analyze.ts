@@ -40,7 +40,7 @@ export async function analyzePending(
         batch.map((r) => ({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language })),
       );
       await store.saveAnalyses(
-        batch.map((r, k) => ({ reviewId: r.id, version: r.row_hash, analysis: analyses[k] })),
+        batch.map((r, k) => ({ reviewId: r.id, version: r.version, analysis: analyses[k] })),
         ctx,
       );
       opts.onProgress?.(i + batch.length, pending.length);
