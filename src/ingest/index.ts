@@ -1,4 +1,4 @@
-export { analyzePending } from './analyze.js';
+export type { AnalyseReviews, AnalysisSource } from './analyse-reviews.js';
 export { describeCleaning, type TextFix } from './clean-text.js';
 export { decodeUtf8 } from './decode.js';
 export { formatRowError, ImportFileError, type RowError } from './errors.js';
