@@ -22,26 +22,13 @@ export const union = (explicit: string[], found: readonly string[]) =>
  * so a new alias applies to old reviews without re-importing them).
  */
 export function toReview(r: StoredReview, analysis: FoundMentions, permalink: (id: string) => string): Review {
+  // The record is in the Review's key order (the bytes follow it), so a new review field passes through.
+  const { source_review_id, published, version, changed_revision, ...review } = r;
   return {
-    id: r.id,
-    author: r.author,
-    author_avatar_url: r.author_avatar_url,
-    rating: r.rating,
-    date: r.date,
-    text: r.text,
-    source: r.source,
-    source_url: r.source_url,
-    owner_reply: r.owner_reply,
-    verified: r.verified,
-    published_at: r.published_at,
-    updated_at: r.updated_at,
-    first_seen_at: r.first_seen_at,
-    title: r.title,
-    language: r.language,
+    ...review,
     technicians: union(r.technicians, analysis.technicians),
     services: union(r.services, analysis.services),
     service_area: r.service_area ?? analysis.service_areas[0] ?? null,
-    verification: r.verification,
     url: permalink(r.id),
   };
 }
