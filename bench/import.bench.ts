@@ -2,8 +2,9 @@
 // Run: npm run bench -- import [--pg]   (--pg: on PostgreSQL, REVIEWCAST_BENCH_PG_URL or a throwaway cluster)
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { analyzePending } from '../src/catalog/index.js';
 import { demoBusiness } from '../src/demo/index.js';
-import { analyzePending, importFile, importRows } from '../src/ingest/index.js';
+import { importFile, importRows } from '../src/ingest/index.js';
 import { Store } from '../src/store/index.js';
 import { freshPgDatabase } from '../test/helpers/index.js';
 import { benchDir, demoFile, fmt, table } from './lib.js';

@@ -1,8 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { analyzePending } from '../src/catalog/index.js';
 import { demoBusiness, generateDemoReviews } from '../src/demo/index.js';
-import { analyzePending, importFile } from '../src/ingest/index.js';
+import { importFile } from '../src/ingest/index.js';
 import { Store } from '../src/store/index.js';
 
 export const benchDir = () => mkdtempSync(join(tmpdir(), 'reviewcast-bench-'));

@@ -1,6 +1,7 @@
 // Worker thread: writes what the catalog source stores (analyses, snapshots) on a connection of its own.
 import { parentPort, workerData } from 'node:worker_threads';
-import { type CatalogSnapshotTable, Store } from '../store/index.js';
+import type { StoredSnapshot } from '../domain/index.js';
+import { Store } from '../store/index.js';
 import { lowerThreadPriority } from '../threads/index.js';
 import type { FromWriter, ToWriter } from './store-writer.js';
 
@@ -23,7 +24,7 @@ port.on('message', (m: ToWriter) => {
       }
       if (m.t === 'analyses') await s.saveAnalyses(m.items, m.ctx);
       else {
-        const snap: CatalogSnapshotTable = {
+        const snap: StoredSnapshot = {
           ...m.snapshot,
           reviews: asBuffer(m.snapshot.reviews),
           insights: asBuffer(m.snapshot.insights),

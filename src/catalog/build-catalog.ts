@@ -1,5 +1,13 @@
-import { type Business, createMentionMatcher, links, RatingTally, type Review, type ReviewsDocument } from '../domain/index.js';
-import type { ReviewTable, Revision } from '../store/index.js';
+import {
+  type Business,
+  createMentionMatcher,
+  links,
+  RatingTally,
+  type Review,
+  type ReviewsDocument,
+  type StoredReview,
+} from '../domain/index.js';
+import type { Revision } from '../store/index.js';
 import type { SliceClock, Steps } from '../threads/index.js';
 import { runInSlices } from '../threads/index.js';
 import type { Catalog, CatalogParts } from './catalog.js';
@@ -19,10 +27,10 @@ interface BuildCommon {
   publicBaseUrl: string;
 }
 
-/** Build from stored rows: what a revision is made of. */
+/** Build from stored reviews: what a revision is made of. */
 export interface CatalogInput extends BuildCommon {
-  /** The published rows by id. */
-  rows: ReadonlyMap<string, ReviewTable>;
+  /** The published reviews by id. */
+  rows: ReadonlyMap<string, StoredReview>;
 }
 
 /**
@@ -32,7 +40,7 @@ export interface CatalogInput extends BuildCommon {
  */
 export interface CatalogChanges extends BuildCommon {
   /** Each id whose row or analysis may differ: its current published row, or null if it is no longer published. */
-  changes: ReadonlyMap<string, ReviewTable | null>;
+  changes: ReadonlyMap<string, StoredReview | null>;
 }
 
 export const attributionFor = (business: Business): Attribution => ({
@@ -51,20 +59,20 @@ export function* positionsOf(reviews: readonly Review[]): Steps<Map<string, numb
   return positions;
 }
 
-const corpusRow = (r: ReviewTable, stored: string | null): CorpusRow => ({
+const corpusRow = (r: StoredReview, stored: string | null): CorpusRow => ({
   id: r.id,
   rating: r.rating,
   date: r.date,
   text: r.text,
   title: r.title,
   language: r.language,
-  technicians: JSON.parse(r.technicians) as string[],
-  services: JSON.parse(r.services) as string[],
+  technicians: r.technicians,
+  services: r.services,
   service_area: r.service_area,
   stored,
 });
 
-function* corpusRows(rows: Iterable<ReviewTable>, analyses: ReadonlyMap<string, string>): Steps<CorpusRow[]> {
+function* corpusRows(rows: Iterable<StoredReview>, analyses: ReadonlyMap<string, string>): Steps<CorpusRow[]> {
   const out: CorpusRow[] = [];
   for (const r of rows) {
     out.push(corpusRow(r, analyses.get(r.id) ?? null));
@@ -106,7 +114,7 @@ export async function buildParts(
 ): Promise<CatalogParts> {
   const l = links(input.publicBaseUrl);
   const update = 'changes' in input && previous ? { previous, changes: input.changes } : null;
-  const published: ReviewTable[] = [];
+  const published: StoredReview[] = [];
   for (const r of update ? update.changes.values() : (input as CatalogInput).rows.values()) if (r) published.push(r);
   const rows = await runInSlices(corpusRows(published, input.analyses), clock);
   const staged = await engine.stage(

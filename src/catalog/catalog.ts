@@ -20,7 +20,7 @@ import { FEED_SIZE, renderFeeds } from './render/feeds.js';
 import { SplicedJson } from './render/spliced-json.js';
 import { httpDate, PER_URL, Representation } from './representation.js';
 import { ReviewIndex } from './review-index.js';
-import { type CatalogSnapshot, encodeSnapshot, type StoredSnapshot } from './snapshot-format.js';
+import { type CatalogSnapshot, encodeSnapshot, type SnapshotBodies } from './snapshot-format.js';
 import type { Attribution } from './to-review.js';
 
 /** Everything one revision is made of: what a build computes, or a snapshot holds. */
@@ -194,7 +194,7 @@ export class Catalog {
    * two large bodies gzip-coded (the coding clients are served anyway, made off the event loop), which
    * keeps the write small enough not to stall requests.
    */
-  async snapshot(): Promise<StoredSnapshot & { layout: Buffer }> {
+  async snapshot(): Promise<SnapshotBodies & { layout: Buffer }> {
     const [reviewsGzip, insightsGzip] = await Promise.all([
       this.representations.reviews.encoded('gzip'),
       this.representations.insights.encoded('gzip'),

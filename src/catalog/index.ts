@@ -3,6 +3,7 @@ export { Catalog, type Representations } from './catalog.js';
 export { type ChangesReader, changesPage } from './change-feed.js';
 export { StaleCorpusError } from './corpus-model.js';
 export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
+export { analyseReviews, analyzePending } from './missing-analyses.js';
 export {
   type AnalysesToStore,
   buildContext,
@@ -23,6 +24,5 @@ export {
   decodeSnapshot,
   SNAPSHOT_FORMAT,
   SnapshotFormatError,
-  type StoredSnapshot,
 } from './snapshot-format.js';
 export { TextIndex } from './text-index.js';

@@ -1,6 +1,6 @@
-import { type Business, NotReadyError } from '../domain/index.js';
+import { type Business, NotReadyError, type StoredReview } from '../domain/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
-import { type AnalysisContext, type AnalysisWrite, analysisKey, type ReviewTable, type Revision, type Store } from '../store/index.js';
+import { type AnalysisContext, type AnalysisWrite, analysisKey, type Revision, type Store } from '../store/index.js';
 import { SliceClock } from '../threads/index.js';
 import { Catalog } from './catalog.js';
 import { StaleCorpusError } from './corpus-model.js';
@@ -95,12 +95,12 @@ export async function buildNextRevision(
     const ctx: AnalysisContext = { engine: ENGINE_VERSION, business };
     const full = !(held && held.context === context);
     // Each row read by id (a full read: the published ones; an update: every changed one).
-    const byId = new Map<string, ReviewTable>();
+    const byId = new Map<string, StoredReview>();
     const published: string[] = [];
     for await (const page of full ? view.publishedReviewPages() : view.reviewsChangedAfterPages(held!.revision)) {
       for (const r of page) {
         byId.set(r.id, r);
-        if (r.published === 1) published.push(r.id);
+        if (r.published) published.push(r.id);
       }
       await clock.maybePause();
     }
@@ -110,17 +110,17 @@ export async function buildNextRevision(
     for await (const page of view.analysisPages(full ? null : published)) {
       for (const a of page) {
         const row = byId.get(a.review_id);
-        if (row && row.published === 1 && a.content_hash === analysisKey(row.row_hash, ctx)) stored.set(a.review_id, a.analysis);
+        if (row?.published && a.key === analysisKey(row.version, ctx)) stored.set(a.review_id, a.analysis);
       }
       await clock.maybePause();
     }
     return { revision, business, context, ctx, byId, full, published: full ? byId.size : await view.publishedCount(), stored };
   });
   const ids = read.full ? new Set<string>() : held!.ids;
-  const changes = new Map<string, ReviewTable | null>();
+  const changes = new Map<string, StoredReview | null>();
   for (const r of read.byId.values()) {
-    changes.set(r.id, r.published === 1 ? r : null);
-    if (r.published === 1) ids.add(r.id);
+    changes.set(r.id, r.published ? r : null);
+    if (r.published) ids.add(r.id);
     else ids.delete(r.id);
     if (clock.due()) await clock.pause();
   }
@@ -143,7 +143,7 @@ export async function buildNextRevision(
   }
   const analysed: AnalysesToStore = { items: [], ctx: read.ctx };
   for (const [id, analysis] of catalog.analysed) {
-    analysed.items.push({ reviewId: id, version: read.byId.get(id)!.row_hash, analysis });
+    analysed.items.push({ reviewId: id, version: read.byId.get(id)!.version, analysis });
     if (clock.due()) await clock.pause();
   }
   return {

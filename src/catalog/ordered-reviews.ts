@@ -1,5 +1,4 @@
-import type { Review } from '../domain/index.js';
-import type { ReviewTable } from '../store/index.js';
+import type { Review, StoredReview } from '../domain/index.js';
 import type { Steps } from '../threads/index.js';
 import { type FoundMentions, toReview } from './to-review.js';
 
@@ -30,7 +29,7 @@ export const newestFirst = (a: Pick<Review, 'date' | 'published_at' | 'id'>, b: 
 
 /** Reviews for rows, made a slice at a time. `found` has the mentions of every row. */
 function* reviewsOf(
-  rows: Iterable<ReviewTable>,
+  rows: Iterable<StoredReview>,
   found: ReadonlyMap<string, FoundMentions>,
   permalink: (id: string) => string,
 ): Steps<Review[]> {
@@ -44,7 +43,7 @@ function* reviewsOf(
 
 /** Every row as a review, sorted. */
 export function* orderAll(
-  rows: Iterable<ReviewTable>,
+  rows: Iterable<StoredReview>,
   found: ReadonlyMap<string, FoundMentions>,
   permalink: (id: string) => string,
 ): Steps<OrderedReviews> {
@@ -61,11 +60,11 @@ export function* orderAll(
  */
 export function* orderUpdated(
   previous: readonly Review[],
-  changes: ReadonlyMap<string, ReviewTable | null>,
+  changes: ReadonlyMap<string, StoredReview | null>,
   found: ReadonlyMap<string, FoundMentions>,
   permalink: (id: string) => string,
 ): Steps<OrderedReviews> {
-  const published: ReviewTable[] = [];
+  const published: StoredReview[] = [];
   for (const row of changes.values()) if (row) published.push(row);
   const added = yield* sortSteps(yield* reviewsOf(published, found, permalink), newestFirst);
   let kept = previous.length;

@@ -1,4 +1,5 @@
 import { createGunzip } from 'node:zlib';
+import type { StoredSnapshot } from '../domain/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
 
 /**
@@ -27,18 +28,8 @@ export const CATALOG_FORMAT = 'catalog/2';
 /** The stored snapshots of this engine and catalog format (another version renders other bytes). */
 export const SNAPSHOT_FORMAT = `${ENGINE_VERSION} ${CATALOG_FORMAT}`;
 
-/** What is stored per revision (and base URL): the exact bytes an earlier build rendered, with where each item lies. */
-export interface StoredSnapshot {
-  /** The format it was stored in (SNAPSHOT_FORMAT). */
-  engine: string;
-  /** The two large bodies, gzip-coded (the coding clients are served anyway). */
-  reviews: Buffer;
-  insights: Buffer;
-  /** The insights document with `per_review` (its bulk) as an empty placeholder. */
-  insights_core: string;
-  /** Both bodies' layouts in one value (null in snapshots stored before layouts existed). */
-  layout: Buffer | null;
-}
+/** What is stored per revision (and base URL) besides its key: the exact bytes an earlier build rendered, with where each item lies. */
+export type SnapshotBodies = Pick<StoredSnapshot, 'engine' | 'reviews' | 'insights' | 'insights_core' | 'layout'>;
 
 /** A stored snapshot, ready to load: both bodies as stored and decoded, with their layouts. */
 export interface CatalogSnapshot {
@@ -62,7 +53,7 @@ export class SnapshotFormatError extends Error {
 }
 
 /** What to store for one revision, in this format. */
-export function encodeSnapshot(s: Omit<CatalogSnapshot, 'reviews' | 'insights'>): StoredSnapshot & { layout: Buffer } {
+export function encodeSnapshot(s: Omit<CatalogSnapshot, 'reviews' | 'insights'>): SnapshotBodies & { layout: Buffer } {
   // Two layouts in one stored value: the first's length, then both.
   const n = Buffer.alloc(4);
   n.writeUInt32LE(s.reviewsLayout.length, 0);
@@ -76,7 +67,7 @@ export function encodeSnapshot(s: Omit<CatalogSnapshot, 'reviews' | 'insights'>)
 }
 
 /** A stored snapshot decoded (its bodies gunzipped off the event loop); SnapshotFormatError when it is of another format. */
-export async function decodeSnapshot(stored: StoredSnapshot): Promise<CatalogSnapshot> {
+export async function decodeSnapshot(stored: SnapshotBodies): Promise<CatalogSnapshot> {
   if (stored.engine !== SNAPSHOT_FORMAT || !stored.layout) throw new SnapshotFormatError(stored.layout ? stored.engine : 'without layout');
   const n = stored.layout.readUInt32LE(0);
   const [reviews, insights] = await Promise.all([gunzipShared(stored.reviews), gunzipShared(stored.insights)]);

@@ -97,12 +97,14 @@ const importCommand = program
         const bar = progress('importing');
         const abar = progress('analysing');
         const started = performance.now();
-        // The analyses of what the import writes are stored in the same transaction (--no-analyze: the server makes them).
+        // The analyses of what the import writes are made by the catalog's analyzer and stored in the same
+        // transaction (--no-analyze: the server makes them).
+        const analyze = opts.analyze ? (await import('../catalog/index.js')).analyseReviews : undefined;
         const report = await importFile(store, file, {
           format: opts.format as Format | undefined,
           sync: opts.sync,
           skipInvalid: opts.skipInvalid,
-          analyze: opts.analyze,
+          analyze,
           onAnalysisProgress: abar.update,
           // Analysis comes first; its bar ends when the writing starts.
           onProgress: (done, total) => {
@@ -210,7 +212,7 @@ program
   .description('analyse reviews that have no current analysis (new, changed, or after an engine upgrade)')
   .addOption(dbOption())
   .action(async (opts) => {
-    const [{ analyzePending }, { progress }] = await Promise.all([import('../ingest/index.js'), import('./progress.js')]);
+    const [{ analyzePending }, { progress }] = await Promise.all([import('../catalog/index.js'), import('./progress.js')]);
     await withStore(opts, async (store) => {
       const bar = progress('analysing');
       const r = await analyzePending(store, { onProgress: bar.update });

@@ -92,21 +92,24 @@ export class ApiClient {
       if (!res.ok) {
         why = res.error;
         wait = this.backoff(attempt);
-      } else if (res.status === 429) {
+      } else if (res.value.status === 429) {
         why = 'rate limited (429)';
-        wait = retryAfterMs(res.headers['retry-after']) ?? this.backoff(attempt);
+        wait = retryAfterMs(res.value.headers['retry-after']) ?? this.backoff(attempt);
         if (wait > this.opts.maxRetryAfterMs)
           throw new SyncError(
             this.source,
             `rate limited: the platform asks to wait ${Math.ceil(wait / 1000)} s; the next scheduled sync retries`,
           );
-      } else if (res.status >= 500) {
-        why = `status ${res.status}`;
+      } else if (res.value.status >= 500) {
+        why = `status ${res.value.status}`;
         wait = this.backoff(attempt);
-      } else if (res.status >= 300 && res.status < 400) {
-        throw new SyncError(this.source, `the API answered ${res.status} (a redirect, not followed) for ${where}; check the API base`);
+      } else if (res.value.status >= 300 && res.value.status < 400) {
+        throw new SyncError(
+          this.source,
+          `the API answered ${res.value.status} (a redirect, not followed) for ${where}; check the API base`,
+        );
       } else {
-        return { status: res.status, body: res.body };
+        return { status: res.value.status, body: res.value.body };
       }
       if (attempt >= this.opts.maxAttempts)
         throw new SyncError(

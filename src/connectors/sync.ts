@@ -109,7 +109,7 @@ export async function syncClaimed(deps: SyncDeps, claimed: Claimed, opts: { full
     });
     await deps.store.sources.finish(
       claimed,
-      { ok: true, checkpoint: newestOf(newest), full, seen: out.seen },
+      { ok: true, value: { checkpoint: newestOf(newest), full, seen: out.seen } },
       now(),
       started + deps.intervalMs,
     );
@@ -120,7 +120,7 @@ export async function syncClaimed(deps: SyncDeps, claimed: Claimed, opts: { full
       err instanceof SyncError ? err.message : `${row.name}: sync failed: ${(err as Error)?.message ?? String(err)}`,
       secrets,
     );
-    await deps.store.sources.finish(claimed, { ok: false, error: out.error, seen: 0 }, now(), started + deps.intervalMs);
+    await deps.store.sources.finish(claimed, { ok: false, error: out.error }, now(), started + deps.intervalMs);
     deps.log.warn({ source: row.name, error: out.error, full, pages: out.pages }, 'sync: failed; data kept as it was');
   } finally {
     await api?.close();

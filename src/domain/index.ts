@@ -15,3 +15,4 @@ export * from './result.js';
 export * from './review.js';
 export * from './reviews-document.js';
 export * from './search.js';
+export * from './snapshot.js';

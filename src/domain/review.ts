@@ -45,6 +45,30 @@ export const ReviewSchema = z
 export type Review = z.infer<typeof ReviewSchema>;
 
 /**
+ * A review as the store holds it: the public Review before the catalog gives it a url and adds the
+ * mentions its analysis finds, plus whether it is published and the version of its imported fields
+ * (what a stored analysis is keyed by).
+ */
+export const StoredReviewSchema = ReviewSchema.omit({ url: true }).extend({
+  /** The platform's own id of the review, when the import had one. */
+  source_review_id: z.string().nullable(),
+  published: z.boolean(),
+  version: z.string().min(1),
+  /** The revision whose import last wrote it (added, changed or unpublished). */
+  changed_revision: z.int().nullable(),
+});
+export type StoredReview = z.infer<typeof StoredReviewSchema>;
+
+/** A stored analysis of a review: current when `key` is the analysis key of the review's version under this profile and engine. */
+export const StoredAnalysisSchema = z.object({
+  review_id: z.string(),
+  key: z.string(),
+  /** The analysis as JSON text (parsed only where it is used). */
+  analysis: z.string(),
+});
+export type StoredAnalysis = z.infer<typeof StoredAnalysisSchema>;
+
+/**
  * Review, reply and publication dates an import accepts: from the first web reviews on, up to a day
  * after the import (a reviewer ahead of UTC may already be on tomorrow's date). Anything outside is a
  * data error (a placeholder 0001-01-01, a 9999-12-31 "never") that would skew trends and feeds.

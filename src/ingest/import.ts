@@ -1,7 +1,5 @@
-import { type AnalysisInput, createAnalyzer, ENGINE_VERSION } from '../insights/index.js';
 import type { AnalysisContext, CandidateKeys, ReviewIdentity, ReviewUpdate, ReviewWrite, Revision, Store } from '../store/index.js';
-import { AnalysisPool } from './analysis-pool.js';
-import { analyzerOptions } from './analyze.js';
+import type { AnalyseReviews, AnalysisSource } from './analyse-reviews.js';
 import { TEXT_FIXES, type TextFix } from './clean-text.js';
 import { formatRef, type RowError } from './errors.js';
 import type { RawRow } from './formats.js';
@@ -15,10 +13,10 @@ export interface ImportOptions {
   sync?: boolean;
   now?: string;
   /**
-   * Analyse the published rows this import writes (on every core, before the write transaction) and
-   * store the analyses in the same transaction as the reviews. Without it the server analyses them.
+   * Analyse the published rows this import writes with this (before the write transaction) and store
+   * the analyses in the same transaction as the reviews. Without it the server analyses them.
    */
-  analyze?: boolean;
+  analyze?: AnalyseReviews;
   /** Rows written so far, of those to write. */
   onProgress?: (done: number, total: number) => void;
   onAnalysisProgress?: (done: number, total: number) => void;
@@ -110,7 +108,7 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
   };
   if (invalid.length > 0 && !opts.skipInvalid) return report;
   const sync = Boolean(opts.sync);
-  const analysis: AnalysisContext | null = opts.analyze && business ? { engine: ENGINE_VERSION, business } : null;
+  const analysis: AnalysisContext | null = opts.analyze && business ? { engine: opts.analyze.engine, business } : null;
 
   // Analysing takes long and needs no lock: it runs before the write transaction on what the rows will
   // be (planned against a plain read), and the transaction writes those analyses with the reviews, so
@@ -121,16 +119,12 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     const planned = planWrites(valid, await store.reviewCandidates(candidateKeys(valid, sync)), now);
     const targets = analysisTargets(planned);
     if (targets.length > 0) {
-      const pool = new AnalysisPool(analyzerOptions(analysis.business));
-      try {
-        const out = await pool.analyze(
-          targets.map((t) => t.input),
-          opts.onAnalysisProgress,
-        );
-        targets.forEach((t, i) => prepared.set(t.input.id, { row_hash: t.row_hash, analysis: out[i] }));
-      } finally {
-        await pool.close();
-      }
+      const out = await opts.analyze!.analyse(
+        analysis.business,
+        targets.map((t) => t.input),
+        opts.onAnalysisProgress,
+      );
+      targets.forEach((t, i) => prepared.set(t.input.id, { row_hash: t.row_hash, analysis: out[i] }));
     }
   }
 
@@ -168,15 +162,17 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     }
     await reviews.unpublish(gone);
     if (analysis) {
-      let inline: ReturnType<typeof createAnalyzer> | null = null;
-      const items = analysisTargets(planned).map((t) => {
-        const ready = prepared.get(t.input.id);
-        const text =
-          ready?.row_hash === t.row_hash
-            ? ready.analysis
-            : JSON.stringify((inline ??= createAnalyzer(analyzerOptions(analysis.business))).analyze(t.input));
-        return { reviewId: t.input.id, version: t.row_hash, analysis: text };
-      });
+      const targets = analysisTargets(planned);
+      const late = targets.filter((t) => prepared.get(t.input.id)?.row_hash !== t.row_hash);
+      const lateAnalyses =
+        late.length > 0
+          ? await opts.analyze!.analyse(
+              analysis.business,
+              late.map((t) => t.input),
+            )
+          : [];
+      late.forEach((t, i) => prepared.set(t.input.id, { row_hash: t.row_hash, analysis: lateAnalyses[i] }));
+      const items = targets.map((t) => ({ reviewId: t.input.id, version: t.row_hash, analysis: prepared.get(t.input.id)!.analysis }));
       await w.saveAnalyses(items, analysis);
     }
   });
@@ -274,7 +270,7 @@ function planWrites(valid: NormalizedReview[], existing: Existing[], now: string
 }
 
 /** The published rows a plan writes, as analysis inputs with the row hash their analysis is of. */
-function analysisTargets(p: PlannedWrites): { input: AnalysisInput; row_hash: string }[] {
+function analysisTargets(p: PlannedWrites): { input: AnalysisSource; row_hash: string }[] {
   const rows = [...p.inserts, ...p.updates.map((u) => ({ id: u.id, ...u.set }))];
   return rows
     .filter((r) => r.published === 1)

@@ -1,4 +1,4 @@
-export { analyzePending } from './analyze.js';
+export type { AnalyseReviews, AnalysisSource } from './analyse-reviews.js';
 export { describeCleaning, type TextFix } from './clean-text.js';
 export { formatRowError, ImportFileError, type RowError } from './errors.js';
 export { detectFormat, FORMATS, type Format, parseFile, type RawRow } from './formats.js';

@@ -6,7 +6,7 @@ import type { Catalog, ChangesReader } from '../catalog/index.js';
 import { PATHS } from '../domain/index.js';
 import type { MemoBudget } from '../http/index.js';
 import { RateLimiter, type Store } from '../store/index.js';
-import { jsonRpcError } from './errors.js';
+import { OriginNotAllowedError } from './errors.js';
 import { McpCounters } from './metrics.js';
 import { originPolicy } from './origin.js';
 import { createMcpServerFactory, type McpServerFactory } from './server.js';
@@ -88,7 +88,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
 
   const handle = async (request: Request, clientAddress: string): Promise<Response> => {
     const origin = request.headers.get('origin');
-    if (!allowOrigin(origin)) return jsonRpcError(403, -32000, `Forbidden: Origin ${origin} is not allowed to call this MCP server`);
+    if (!allowOrigin(origin)) return new OriginNotAllowedError(origin).toResponse();
     // Parse once and hand the value to whichever leg serves it; only a body that is not JSON is passed on raw, for the SDK to reject.
     let parsedBody: unknown;
     let forward = request;

@@ -1,5 +1,11 @@
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import { jsonRpcError } from './errors.js';
+import {
+  McpMethodNotAllowedError,
+  SessionIdRequiredError,
+  SessionNotFoundError,
+  SessionRateLimitedError,
+  SessionsFullError,
+} from './errors.js';
 import type { McpCounters } from './metrics.js';
 import type { Exchange, McpServerFactory } from './server.js';
 import { EVICTABLE_AFTER_MS, type SessionStore } from './sessions.js';
@@ -41,36 +47,21 @@ export function createSessionEraHandler(opts: SessionEraOptions) {
     // GET must open an SSE stream or be 405. Nothing is ever pushed from here, so it is 405 with or
     // without a session: the answer clients treat as "carry on with POST".
     if (method !== 'POST' && method !== 'DELETE') {
-      return jsonRpcError(405, -32000, 'Method not allowed: this server sends no server-initiated messages; use POST.', {
-        Allow: 'POST, DELETE',
-      });
+      return new McpMethodNotAllowedError().toResponse();
     }
     if (method === 'POST' && isInitializeRequest(parsedBody)) {
       // Checked before any work: one client cannot churn the session table (a token bucket per address, global across replicas).
       const wait = await opts.initializeLimit.take(clientAddress);
       if (wait > 0) {
         opts.counters.sessionsRefusedRateLimited++;
-        return jsonRpcError(
-          429,
-          -32000,
-          `Too many sessions started from this address; retry in ${wait} s.`,
-          { 'Retry-After': String(wait) },
-          idOf(parsedBody),
-        );
+        return new SessionRateLimitedError(wait).toResponse(idOf(parsedBody));
       }
       const response = await serve(request, parsedBody);
       if (response.status !== 200) return response;
       const session = await opts.sessions.create(parsedBody.params.protocolVersion);
       if (!session) {
         opts.counters.sessionsRefusedFull++;
-        const retry = String(Math.ceil(EVICTABLE_AFTER_MS / 1000));
-        return jsonRpcError(
-          503,
-          -32000,
-          `Every session slot is held by a client active within the last minute; retry in ${retry} s.`,
-          { 'Retry-After': retry },
-          idOf(parsedBody),
-        );
+        return new SessionsFullError(Math.ceil(EVICTABLE_AFTER_MS / 1000)).toResponse(idOf(parsedBody));
       }
       opts.counters.sessionsCreated++;
       const headers = new Headers(response.headers);
@@ -81,7 +72,7 @@ export function createSessionEraHandler(opts: SessionEraOptions) {
     if (method === 'POST' && parsedBody === undefined) return serve(request, undefined);
 
     const id = request.headers.get(SESSION_HEADER);
-    if (!id) return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first to get one)');
+    if (!id) return new SessionIdRequiredError().toResponse();
     if (method === 'DELETE') {
       return (await opts.sessions.delete(id)) ? new Response(null, { status: 200 }) : sessionNotFound();
     }
@@ -105,4 +96,4 @@ function idOf(body: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-const sessionNotFound = () => jsonRpcError(404, -32001, 'Session not found: it ended or expired; send initialize to start a new one');
+const sessionNotFound = () => new SessionNotFoundError().toResponse();

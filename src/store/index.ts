@@ -7,6 +7,5 @@ export type { Verification, VerificationRequest } from './hub-verifications.js';
 export type { McpSession } from './mcp-sessions.js';
 export { RateLimiter } from './rate-limit.js';
 export type { CandidateKeys, ReviewIdentity, ReviewUpdate, ReviewWrite } from './review-writes.js';
-export type { CatalogSnapshotTable, ReviewAnalysisTable, ReviewTable } from './schema.js';
 export type { Claimed, SourceRow, SyncResult } from './sources.js';
 export { type PendingAnalysis, type Revision, type RevisionWrite, Store } from './store.js';

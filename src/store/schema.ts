@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { StoredSnapshot } from '../domain/index.js';
 
 /** Row types. Timestamps are RFC 3339 text and booleans 0/1 integers on both engines, so rows read back identically. */
 export interface BusinessTable {
@@ -53,20 +54,8 @@ export interface ReviewAnalysisTable {
   analysis: string;
 }
 
-/** One revision's rendered /reviews.json and /insights.json for one public base URL and engine version. */
-export interface CatalogSnapshotTable {
-  revision: number;
-  base_url: string;
-  engine: string;
-  /** The two large bodies, gzip-coded. */
-  reviews: Buffer;
-  insights: Buffer;
-  /** The insights document with `per_review` as an empty placeholder: what a loading process parses. */
-  insights_core: string;
-  /** Where each item lies in the two bodies, with its digest (null in snapshots stored before it existed). */
-  layout: Buffer | null;
-  created_at: string;
-}
+/** One revision's rendered bodies for one public base URL and snapshot format: the domain's record, stored as is. */
+export type CatalogSnapshotTable = StoredSnapshot;
 
 /** A token bucket: `tokens` left at time `at` (epoch ms); `allowed` is the outcome of the last take. */
 export interface RateLimitTable {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Result } from '../domain/index.js';
 import type { Db } from './dialect.js';
 import type { ReviewSourceTable } from './schema.js';
 
@@ -10,7 +11,8 @@ export interface Claimed {
   token: string;
 }
 
-export type SyncResult = { ok: true; checkpoint: string | null; full: boolean; seen: number } | { ok: false; error: string; seen: number };
+/** A sync's outcome: where it got to and how many reviews it saw, or why it failed (having stored nothing). */
+export type SyncResult = Result<{ checkpoint: string | null; full: boolean; seen: number }, string>;
 
 /** The configured review sources, their checkpoints and the one-replica-at-a-time sync claim. */
 export class SourceRepository {
@@ -90,15 +92,15 @@ export class SourceRepository {
     const set = result.ok
       ? {
           ...common,
-          checkpoint: result.checkpoint,
+          checkpoint: result.value.checkpoint,
           last_success_at: now,
           last_error: null,
-          ...(result.full ? { last_full_at: now } : {}),
+          ...(result.value.full ? { last_full_at: now } : {}),
         }
       : { ...common, last_error: result.error, last_error_at: now };
     await this.db
       .updateTable('review_sources')
-      .set((eb) => ({ ...set, reviews_seen: eb('reviews_seen', '+', result.seen) }))
+      .set((eb) => ({ ...set, reviews_seen: eb('reviews_seen', '+', result.ok ? result.value.seen : 0) }))
       .where('name', '=', c.source.name)
       .where('claim_token', '=', c.token)
       .execute();

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
-import { type Business, BusinessSchema } from '../domain/index.js';
+import { type Business, BusinessSchema, type StoredAnalysis, type StoredReview, type StoredSnapshot } from '../domain/index.js';
 import { type AnalysisContext, type AnalysisWrite, analysisKey } from './analyses.js';
 import { type ReviewChange, reviewChanges } from './changes.js';
+import { analysisOf, reviewOf } from './codec.js';
 import { connect } from './connect.js';
 import type { Db, DialectAdapter, Listener, Queryable } from './dialect.js';
 import { HubDeliveryRepository } from './hub-deliveries.js';
@@ -11,7 +12,7 @@ import { McpSessionRepository } from './mcp-sessions.js';
 import { migrateToLatest } from './migrations.js';
 import { type RateLimitRepository, rateLimitsFor } from './rate-limits.js';
 import { type CandidateKeys, candidates, type ReviewIdentity, ReviewWriter } from './review-writes.js';
-import type { CatalogSnapshotTable, ReviewAnalysisTable, ReviewTable } from './schema.js';
+import type { ReviewAnalysisTable, ReviewTable } from './schema.js';
 import { SourceRepository } from './sources.js';
 
 export interface Revision {
@@ -20,7 +21,7 @@ export interface Revision {
 }
 
 /** A pending analysis: the review's analysable fields and the version they are of. */
-export type PendingAnalysis = Pick<ReviewTable, 'id' | 'text' | 'title' | 'rating' | 'language' | 'row_hash'>;
+export type PendingAnalysis = Pick<StoredReview, 'id' | 'text' | 'title' | 'rating' | 'language' | 'version'>;
 
 /** The writes of one data revision, inside one transaction that holds the revision lock. */
 export interface RevisionWrite {
@@ -67,8 +68,8 @@ class Reads {
    * page is one short query, so a caller that serves requests can pause between pages (SQLite reads
    * block the thread that runs them).
    */
-  async *reviewsChangedAfterPages(revision: number, size = PAGE): AsyncGenerator<ReviewTable[]> {
-    yield* keysetPages<ReviewTable, [number, string]>(
+  async *reviewsChangedAfterPages(revision: number, size = PAGE): AsyncGenerator<StoredReview[]> {
+    const pages = keysetPages<ReviewTable, [number, string]>(
       (after) =>
         this.q
           .selectFrom('reviews')
@@ -82,10 +83,11 @@ class Reads {
       (last) => [last.changed_revision!, last.id],
       size,
     );
+    for await (const page of pages) yield page.map(reviewOf);
   }
 
   /** Every published review, a page at a time (by id). */
-  async *publishedReviewPages(size = PAGE): AsyncGenerator<ReviewTable[]> {
+  async *publishedReviewPages(size = PAGE): AsyncGenerator<StoredReview[]> {
     // Paged by the primary key alone, filtered here: with `published` in the query SQLite picks that
     // index and sorts every published row for each page.
     const pages = keysetPages<ReviewTable, string>(
@@ -101,23 +103,26 @@ class Reads {
       size,
     );
     for await (const page of pages) {
-      const published = page.filter((r) => r.published === 1);
+      const published: StoredReview[] = [];
+      for (const r of page) if (r.published === 1) published.push(reviewOf(r));
       if (published.length > 0) yield published;
     }
   }
 
   /** Stored analyses, a page at a time: of these reviews, or (without ids) all of them. */
-  async *analysisPages(reviewIds: string[] | null, size = PAGE): AsyncGenerator<ReviewAnalysisTable[]> {
+  async *analysisPages(reviewIds: string[] | null, size = PAGE): AsyncGenerator<StoredAnalysis[]> {
     if (reviewIds) {
-      for (let i = 0; i < reviewIds.length; i += 500)
-        yield await this.q
+      for (let i = 0; i < reviewIds.length; i += 500) {
+        const rows = await this.q
           .selectFrom('review_analysis')
           .selectAll()
           .where('review_id', 'in', reviewIds.slice(i, i + 500))
           .execute();
+        yield rows.map(analysisOf);
+      }
       return;
     }
-    yield* keysetPages<ReviewAnalysisTable, string>(
+    const pages = keysetPages<ReviewAnalysisTable, string>(
       (after) =>
         this.q
           .selectFrom('review_analysis')
@@ -129,6 +134,7 @@ class Reads {
       (last) => last.review_id,
       size,
     );
+    for await (const page of pages) yield page.map(analysisOf);
   }
 
   /** The change feed's rows: reviews last written after a position, by revision `upTo` at the latest. */
@@ -267,14 +273,14 @@ export class Store extends Reads {
     return this.#db
       .selectFrom('reviews as r')
       .leftJoin('review_analysis as a', 'a.review_id', 'r.id')
-      .select(['r.id', 'r.text', 'r.title', 'r.rating', 'r.language', 'r.row_hash'])
+      .select(['r.id', 'r.text', 'r.title', 'r.rating', 'r.language', 'r.row_hash as version'])
       .where('r.published', '=', 1)
       .$if(opts.revision !== undefined, (q) => q.where('r.changed_revision', '=', opts.revision!))
       .where((eb) => eb.or([eb('a.review_id', 'is', null), eb('a.content_hash', '!=', sql<string>`r.row_hash || ${suffix}`)]))
       .execute();
   }
 
-  async loadSnapshot(revision: number, baseUrl: string, engine: string): Promise<CatalogSnapshotTable | null> {
+  async loadSnapshot(revision: number, baseUrl: string, engine: string): Promise<StoredSnapshot | null> {
     const row = await this.#db
       .selectFrom('catalog_snapshots')
       .selectAll()
@@ -286,7 +292,7 @@ export class Store extends Reads {
   }
 
   /** Keep the first snapshot written for a revision (every builder renders the same bytes); drop old revisions'. */
-  async saveSnapshot(snap: CatalogSnapshotTable): Promise<void> {
+  async saveSnapshot(snap: StoredSnapshot): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
       await trx
         .insertInto('catalog_snapshots')

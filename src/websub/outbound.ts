@@ -3,12 +3,17 @@ import { readFileSync } from 'node:fs';
 import { isIP, type LookupFunction } from 'node:net';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent, buildConnector, request } from 'undici';
+import type { Result } from '../domain/index.js';
 import { canonicalHost, forbiddenReason, isLocalHostname } from './address.js';
 import type { HubConfig } from './config.js';
 
-export type OutboundResult =
-  | { ok: true; status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
-  | { ok: false; error: string };
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+/** A response, or why there is none (refused address, timeout, network error, body too large). */
+export type OutboundResult = Result<OutboundResponse, string>;
 
 export class RefusedAddressError extends Error {
   readonly code = 'EHUBREFUSED';
@@ -77,7 +82,10 @@ export class OutboundClient {
         body,
         signal,
       });
-      return { ok: true, status: res.statusCode, headers: res.headers, body: await readCapped(res.body, this.config.maxResponseBytes) };
+      return {
+        ok: true,
+        value: { status: res.statusCode, headers: res.headers, body: await readCapped(res.body, this.config.maxResponseBytes) },
+      };
     } catch (err) {
       return { ok: false, error: describe(err, signal) };
     }

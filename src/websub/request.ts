@@ -1,5 +1,6 @@
 import { HubRequestFormSchema, type Result } from '../domain/index.js';
 import { clampLease, type HubConfig } from './config.js';
+import { type HubError, InvalidHubRequestError, RefusedCallbackError } from './errors.js';
 
 export interface HubRequest {
   mode: 'subscribe' | 'unsubscribe';
@@ -11,7 +12,7 @@ export interface HubRequest {
   secret: string | null;
 }
 
-export type ParseResult = Result<HubRequest, { status: number; reason: string }>;
+export type ParseResult = Result<HubRequest, HubError>;
 
 /** The fields in the order they are checked: the first problem in this order is the one reported. */
 const FIELDS = ['hub.mode', 'hub.topic', 'hub.callback', 'hub.lease_seconds', 'hub.secret'] as const;
@@ -37,21 +38,21 @@ export function parseHubRequest(
   }
   if (fields['hub.mode'] !== 'subscribe') delete fields['hub.lease_seconds'];
 
-  const problems = new Map<Field, { status: number; reason: string }>();
+  const problems = new Map<Field, HubError>();
   const parsed = HubRequestFormSchema.safeParse(fields);
   for (const issue of parsed.success ? [] : parsed.error.issues) {
     const f = issue.path[0] as Field;
-    if (!problems.has(f)) problems.set(f, { status: 400, reason: issue.message });
+    if (!problems.has(f)) problems.set(f, new InvalidHubRequestError(issue.message));
   }
   const topic = fields['hub.topic'];
   if (topic && !topics.includes(topic))
-    problems.set('hub.topic', { status: 400, reason: `hub.topic must be one of: ${topics.join(', ')}` });
+    problems.set('hub.topic', new InvalidHubRequestError(`hub.topic must be one of: ${topics.join(', ')}`));
   if (!problems.has('hub.callback')) {
     const refused = refuseCallback(new URL(fields['hub.callback']!));
-    if (refused) problems.set('hub.callback', { status: 403, reason: `hub.callback refused: ${refused}` });
+    if (refused) problems.set('hub.callback', new RefusedCallbackError(refused));
   }
   const first = FIELDS.find((f) => problems.has(f));
-  if (first || !parsed.success) return { ok: false, error: problems.get(first!) ?? { status: 400, reason: 'invalid hub request' } };
+  if (first || !parsed.success) return { ok: false, error: problems.get(first!) ?? new InvalidHubRequestError('invalid hub request') };
 
   const r = parsed.data;
   const subscribe = r['hub.mode'] === 'subscribe';

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { NotReadyError, PATHS, StoreBusyError } from '../domain/index.js';
 import { RateLimiter } from '../store/index.js';
 import { canonicalHost } from './address.js';
+import { HubError, HubRateLimitedError, TooManyPendingError, UnsupportedHubBodyError } from './errors.js';
 import { refuseUrl } from './outbound.js';
 import { redactUrl } from './redact.js';
 import { parseHubRequest } from './request.js';
@@ -39,6 +40,10 @@ export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: Hub
       done(null, new URLSearchParams(body as string));
     });
     scope.setErrorHandler((err: { statusCode?: number; message?: string }, _req, reply) => {
+      if (err instanceof HubError) {
+        if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
+        return text(reply, err.status, err.message);
+      }
       if (err instanceof NotReadyError) return text(reply, 503, `not ready: ${err.message}`);
       if (err instanceof StoreBusyError) return text(reply.header('retry-after', '5'), 503, `busy: ${err.message}`);
       // 4xx from Fastify (body too large, bad encoding) keep their status and message.
@@ -49,23 +54,22 @@ export function registerHub(app: FastifyInstance, deps: HubDeps & { worker?: Hub
 
     scope.post(PATHS.hub, async (req, reply) => {
       const wait = await perClient.take(req.ip);
-      if (wait > 0) return text(reply.header('retry-after', String(wait)), 429, 'too many hub requests from this address; retry later');
-      if (!(req.body instanceof URLSearchParams)) return text(reply, 415, `the hub takes ${FORM} bodies`);
+      if (wait > 0) throw new HubRateLimitedError('from this address', wait);
+      if (!(req.body instanceof URLSearchParams)) throw new UnsupportedHubBodyError(FORM);
 
       const parsed = parseHubRequest(req.body, topicUrls(deps.catalog()), config, (u) => refuseUrl(u, config.allowPrivateCallbacks));
-      if (!parsed.ok) return text(reply, parsed.error.status, parsed.error.reason);
+      if (!parsed.ok) throw parsed.error;
       const r = parsed.value;
 
       // By canonical host name, not host:port, so neither cycling ports nor respelling the host
       // (case, a trailing dot, Unicode for punycode) escapes the limit.
       const hostWait = await perCallbackHost.take(canonicalHost(new URL(r.callback).hostname));
-      if (hostWait > 0)
-        return text(reply.header('retry-after', String(hostWait)), 429, 'too many hub requests for this callback host; retry later');
+      if (hostWait > 0) throw new HubRateLimitedError('for this callback host', hostWait);
       if (
         (await store.hubVerifications.pendingCount()) >= config.maxPendingVerifications &&
         !(await store.hubVerifications.isPending(r.topic, r.callback))
       ) {
-        return text(reply.header('retry-after', '60'), 503, 'too many verifications pending; retry later');
+        throw new TooManyPendingError();
       }
       await store.hubVerifications.queue(r, Date.now());
       if (worker) worker.counters.requestsAccepted++;

@@ -155,8 +155,8 @@ export class HubWorker {
     const res = await this.client.send('GET', withQuery(v.callback, params));
     let failure: string | null = null;
     if (!res.ok) failure = res.error;
-    else if (res.status < 200 || res.status > 299) failure = `status ${res.status}`;
-    else if (!res.body.equals(Buffer.from(challenge))) failure = 'response body is not the challenge';
+    else if (res.value.status < 200 || res.value.status > 299) failure = `status ${res.value.status}`;
+    else if (!res.value.body.equals(Buffer.from(challenge))) failure = 'response body is not the challenge';
     const outcome = await this.deps.store.hubVerifications.complete(v, failure === null, Date.now());
     if (outcome !== 'applied') return;
     if (failure) {
@@ -193,19 +193,19 @@ export class HubWorker {
     if (d.secret) headers['x-hub-signature'] = hubSignature(d.secret, rep.body);
     const res = await this.client.send('POST', d.callback, headers, rep.body);
     const log = { subscription: d.subscription_id, topic: d.topic, callback: redactUrl(d.callback), revision: catalog.revision };
-    if (res.ok && res.status >= 200 && res.status <= 299) {
+    if (res.ok && res.value.status >= 200 && res.value.status <= 299) {
       this.counters.deliveriesSucceeded++;
-      this.deps.log.debug({ ...log, status: res.status }, 'websub: delivered');
+      this.deps.log.debug({ ...log, status: res.value.status }, 'websub: delivered');
       return this.finished.add({ d, etag: rep.etag });
     }
     this.counters.deliveriesFailed++;
-    if (res.ok && res.status === 410) {
+    if (res.ok && res.value.status === 410) {
       await store.hubSubscriptions.removeById(d.subscription_id);
       this.counters.removedGone++;
       this.deps.log.info(log, 'websub: callback answered 410 Gone; subscription removed');
       return;
     }
-    const reason = res.ok ? `status ${res.status}` : res.error;
+    const reason = res.ok ? `status ${res.value.status}` : res.error;
     const retryAt = Date.now() + retryDelayMs(d.attempts + 1, config);
     const { failures, removed } = await store.hubDeliveries.fail(d, retryAt, config.maxConsecutiveFailures);
     if (!removed) {

@@ -14,14 +14,13 @@ import {
   TextIndex,
 } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
-import { foldText } from '../../src/domain/index.js';
+import { foldText, type StoredReview } from '../../src/domain/index.js';
 import { createAnalyzer } from '../../src/insights/index.js';
-import type { ReviewTable } from '../../src/store/index.js';
-import { catalogRows } from '../helpers/index.js';
+import { storedReviews } from '../helpers/index.js';
 
 const business = demoBusiness();
-const base = catalogRows(120, 11);
-const extra = catalogRows(60, 12, 'x');
+const base = storedReviews(120, 11);
+const extra = storedReviews(60, 12, 'x');
 const texts = [
   'Fixed the leak fast.',
   'Late, but the drain works now.',
@@ -55,7 +54,7 @@ const analyzer = createAnalyzer({
   serviceAreas: business.service_areas,
 });
 /** Analyses as a store hands them back: analysed once, stored as JSON. */
-const stored = (rows: Iterable<ReviewTable>) =>
+const stored = (rows: Iterable<StoredReview>) =>
   new Map(
     [...rows].map((r) => [
       r.id,
@@ -72,10 +71,10 @@ const common = (revision: number) => ({
 const worker = new CorpusWorker();
 after(() => worker.close());
 /** From scratch; the catalog analyses every review itself. */
-const build = (rows: Map<string, ReviewTable>, revision: number) =>
+const build = (rows: Map<string, StoredReview>, revision: number) =>
   Catalog.fromReviews({ ...common(revision), rows, analyses: new Map() }, new LocalCorpus());
 /** Only what changed: each changed id's current row (or null once removed) and its stored analysis. */
-const update = (previous: Catalog, rows: Map<string, ReviewTable>, changed: Set<string>, revision: number) =>
+const update = (previous: Catalog, rows: Map<string, StoredReview>, changed: Set<string>, revision: number) =>
   Catalog.update(
     previous,
     {
@@ -118,7 +117,7 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
       let incremental = await Catalog.fromReviews({ ...common(1), rows, analyses: stored(rows.values()) }, worker);
       if (fromSnapshot) incremental = await reloaded(incremental);
       let next = 0;
-      const removed: ReviewTable[] = [];
+      const removed: StoredReview[] = [];
       for (const [k, c] of changes.entries()) {
         const revision = k + 2;
         const changed = new Set<string>();
@@ -129,7 +128,7 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
         const ids = [...rows.keys()];
         for (const e of c.edit) {
           const old = rows.get(ids[e.pick % ids.length])!;
-          rows.set(old.id, { ...old, text: e.text, rating: e.rating, date: shiftDay(old.date, e.dayShift), row_hash: `${old.row_hash}+` });
+          rows.set(old.id, { ...old, text: e.text, rating: e.rating, date: shiftDay(old.date, e.dayShift), version: `${old.version}+` });
           changed.add(old.id);
         }
         if (c.republish && removed.length > 0) {
@@ -174,7 +173,7 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
 });
 
 test('an empty corpus updates, reloads and fills again like a build from scratch', async () => {
-  const rows = new Map<string, ReviewTable>();
+  const rows = new Map<string, StoredReview>();
   let c = await Catalog.fromReviews({ ...common(1), rows, analyses: new Map() }, worker);
   const steps: [string, (ids: Set<string>) => void][] = [
     ['three new', (ids) => extra.slice(0, 3).forEach((r) => (rows.set(r.id, r), ids.add(r.id)))],
@@ -253,7 +252,7 @@ test('spliced JSON is JSON.stringify of the document, for arrays and objects, em
 });
 
 test('the text index carried across revisions finds exactly what a substring scan finds, before and after its base is rebuilt', () => {
-  const docs0 = catalogRows(200, 3).map((r) => ({ text: r.text }));
+  const docs0 = storedReviews(200, 3).map((r) => ({ text: r.text }));
   let docs = docs0;
   let index = TextIndex.create(docs);
   const needles = ['leak', 'the', 'fixed the', 'ete', 'zzz', 'on time'];

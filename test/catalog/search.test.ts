@@ -4,11 +4,11 @@ import fc from 'fast-check';
 import { Catalog, LocalCorpus, newestFirst, ReviewIndex } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { decodeCursor, encodeCursor, foldText, type Review, type SearchQuery, SearchQuerySchema } from '../../src/domain/index.js';
-import { catalogRows } from '../helpers/index.js';
+import { storedReviews } from '../helpers/index.js';
 
 // A catalog built straight from demo records (no database): the search is pure logic.
 const business = demoBusiness();
-const rows = catalogRows(600, 7);
+const rows = storedReviews(600, 7);
 const catalog = await Catalog.fromReviews(
   {
     revision: { id: 1, created_at: '2026-11-01T00:00:00.000Z' },

@@ -7,9 +7,8 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { Catalog, decodeSnapshot, LocalCorpus, SplicedJson } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
-import { SearchQuerySchema } from '../../src/domain/index.js';
-import type { ReviewTable } from '../../src/store/index.js';
-import { catalogRows } from '../helpers/index.js';
+import { SearchQuerySchema, type StoredReview } from '../../src/domain/index.js';
+import { storedReviews } from '../helpers/index.js';
 
 const business = demoBusiness();
 const common = (revision: number) => ({
@@ -17,11 +16,11 @@ const common = (revision: number) => ({
   business,
   publicBaseUrl: 'https://reviews.example',
 });
-const rows = new Map(catalogRows(150, 21).map((r) => [r.id, r]));
+const rows = new Map(storedReviews(150, 21).map((r) => [r.id, r]));
 // One corpus engine follows one chain of revisions (it holds the revision it built last).
 const corpus = new LocalCorpus();
 const scratch = await Catalog.fromReviews({ ...common(1), rows, analyses: new Map() }, corpus);
-const added: ReviewTable = { ...catalogRows(1, 22, 'new')[0], changed_revision: 2 };
+const added: StoredReview = { ...storedReviews(1, 22, 'new')[0], changed_revision: 2 };
 const updated = await Catalog.update(scratch, { ...common(2), changes: new Map([[added.id, added]]), analyses: new Map() }, corpus);
 const updatedFromScratch = await Catalog.fromReviews(
   { ...common(2), rows: new Map([...rows, [added.id, added]]), analyses: new Map() },

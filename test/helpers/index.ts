@@ -5,7 +5,7 @@ export { collect } from './pages.js';
 export { freshPgDatabase, PG_SKIP } from './pg.js';
 export { CLI, type ServerProcess, spawnCommand, spawnServe } from './process.js';
 export { rawDb } from './raw-db.js';
-export { catalogRows } from './rows.js';
+export { storedReviews } from './rows.js';
 export { startTestServer } from './server.js';
 export { tempDir } from './tmp.js';
 export {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RunningServer } from '../../src/app/index.js';
-import { catalogRows, client, rawDb, startTestServer } from '../helpers/index.js';
+import { client, rawDb, startTestServer, storedReviews } from '../helpers/index.js';
 
 // The hostile-load findings of issue 13 on the REST surface, each reproduced exactly as found.
 
@@ -126,7 +126,7 @@ describe('error bodies are the contract', () => {
 describe('search memo keys are exact', () => {
   test('a query whose values contain the old key separator gets its own answer, not a cached neighbour', async () => {
     // A row stored as received (as rows imported before text normalisation were), with NUL and SOH in its text.
-    const [row] = catalogRows(1, 13, 'nul');
+    const [r] = storedReviews(1, 13, 'nul');
     const before = (await http.get('/readyz')).json().reviews;
     const raw = rawDb(server.config.databaseUrl);
     await raw.transaction().execute(async (trx) => {
@@ -137,7 +137,27 @@ describe('search memo keys are exact', () => {
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('reviews')
-        .values({ ...row, text: 'Fixed the leak [\u0000\u0001 fast.', changed_revision: rev.id })
+        .values({
+          id: r.id,
+          source: r.source,
+          source_review_id: null,
+          fingerprint: r.version,
+          author: r.author,
+          rating: r.rating,
+          date: r.date,
+          text: 'Fixed the leak [\u0000\u0001 fast.',
+          verified: 1,
+          published: 1,
+          published_at: r.published_at,
+          updated_at: r.updated_at,
+          first_seen_at: r.first_seen_at,
+          technicians: '[]',
+          services: '[]',
+          verification_method: 'platform',
+          content_hash: r.version,
+          row_hash: r.version,
+          changed_revision: rev.id,
+        })
         .execute();
     });
     await raw.destroy();

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Kysely } from 'kysely';
+import { analyzePending } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { ImportRecordInput } from '../../src/domain/index.js';
-import { analyzePending, importRows } from '../../src/ingest/index.js';
+import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
 import { collect, rawDb, tempDir } from '../helpers/index.js';
 

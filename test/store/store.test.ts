@@ -125,9 +125,7 @@ function repositorySuite(
         'an unpublished row names the revision that removed it',
       );
       const removedIn = unpublished[0].changed_revision!;
-      assert.ok(
-        (await collect(store.reviewsChangedAfterPages(removedIn - 1))).some((r) => r.id === unpublished[0].id && r.published === 0),
-      );
+      assert.ok((await collect(store.reviewsChangedAfterPages(removedIn - 1))).some((r) => r.id === unpublished[0].id && !r.published));
 
       const start = (await store.latestRevision())!.id;
       assert.deepEqual(await collect(store.reviewsChangedAfterPages(start)), []);

@@ -1,15 +1,38 @@
-import type { Business } from '../domain/index.js';
+import type { Business, StoredReview } from '../domain/index.js';
 import { type AnalyzerOptions, ENGINE_VERSION } from '../insights/index.js';
 import type { AnalysisContext, Store } from '../store/index.js';
 import { AnalysisPool } from './analysis-pool.js';
 
 /** The analyzer's view of a business profile. */
-export const analyzerOptions = (b: Business): AnalyzerOptions => ({
+const analyzerOptions = (b: Business): AnalyzerOptions => ({
   vertical: b.vertical,
   technicians: b.technicians,
   services: b.services,
   serviceAreas: b.service_areas,
 });
+
+/**
+ * "Analyse these reviews" on every core (a pool of threads for the call), for whoever stores analyses:
+ * an import is given this, so the catalog stays the only caller of the analyzer.
+ */
+export const analyseReviews = {
+  engine: ENGINE_VERSION,
+  async analyse(
+    business: Business,
+    reviews: readonly Pick<StoredReview, 'id' | 'rating' | 'text' | 'title' | 'language'>[],
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<string[]> {
+    const pool = new AnalysisPool(analyzerOptions(business));
+    try {
+      return await pool.analyze(
+        reviews.map((r) => ({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language })),
+        onProgress,
+      );
+    } finally {
+      await pool.close();
+    }
+  },
+};
 
 /** Stored a batch at a time, so memory stays flat on a large corpus. */
 const BATCH = 2_000;
@@ -40,7 +63,7 @@ export async function analyzePending(
         batch.map((r) => ({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language })),
       );
       await store.saveAnalyses(
-        batch.map((r, k) => ({ reviewId: r.id, version: r.row_hash, analysis: analyses[k] })),
+        batch.map((r, k) => ({ reviewId: r.id, version: r.version, analysis: analyses[k] })),
         ctx,
       );
       opts.onProgress?.(i + batch.length, pending.length);
