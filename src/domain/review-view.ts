@@ -50,7 +50,7 @@ export interface ResolvedView {
   textChars: number | null;
 }
 
-export function resolveView(v: ReviewView): ResolvedView | null {
+export function resolveView(v: Partial<ReviewView>): ResolvedView | null {
   const fields = v.fields ?? (v.compact ? COMPACT_FIELDS : null);
   const textChars = v.text_chars ?? (v.compact ? COMPACT_TEXT_CHARS : null);
   if (fields === null && textChars === null) return null;
