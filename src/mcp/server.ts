@@ -21,7 +21,7 @@ const LIST_CACHE = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
 const PREPARED = TOOLS.map((spec) => ({
   spec,
   input: withCachedJsonSchema(spec.input),
-  output: withCachedJsonSchema(spec.output),
+  output: withCachedJsonSchema(spec.output, { rememberValid: true }),
 }));
 
 const ok = (value: unknown, viewed: boolean, summary?: ToolSpec['summary']): CallToolResult => ({
