@@ -1,5 +1,6 @@
 // REST throughput and latency beside (a) a bare node:http server writing the same bytes and (b)
-// json-server on the same data (issue 3). Run: npm run bench -- http [--scales 2000,100000] [--seconds 8]
+// json-server on the same data (issue 3). Run: npm run bench -- http [--scales 2000,100000] [--seconds 8] [--only TEXT]
+// (--only: just the rows whose label contains TEXT, e.g. --only search)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -13,6 +14,7 @@ const arg = (name: string, dflt: string) => {
 const SCALES = arg('scales', '2000,100000').split(',').map(Number);
 const SECONDS = Number(arg('seconds', '8'));
 const CONNECTIONS = 50;
+const ONLY = arg('only', '');
 
 interface Row {
   scale: number;
@@ -86,6 +88,7 @@ for (const scale of SCALES) {
   const etag = fetched['/reviews.json'].etag;
 
   const run = async (label: string, server: string, url: string, opts?: Parameters<typeof load>[1]) => {
+    if (!label.includes(ONLY)) return;
     const r = await load(url, opts);
     results.push({ scale, path: label, server, ...r });
     console.error(`${scale} ${label} ${server}: ${fmt(r.rps)} req/s p99 ${r.p99} ms`);
@@ -98,7 +101,10 @@ for (const scale of SCALES) {
   await run('/api/feed.json', 'bare node:http', bare.url + paths.feed);
   await run('search (rating, query, since)', 'reviewcast', ours.url + paths.search);
   await run('search (20,000 distinct 5-filter queries: mostly memo misses)', 'reviewcast', ours.url, { paths: variedSearches(20_000) });
-  const pages = await pagedSearch(ours.url, '/api/reviews/search?has_text=true&sort=highest&limit=100', 1000);
+  const paged = '/api/reviews/search?has_text=true&sort=highest&limit=100';
+  const pages = await pagedSearch(ours.url, paged, 1000);
+  // The same search's first page alone, beside the walk: what following cursors costs over the one page everyone asks for.
+  await run('search first page, no cursor (has_text, sort=highest, 100 a page)', 'reviewcast', ours.url + paged);
   await run(`search pages by cursor (has_text, sort=highest, 100 a page; ${pages.length} pages)`, 'reviewcast', ours.url, { paths: pages });
   await bare.stop();
   await ours.stop();

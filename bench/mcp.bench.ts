@@ -4,9 +4,10 @@
 // (Fastify, the session layer, createMcpHandler) serving a server whose only tool returns at once. The
 // ratio is what the tools themselves cost; the issue's target is >= 0.8. Each server runs in its own
 // process so autocannon does not share its event loop; both eras and two page sizes are measured,
-// because the cost of a call grows with the reviews it returns (twice: structuredContent and text).
+// because the cost of a call grows with the reviews it returns (twice: structuredContent and text). A third
+// row per page size asks search_reviews for the compact view (id, rating, date, 200 characters of text).
 import { fork } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/server';
@@ -25,9 +26,16 @@ const arg = (name: string, dflt: string) => {
 };
 const SELF = fileURLToPath(import.meta.url);
 type Kind = 'search_reviews' | 'no-op';
+/** What a row measures: a server and whether the search asks for the compact view. */
+const VARIANTS = [
+  { tool: 'no-op', kind: 'no-op', compact: false },
+  { tool: 'search_reviews', kind: 'search_reviews', compact: false },
+  { tool: 'search_reviews compact', kind: 'search_reviews', compact: true },
+] as const;
+type Tool = (typeof VARIANTS)[number]['tool'];
 
-/** A typical agent query: two filters and a text match, returning a page of `limit` full reviews. */
-const searchArgs = (limit: number) => ({ min_rating: 4, query: 'water', limit });
+/** A typical agent query: two filters and a text match, returning a page of `limit` full (or compact) reviews. */
+const searchArgs = (limit: number, compact: boolean) => ({ min_rating: 4, query: 'water', limit, ...(compact && { compact }) });
 
 async function serve(kind: Kind, reviews: number): Promise<void> {
   const log = pino({ level: 'silent' });
@@ -71,8 +79,8 @@ async function serve(kind: Kind, reviews: number): Promise<void> {
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** Request headers and body for one tools/call in the given era (a session is opened first for the 2025 era). */
-async function requestFor(url: string, era: Era, limit: number) {
-  const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_reviews', arguments: searchArgs(limit) } };
+async function requestFor(url: string, era: Era, limit: number, compact: boolean) {
+  const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_reviews', arguments: searchArgs(limit, compact) } };
   if (era === '2026-07-28') {
     const meta = {
       'io.modelcontextprotocol/protocolVersion': era,
@@ -101,13 +109,23 @@ async function requestFor(url: string, era: Era, limit: number) {
 
 type Era = '2025-11-25' | '2026-07-28';
 
-function startServer(kind: Kind, reviews: number): Promise<{ url: string; stop: () => void }> {
+/**
+ * CPU milliseconds a process has used (user + system, from /proc). On a shared, loaded machine calls/s
+ * follow the neighbours; the server's own CPU per call is what the tool costs, whatever the load.
+ */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function startServer(kind: Kind, reviews: number): Promise<{ url: string; pid: number; stop: () => void }> {
   const child = fork(SELF, ['--serve', kind, String(reviews)], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve({ url: (m as { url: string }).url, stop: () => child.kill() }));
+    child.once('message', (m) => resolve({ url: (m as { url: string }).url, pid: child.pid!, stop: () => child.kill() }));
     child.once('exit', (code) => reject(new Error(`${kind} server exited ${code}`)));
   });
 }
@@ -122,31 +140,35 @@ async function main(): Promise<void> {
   const limits = arg('limits', '5,20').split(',').map(Number);
   // Both servers up at once and measured in alternation, so drift in a shared machine's load hits both alike.
   const servers = { 'no-op': await startServer('no-op', reviews), search_reviews: await startServer('search_reviews', reviews) };
-  const rows: { era: Era; limit: number; tool: Kind; rps: number; p50: number; p99: number }[] = [];
+  const rows: { era: Era; limit: number; tool: Tool; rps: number; p50: number; p99: number; cpuMsPerCall: number }[] = [];
   try {
     for (const era of ['2025-11-25', '2026-07-28'] as Era[]) {
       for (const limit of limits) {
-        const samples: Record<Kind, autocannon.Result[]> = { 'no-op': [], search_reviews: [] };
+        const samples: Record<Tool, autocannon.Result[]> = { 'no-op': [], search_reviews: [], 'search_reviews compact': [] };
+        const cpu: Record<Tool, number[]> = { 'no-op': [], search_reviews: [], 'search_reviews compact': [] };
         for (let round = 0; round < rounds; round++) {
-          for (const kind of ['no-op', 'search_reviews'] as Kind[]) {
+          for (const { tool, kind, compact } of VARIANTS) {
             const url = servers[kind].url;
-            const req = await requestFor(url, era, limit);
+            const req = await requestFor(url, era, limit, compact);
             // Warm-up: JIT and the schema caches, so the measured seconds are steady state.
             if (round === 0) await autocannon({ url, method: 'POST', connections, duration: 1, ...req });
+            const cpuBefore = cpuMs(servers[kind].pid);
             const r = await autocannon({ url, method: 'POST', connections, duration: seconds, ...req });
-            if (r.non2xx || r.errors) throw new Error(`${kind} ${era}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-            samples[kind].push(r);
+            cpu[tool].push((cpuMs(servers[kind].pid) - cpuBefore) / r.requests.total);
+            if (r.non2xx || r.errors) throw new Error(`${tool} ${era}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+            samples[tool].push(r);
           }
         }
-        for (const kind of ['no-op', 'search_reviews'] as Kind[]) {
-          const rs = samples[kind];
+        for (const { tool } of VARIANTS) {
+          const rs = samples[tool];
           rows.push({
             era,
             limit,
-            tool: kind,
+            tool,
             rps: median(rs.map((r) => r.requests.average)),
             p50: median(rs.map((r) => r.latency.p50)),
             p99: median(rs.map((r) => r.latency.p99)),
+            cpuMsPerCall: median(cpu[tool]),
           });
         }
       }
@@ -154,12 +176,14 @@ async function main(): Promise<void> {
   } finally {
     for (const s of Object.values(servers)) s.stop();
   }
-  const noopRps = (era: Era, limit: number) => rows.find((r) => r.era === era && r.limit === limit && r.tool === 'no-op')!.rps;
+  // Ratios are truncated, never rounded up: 0.799 reads 0.79×, not 0.80×.
+  const ratio = (x: number) => `${fmt(Math.floor(x * 100) / 100, 2)}×`;
+  const noop = (era: Era, limit: number) => rows.find((r) => r.era === era && r.limit === limit && r.tool === 'no-op')!;
   console.log(
     `\nMCP tools/call over HTTP: ${reviews} reviews, ${connections} connections, median of ${rounds} × ${seconds}s per row (Node ${process.version})\n`,
   );
   table(
-    ['protocol era', 'search limit', 'tool', 'calls/s', 'p50 ms', 'p99 ms', 'vs no-op'],
+    ['protocol era', 'search limit', 'tool', 'calls/s', 'p50 ms', 'p99 ms', 'vs no-op', 'server CPU µs/call', 'vs no-op (calls per CPU s)'],
     rows.map((r) => [
       r.era,
       r.limit,
@@ -167,7 +191,9 @@ async function main(): Promise<void> {
       fmt(r.rps),
       fmt(r.p50, 1),
       fmt(r.p99, 1),
-      r.tool === 'no-op' ? '1.00×' : `${fmt(r.rps / noopRps(r.era, r.limit), 2)}×`,
+      r.tool === 'no-op' ? '1.00×' : ratio(r.rps / noop(r.era, r.limit).rps),
+      fmt(r.cpuMsPerCall * 1000),
+      r.tool === 'no-op' ? '1.00×' : ratio(noop(r.era, r.limit).cpuMsPerCall / r.cpuMsPerCall),
     ]),
   );
   const json = arg('json', '');

@@ -13,6 +13,7 @@ export * from './mentions.js';
 export * from './public-paths.js';
 export * from './result.js';
 export * from './review.js';
+export * from './review-view.js';
 export * from './reviews-document.js';
 export * from './search.js';
 export * from './snapshot.js';

@@ -11,7 +11,10 @@ type JsonSchema = Record<string, unknown>;
  * `tools/call` of each instance; a Review has twenty formatted fields, so converting it per request
  * costs more than the search itself. Validation still runs through the Zod schema.
  */
-export function withCachedJsonSchema<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>, z.output<T>> {
+export function withCachedJsonSchema<T extends z.ZodType>(
+  schema: T,
+  options: { rememberValid?: boolean } = {},
+): StandardSchemaWithJSON<z.input<T>, z.output<T>> {
   const std = schema['~standard'];
   const cache = new Map<string, JsonSchema>();
   const convert = (io: 'input' | 'output', options: JsonSchemaOptions): JsonSchema => {
@@ -27,10 +30,26 @@ export function withCachedJsonSchema<T extends z.ZodType>(schema: T): StandardSc
     '~standard': {
       version: 1,
       vendor: 'reviewcast',
-      validate: std.validate,
+      validate: options.rememberValid ? rememberingValid(std.validate) : std.validate,
       jsonSchema: { input: (o) => convert('input', o), output: (o) => convert('output', o) },
     },
   } as StandardSchemaWithJSON<z.input<T>, z.output<T>>;
+}
+
+/**
+ * Output validation that passes an object it has already passed without checking it again. Tool results
+ * are memoized per revision and sent as the same (never modified) object on every call, and the SDK
+ * validates structuredContent on each one: for a 20-review search that re-check cost more than the rest
+ * of the call. Only the verdict is used (the SDK discards the parsed value), and only successes are kept.
+ */
+function rememberingValid(validate: z.ZodType['~standard']['validate']): z.ZodType['~standard']['validate'] {
+  const valid = new WeakSet<object>();
+  return (value) => {
+    if (typeof value === 'object' && value !== null && valid.has(value)) return { value };
+    const result = validate(value);
+    if (!(result instanceof Promise) && !result.issues && typeof value === 'object' && value !== null) valid.add(value);
+    return result;
+  };
 }
 
 /** Shared between requests, so nothing downstream may change it in place. */

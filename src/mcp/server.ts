@@ -1,5 +1,6 @@
 import { type CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { Catalog, ChangesReader } from '../catalog/index.js';
+import { REVIEW_VIEW_KEYS, type Review, type ReviewView, resolveView, viewReview } from '../domain/index.js';
 import { type MemoBudget, RevisionCache } from '../http/index.js';
 import { UnknownName } from './lookup.js';
 import { preparePrompts } from './prompts.js';
@@ -20,11 +21,11 @@ const LIST_CACHE = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
 const PREPARED = TOOLS.map((spec) => ({
   spec,
   input: withCachedJsonSchema(spec.input),
-  output: withCachedJsonSchema(spec.output),
+  output: withCachedJsonSchema(spec.output, { rememberValid: true }),
 }));
 
-const ok = (value: unknown, summary?: (value: never) => string): CallToolResult => ({
-  content: [{ type: 'text', text: summary ? summary(value as never) : JSON.stringify(value) }],
+const ok = (value: unknown, viewed: boolean, summary?: ToolSpec['summary']): CallToolResult => ({
+  content: [{ type: 'text', text: summary ? summary(value as never, viewed) : JSON.stringify(value) }],
   structuredContent: value as Record<string, unknown>,
 });
 
@@ -33,9 +34,33 @@ const failure = (message: string): CallToolResult => ({ content: [{ type: 'text'
 /**
  * Results of one revision, keyed by tool and arguments: every tool answers as of the catalog's revision
  * (get_changes reads the store only up to it), so a repeated call (agents poll the same searches) costs neither the work nor the text copy again.
- * One per server factory, i.e. per catalog source.
+ * One per server factory, i.e. per catalog source. `copied`: bytes of structured content the result owns
+ * (a review view's trimmed copies; otherwise it references catalog objects).
  */
-type ResultCache = RevisionCache<CallToolResult>;
+type ResultCache = RevisionCache<{ result: CallToolResult; copied: number }>;
+
+/** The tool's own arguments and the review view options, apart. */
+function splitView(args: unknown): { own: Record<string, unknown>; view: ReviewView } {
+  const own: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  const view: Record<string, unknown> = {};
+  for (const k of REVIEW_VIEW_KEYS) {
+    if (k in own) view[k] = own[k];
+    delete own[k];
+  }
+  return { own, view: view as ReviewView };
+}
+
+/** The result with its list of reviews through the view (tombstones in a change list pass unchanged). */
+async function runViewed(spec: ToolSpec, c: Catalog, args: unknown, store: ToolStore | null): Promise<{ value: unknown; viewed: boolean }> {
+  if (!spec.reviewList) return { value: await spec.run(c, args, store!), viewed: false };
+  const { own, view } = splitView(args);
+  const value = (await spec.run(c, own, store!)) as Record<string, unknown>;
+  const v = resolveView(view);
+  if (!v) return { value, viewed: false };
+  const list = value[spec.reviewList] as (Review | { removed_at: string })[];
+  const items = list.map((r) => ('removed_at' in r ? r : viewReview(r, v)));
+  return { value: { ...value, [spec.reviewList]: items }, viewed: true };
+}
 
 async function runTool(
   spec: ToolSpec,
@@ -47,12 +72,14 @@ async function runTool(
 ): Promise<CallToolResult> {
   const c = catalog();
   const summary = brief ? spec.summary : undefined;
+  // The validated arguments, view options included (in canonical form), in the schema's key order.
   const key = `${spec.name}\u0000${summary ? 's' : 'f'}${JSON.stringify(args)}`;
   try {
-    let r = results.peek(c.revision, key);
+    let r = results.peek(c.revision, key)?.result;
     if (!r) {
-      const value = await spec.run(c, args, store!);
-      r = results.get(c.revision, key, () => ok(value, summary));
+      const { value, viewed } = await runViewed(spec, c, args, store);
+      const copied = viewed ? 2 * JSON.stringify(value).length : 0;
+      r = results.get(c.revision, key, () => ({ result: ok(value, viewed, summary), copied })).result;
     }
     // A fresh envelope per call: the SDK decorates the result it is given (per-era fields), the payload it only reads.
     return { content: r.content.map((part) => ({ ...part })), structuredContent: r.structuredContent };
@@ -93,8 +120,10 @@ export function createMcpServerFactory(catalog: () => Catalog, memo: MemoBudget,
   const store: ToolStore | null = changes ? { changes } : null;
   const tools = PREPARED.filter((t) => !t.spec.readsStore || store);
   // The text copy is the bulk (structuredContent mostly references catalog objects); counted at two bytes a character.
-  const results: ResultCache = new RevisionCache(memo, 'mcp_results', (r) =>
-    r.content.reduce((n, part) => n + ('text' in part ? 2 * part.text.length : 0), 0),
+  const results: ResultCache = new RevisionCache(
+    memo,
+    'mcp_results',
+    ({ result, copied }) => copied + result.content.reduce((n, part) => n + ('text' in part ? 2 * part.text.length : 0), 0),
   );
   const addResources = prepareResources(catalog);
   const addPrompts = preparePrompts(catalog);

@@ -9,14 +9,18 @@ import {
   EntityInsightSchema,
   InsightsSchema,
   IsoDateSchema,
+  type Review,
   ReviewAnalysisSchema,
+  ReviewItemSchema,
   ReviewSchema,
+  ReviewViewSchema,
   SearchQuerySchema,
   SearchResultSchema,
   ServiceSchema,
   SinceQuerySchema,
   SinceResultSchema,
   TechnicianSchema,
+  TombstoneSchema,
 } from '../domain/index.js';
 import { type EntityKind, mentioning } from './entity-kinds.js';
 import { entityStats, findAspect, findEntity, UnknownName } from './lookup.js';
@@ -36,8 +40,10 @@ export interface ToolSpec {
   run(catalog: Catalog, args: unknown, store: ToolStore): unknown;
   /** Reads the store as well as the catalog (up to the catalog's revision): offered only when the store is there. */
   readsStore?: true;
-  /** A short text block for clients on revisions where structuredContent carries the result (lists of reviews). */
-  summary?: (result: never) => string;
+  /** A short text block for clients on revisions where structuredContent carries the result (lists of reviews); `viewed`: trimmed by a review view. */
+  summary?: (result: never, viewed: boolean) => string;
+  /** The result's list of reviews: the tool also takes the review view options (ReviewViewSchema), applied to that list. */
+  reviewList?: string;
 }
 
 /** What the tools that read the store get besides the catalog. */
@@ -61,19 +67,35 @@ function tool<I extends z.ZodType, O extends z.ZodType>(spec: {
   output: O;
   run(catalog: Catalog, args: z.output<I>, store: ToolStore): z.output<O> | Promise<z.output<O>>;
   readsStore?: true;
-  summary?: (result: z.output<O>) => string;
+  summary?: (result: z.output<O>, viewed: boolean) => string;
+  reviewList?: string;
 }): ToolSpec {
   return spec as ToolSpec;
 }
 
 const NoArguments = z.object({});
 
-/** The text block beside a list of reviews: what it holds, one line per review, and how to go on. */
-function listSummary(reviews: readonly { id: string; rating: number; date: string }[], what: string, next: string | null): string {
-  const lines = reviews.map((r) => `${r.id} ${r.rating}★ ${r.date}`);
+/** Where the structured result is, as the summaries say it. */
+const holds = (list: string, viewed: boolean) => `(structuredContent.${list} has them ${viewed ? 'with the fields asked for' : 'in full'})`;
+
+/** The text block beside a list of reviews: what it holds, one line per review (only fields the view kept), and how to go on. */
+function listSummary(
+  reviews: readonly { id: string; rating?: number; date?: string }[],
+  what: string,
+  next: string | null,
+  viewed: boolean,
+): string {
+  const lines = reviews.map((r) =>
+    [r.id, r.rating === undefined ? '' : ` ${r.rating}★`, r.date === undefined ? '' : ` ${r.date}`].join(''),
+  );
   const more = next ? `next page: cursor=${next}` : 'last page';
-  return [`${what} (structuredContent.reviews has them in full); ${more}`, ...lines].join('\n');
+  return [`${what} ${holds('reviews', viewed)}; ${more}`, ...lines].join('\n');
 }
+
+/** The review view options, beside a tool's own (safeExtend keeps the refinements of the tool's schema). */
+const VIEW = ReviewViewSchema.shape;
+/** A result whose list of reviews may be trimmed by a view: the list's items are ReviewItems. */
+const ReviewItems = z.array(ReviewItemSchema);
 
 /** How many recent reviews the entity tools return unless told otherwise. */
 const RECENT_DEFAULT = 5;
@@ -84,11 +106,23 @@ const TOP_ASPECTS = 5;
 const EntityWithAliases = EntityInsightSchema.extend({ aliases: TechnicianSchema.shape.aliases });
 const TechnicianListEntry = EntityWithAliases.extend({ role: TechnicianSchema.shape.role });
 
-function entityDetail<K extends EntityKind>(catalog: Catalog, kind: K, value: string, limit: number) {
+/** Paging of the entity tools' review lists: a search cursor of the search for reviews mentioning the entity. */
+const EntityCursor = SearchQuerySchema.shape.cursor.describe(
+  'next_cursor of the previous answer for the same entity, unchanged, to page through every review that mentions it',
+);
+
+function entityDetail<K extends EntityKind>(catalog: Catalog, kind: K, value: string, limit: number, cursor: string | undefined) {
   const { profile, stats } = findEntity(catalog, kind, value);
-  const recent = limit === 0 ? [] : catalog.search({ ...mentioning(kind, profile.id), limit }).reviews;
-  return { profile, stats, recent };
+  const q = { ...mentioning(kind, profile.id), cursor };
+  // The cursor is a search cursor for this entity's search: the one search schema checks it.
+  const check = SearchQuerySchema.safeParse(q);
+  if (!check.success) throw new UnknownName(check.error.issues.map((i) => i.message).join('; '));
+  const page: { reviews: Review[]; next_cursor: string | null } =
+    limit === 0 ? { reviews: [], next_cursor: null } : catalog.search({ ...q, limit });
+  return { profile, stats, recent: page.reviews, next_cursor: page.next_cursor };
 }
+
+const EntityNextCursor = z.string().nullable().describe('pass as cursor (same entity) for the next page; null on the last page');
 
 export const TOOLS: readonly ToolSpec[] = [
   tool({
@@ -105,10 +139,11 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Search reviews',
     description:
       'Verified reviews matching every given filter (AND), newest first: exact or minimum star rating, date range, case-insensitive text substring, technician or service (id, name or alias). `matched` counts all matches; at most `limit` (default 20, max 100) are returned.',
-    input: SearchQuerySchema,
-    output: SearchResultSchema,
+    input: SearchQuerySchema.safeExtend(VIEW),
+    output: SearchResultSchema.extend({ reviews: ReviewItems }),
     run: (c, q) => c.search(q),
-    summary: (r) => listSummary(r.reviews, `${r.returned} of ${r.matched} matching reviews`, r.next_cursor),
+    reviewList: 'reviews',
+    summary: (r, v) => listSummary(r.reviews, `${r.returned} of ${r.matched} matching reviews`, r.next_cursor, v),
   }),
   tool({
     name: 'get_review',
@@ -131,12 +166,14 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Reviews since a date',
     description:
       'Reviews dated on or after a day (YYYY-MM-DD), newest first, for incremental sync. `count` is every review since that day; a page of at most `limit` (default 20, max 100) is returned, the newest first; pass next_cursor back as `cursor` for the next page. get_changes also reports edits, removals and late imports.',
-    input: z.object({
-      date: IsoDateSchema.describe('first day to include, YYYY-MM-DD'),
-      limit: SearchQuerySchema.shape.limit,
-      cursor: SinceQuerySchema.shape.cursor,
-    }),
-    output: SinceResultSchema.extend({ returned: z.int().min(0) }),
+    input: z
+      .object({
+        date: IsoDateSchema.describe('first day to include, YYYY-MM-DD'),
+        limit: SearchQuerySchema.shape.limit,
+        cursor: SinceQuerySchema.shape.cursor,
+      })
+      .extend(VIEW),
+    output: SinceResultSchema.extend({ returned: z.int().min(0), reviews: ReviewItems }),
     run: (c, { date, limit, cursor }) => {
       // The cursor is a search cursor for since=date: the one search schema checks it.
       const check = SearchQuerySchema.safeParse({ since: date, cursor });
@@ -144,19 +181,23 @@ export const TOOLS: readonly ToolSpec[] = [
       const page = c.sincePage(date, limit, cursor);
       return { ...page, returned: page.reviews.length };
     },
-    summary: (r) => listSummary(r.reviews, `${r.returned} of ${r.count} reviews since ${r.since}`, r.next_cursor),
+    reviewList: 'reviews',
+    summary: (r, v) => listSummary(r.reviews, `${r.returned} of ${r.count} reviews since ${r.since}`, r.next_cursor, v),
   }),
   tool({
     name: 'get_changes',
     title: 'Changes since a cursor',
     description:
       'Every review added, changed or removed since `after` (a cursor from an earlier answer; none: from the start), in revision order: a review as it now is, or a tombstone { id, removed_at }. Follow next_cursor while it is not null, then keep now_cursor for the next poll. The REST GET /api/reviews/changes with the same schema.',
-    input: ChangesQuerySchema,
-    output: ChangesResultSchema,
+    input: ChangesQuerySchema.safeExtend(VIEW),
+    output: ChangesResultSchema.extend({
+      changes: z.array(z.union([ReviewItemSchema, TombstoneSchema])).describe(ChangesResultSchema.shape.changes.description!),
+    }),
     readsStore: true,
     run: (c, q, store) => changesPage(c, store.changes, q),
-    summary: (r) =>
-      `${r.changes.length} changes up to revision ${r.revision} (structuredContent.changes has them in full); ` +
+    reviewList: 'changes',
+    summary: (r, v) =>
+      `${r.changes.length} changes up to revision ${r.revision} ${holds('changes', v)}; ` +
       (r.next_cursor ? `more follow: after=${r.next_cursor}` : `caught up: poll again with after=${r.now_cursor}`),
   }),
   tool({
@@ -219,13 +260,25 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'get_technician',
     title: 'Technician details',
     description:
-      'One technician by id, name or alias: profile, review statistics, the aspects customers mention, and the newest reviews that mention them.',
-    input: z.object({ technician: z.string().min(1).max(120).describe('technician id, name or alias'), recent: RecentLimit }),
-    output: z.object({ technician: TechnicianSchema, stats: EntityInsightSchema, recent_reviews: z.array(ReviewSchema) }),
-    run: (c, { technician, recent }) => {
-      const d = entityDetail(c, 'technician', technician, recent);
-      return { technician: d.profile, stats: d.stats, recent_reviews: d.recent };
+      'One technician by id, name or alias: profile, review statistics, the aspects customers mention, and the newest reviews that mention them (`recent` per page; pass next_cursor back as `cursor` for older ones).',
+    input: z
+      .object({
+        technician: z.string().min(1).max(120).describe('technician id, name or alias'),
+        recent: RecentLimit,
+        cursor: EntityCursor,
+      })
+      .extend(VIEW),
+    output: z.object({
+      technician: TechnicianSchema,
+      stats: EntityInsightSchema,
+      recent_reviews: ReviewItems,
+      next_cursor: EntityNextCursor,
+    }),
+    run: (c, { technician, recent, cursor }) => {
+      const d = entityDetail(c, 'technician', technician, recent, cursor);
+      return { technician: d.profile, stats: d.stats, recent_reviews: d.recent, next_cursor: d.next_cursor };
     },
+    reviewList: 'recent_reviews',
   }),
   tool({
     name: 'list_services',
@@ -239,13 +292,16 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'get_service',
     title: 'Service details',
     description:
-      'One service by id, name or alias: profile, review statistics, the aspects customers mention, and the newest reviews about it.',
-    input: z.object({ service: z.string().min(1).max(120).describe('service id, name or alias'), recent: RecentLimit }),
-    output: z.object({ service: ServiceSchema, stats: EntityInsightSchema, recent_reviews: z.array(ReviewSchema) }),
-    run: (c, { service, recent }) => {
-      const d = entityDetail(c, 'service', service, recent);
-      return { service: d.profile, stats: d.stats, recent_reviews: d.recent };
+      'One service by id, name or alias: profile, review statistics, the aspects customers mention, and the newest reviews about it (`recent` per page; pass next_cursor back as `cursor` for older ones).',
+    input: z
+      .object({ service: z.string().min(1).max(120).describe('service id, name or alias'), recent: RecentLimit, cursor: EntityCursor })
+      .extend(VIEW),
+    output: z.object({ service: ServiceSchema, stats: EntityInsightSchema, recent_reviews: ReviewItems, next_cursor: EntityNextCursor }),
+    run: (c, { service, recent, cursor }) => {
+      const d = entityDetail(c, 'service', service, recent, cursor);
+      return { service: d.profile, stats: d.stats, recent_reviews: d.recent, next_cursor: d.next_cursor };
     },
+    reviewList: 'recent_reviews',
   }),
   tool({
     name: 'get_rating_trend',
