@@ -6,9 +6,9 @@ import type { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Worker } from 'node:worker_threads';
-import { startServer } from '../src/app/index.js';
 import { type Catalog, ReviewIndex } from '../src/catalog/index.js';
 import { fmt, table } from './lib.js';
+import { startInProcess } from './servers.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -83,15 +83,7 @@ async function heapByType(snapshot: Readable): Promise<Map<string, number>> {
 }
 
 const baseline = await settle();
-const server = await startServer({
-  DATABASE_URL: db,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  PUBLIC_BASE_URL: 'https://reviews.bench.example',
-  LOG_LEVEL: 'warn',
-  REVIEWCAST_DEMO_IF_EMPTY: '0',
-});
-while ((await fetch(`${server.url}/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 50));
+const server = await startInProcess(db);
 // The corpus thread takes the loaded revision over after the swap; let it.
 await new Promise((r) => setTimeout(r, 8000));
 const ready = await settle();

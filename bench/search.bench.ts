@@ -4,10 +4,10 @@
 // copied from the rendered /reviews.json, the hash-tree digest), checked equal, timed in turns.
 //   npm run bench -- search --database-url DIR/scale.db [--queries 20000]
 import { loadavg } from 'node:os';
-import { startServer } from '../src/app/index.js';
 import { type Catalog, PER_URL, Representation } from '../src/catalog/index.js';
 import { type SearchQuery, SearchQuerySchema } from '../src/domain/index.js';
 import { fmt, table } from './lib.js';
+import { startInProcess } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -17,15 +17,7 @@ const db = arg('database-url', '');
 const N = Number(arg('queries', '20000'));
 if (!db) throw new Error('usage: npm run bench -- search --database-url DIR/scale.db');
 
-const server = await startServer({
-  DATABASE_URL: db,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  PUBLIC_BASE_URL: 'https://reviews.bench.example',
-  LOG_LEVEL: 'warn',
-  REVIEWCAST_DEMO_IF_EMPTY: '0',
-});
-while ((await fetch(`${server.url}/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 50));
+const server = await startInProcess(db);
 const c: Catalog = server.catalog.get();
 
 // The scale bench's distinct searches (limits 4–100).

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { startServer } from '../src/app/index.js';
 
 /** A port free right now on 127.0.0.1, for servers that cannot listen on port 0. */
 export const freePort = () =>
@@ -56,4 +57,18 @@ export function spawnServe(
     { LOG_LEVEL: 'info', ...opts.env },
     LISTENING,
   );
+}
+
+/** The server in this process on an existing database (benches that read its catalog), once it is ready. */
+export async function startInProcess(databaseUrl: string) {
+  const server = await startServer({
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: 'https://reviews.bench.example',
+    LOG_LEVEL: 'warn',
+    REVIEWCAST_DEMO_IF_EMPTY: '0',
+  });
+  while ((await fetch(`${server.url}/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 50));
+  return server;
 }

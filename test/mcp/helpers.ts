@@ -1,5 +1,8 @@
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { after, before } from 'node:test';
+import { Client, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { RevisionScheduler, seedDemo } from '../../src/app/index.js';
@@ -93,4 +96,24 @@ export async function rawPost(mcpUrl: string, body: unknown, headers: Record<str
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
+}
+
+/**
+ * A server and an official SDK client of one era for a describe block (started before its tests, closed
+ * after), with the tool list and an Ajv that checks results against the tools' output schemas.
+ */
+export function mcpClientSuite(era: 'session' | 'stateless') {
+  const ajv = new Ajv2020.default({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  const suite = { ajv } as { ajv: typeof ajv; server: McpTestServer; client: Client; tools: Tool[] };
+  before(async () => {
+    suite.server = await startMcpServer();
+    ({ client: suite.client } = await connectClient(suite.server.mcpUrl, era));
+    suite.tools = (await suite.client.listTools()).tools;
+  });
+  after(async () => {
+    await suite.client?.close();
+    await suite.server?.close();
+  });
+  return suite;
 }

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { CallToolResult, Client, Tool } from '@modelcontextprotocol/client';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { describe, test } from 'node:test';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { type Review, resolveView, viewReview } from '../../src/domain/index.js';
-import { connectClient, type McpTestServer, startMcpServer } from './helpers.js';
+import { mcpClientSuite } from './helpers.js';
 
 const textOf = (r: CallToolResult) => (r.content[0] as { type: 'text'; text: string }).text;
 
@@ -51,28 +49,14 @@ describe('review views (pure)', () => {
 
 for (const era of ['session', 'stateless'] as const) {
   describe(`MCP review views and entity paging, ${era} era`, () => {
-    let server: McpTestServer;
-    let client: Client;
-    let tools: Tool[];
-    const ajv = new Ajv2020.default({ strict: false, allErrors: true });
-    addFormats.default(ajv);
-
-    before(async () => {
-      server = await startMcpServer();
-      ({ client } = await connectClient(server.mcpUrl, era));
-      tools = (await client.listTools()).tools;
-    });
-    after(async () => {
-      await client?.close();
-      await server?.close();
-    });
+    const mcp = mcpClientSuite(era);
 
     /** A successful call whose structuredContent the tool's outputSchema accepts (the SDK client checks it too). */
     async function call(name: string, args: Record<string, unknown>): Promise<{ r: CallToolResult; s: any }> {
-      const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const r = (await mcp.client.callTool({ name, arguments: args })) as CallToolResult;
       assert.notEqual(r.isError, true, `${name}(${JSON.stringify(args)}): ${r.isError ? textOf(r) : ''}`);
-      const validate = ajv.compile(tools.find((t) => t.name === name)!.outputSchema!);
-      assert.ok(validate(r.structuredContent), `${name} output: ${ajv.errorsText(validate.errors)}`);
+      const validate = mcp.ajv.compile(mcp.tools.find((t) => t.name === name)!.outputSchema!);
+      assert.ok(validate(r.structuredContent), `${name} output: ${mcp.ajv.errorsText(validate.errors)}`);
       return { r, s: r.structuredContent };
     }
 
@@ -155,7 +139,7 @@ for (const era of ['session', 'stateless'] as const) {
     });
 
     test('the views apply to get_reviews_since, get_changes and the entity tools alike', async () => {
-      const c = server.catalog.get();
+      const c = mcp.server.catalog.get();
       const since = (await call('get_reviews_since', { date: c.reviews[40].date, limit: 10, compact: true })).s;
       assert.equal(since.returned, 10);
       for (const x of since.reviews) assert.ok(Object.keys(x).every((k) => ['id', 'rating', 'date', 'text', 'text_truncated'].includes(k)));
@@ -185,8 +169,8 @@ for (const era of ['session', 'stateless'] as const) {
       ];
       for (const [args, says] of bad) {
         for (const name of ['search_reviews', 'get_technician']) {
-          const full = name === 'get_technician' ? { technician: server.catalog.get().business.technicians[0].id, ...args } : args;
-          const r = (await client.callTool({ name, arguments: full })) as CallToolResult;
+          const full = name === 'get_technician' ? { technician: mcp.server.catalog.get().business.technicians[0].id, ...args } : args;
+          const r = (await mcp.client.callTool({ name, arguments: full })) as CallToolResult;
           assert.equal(r.isError, true, `${name}(${JSON.stringify(full)}) is an error`);
           for (const s of says) assert.ok(textOf(r).includes(s), `${name}: "${textOf(r)}" mentions "${s}"`);
         }
@@ -194,7 +178,7 @@ for (const era of ['session', 'stateless'] as const) {
     });
 
     test('entity tools page through every review that mentions the entity: pages concatenate to the full list, no repeats', async () => {
-      const c = server.catalog.get();
+      const c = mcp.server.catalog.get();
       for (const [name, kind, param, profiles] of [
         ['get_technician', 'technician', 'mentions_technician', c.business.technicians],
         ['get_service', 'service', 'mentions_service', c.business.services],
@@ -204,7 +188,7 @@ for (const era of ['session', 'stateless'] as const) {
           (a, b) =>
             c.reviews.filter((r) => r[`${kind}s`].includes(b.id)).length - c.reviews.filter((r) => r[`${kind}s`].includes(a.id)).length,
         )[0];
-        const expected = (await restAll(server.url, `${param}=${encodeURIComponent(entity.id)}`)).map((r) => r.id);
+        const expected = (await restAll(mcp.server.url, `${param}=${encodeURIComponent(entity.id)}`)).map((r) => r.id);
         assert.ok(expected.length > 20, `${entity.id} has ${expected.length} reviews: enough for several pages`);
         const got: string[] = [];
         let cursor: string | undefined;
@@ -226,20 +210,23 @@ for (const era of ['session', 'stateless'] as const) {
     });
 
     test('an entity cursor continues only its own entity', async () => {
-      const c = server.catalog.get();
+      const c = mcp.server.catalog.get();
       const [a, b] = c.business.technicians;
       const { s } = await call('get_technician', { technician: a.id, recent: 2 });
       assert.equal(typeof s.next_cursor, 'string');
-      const other = (await client.callTool({
+      const other = (await mcp.client.callTool({
         name: 'get_technician',
         arguments: { technician: b.id, cursor: s.next_cursor },
       })) as CallToolResult;
       assert.equal(other.isError, true);
       assert.match(textOf(other), /other filters/);
-      const junk = (await client.callTool({ name: 'get_technician', arguments: { technician: a.id, cursor: 'nope!' } })) as CallToolResult;
+      const junk = (await mcp.client.callTool({
+        name: 'get_technician',
+        arguments: { technician: a.id, cursor: 'nope!' },
+      })) as CallToolResult;
       assert.equal(junk.isError, true);
       assert.match(textOf(junk), /next_cursor back unchanged/);
-      const service = (await client.callTool({
+      const service = (await mcp.client.callTool({
         name: 'get_service',
         arguments: { service: c.business.services[0].id, cursor: s.next_cursor },
       })) as CallToolResult;

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { CallToolResult, Client, Tool } from '@modelcontextprotocol/client';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { describe, test } from 'node:test';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { Catalog } from '../../src/catalog/index.js';
 import { mcpToolDefinitions, READ_ONLY_ANNOTATIONS } from '../../src/mcp/index.js';
-import { connectClient, type McpTestServer, startMcpServer } from './helpers.js';
+import { mcpClientSuite } from './helpers.js';
 
 interface Case {
   args: Record<string, unknown>;
@@ -161,28 +159,14 @@ const SUMMARISED = new Set(['search_reviews', 'get_reviews_since', 'get_changes'
 
 for (const era of ['session', 'stateless'] as const) {
   describe(`MCP tools over HTTP, ${era} era`, () => {
-    let server: McpTestServer;
-    let client: Client;
-    let tools: Tool[];
-    const ajv = new Ajv2020.default({ strict: false, allErrors: true });
-    addFormats.default(ajv);
-
-    before(async () => {
-      server = await startMcpServer();
-      ({ client } = await connectClient(server.mcpUrl, era));
-      tools = (await client.listTools()).tools;
-    });
-    after(async () => {
-      await client?.close();
-      await server?.close();
-    });
+    const mcp = mcpClientSuite(era);
 
     test('lists the fourteen tools with title, read-only annotations and both schemas', () => {
       assert.deepEqual(
-        tools.map((t) => t.name),
-        Object.keys(cases(server.catalog.get())),
+        mcp.tools.map((t) => t.name),
+        Object.keys(cases(mcp.server.catalog.get())),
       );
-      for (const t of tools) {
+      for (const t of mcp.tools) {
         assert.ok(t.title, `${t.name} has a title`);
         assert.ok(t.description, `${t.name} has a description`);
         assert.equal(t.inputSchema.type, 'object');
@@ -194,7 +178,7 @@ for (const era of ['session', 'stateless'] as const) {
 
     test('the developer page gets the same definitions tools/list serves', () => {
       const defs = mcpToolDefinitions();
-      for (const t of tools) {
+      for (const t of mcp.tools) {
         const d = defs.find((x) => x.name === t.name)!;
         assert.equal(d.title, t.title);
         assert.deepEqual(d.inputSchema, t.inputSchema);
@@ -202,14 +186,14 @@ for (const era of ['session', 'stateless'] as const) {
     });
 
     test('every tool answers valid arguments with structuredContent that matches its outputSchema, and the same JSON as text', async () => {
-      const c = server.catalog.get();
+      const c = mcp.server.catalog.get();
       for (const [name, { valid }] of Object.entries(cases(c))) {
-        const tool = tools.find((t) => t.name === name)!;
-        const validate = ajv.compile(tool.outputSchema!);
+        const tool = mcp.tools.find((t) => t.name === name)!;
+        const validate = mcp.ajv.compile(tool.outputSchema!);
         for (const { args, check } of valid) {
-          const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+          const r = (await mcp.client.callTool({ name, arguments: args })) as CallToolResult;
           assert.notEqual(r.isError, true, `${name}(${JSON.stringify(args)}): ${r.isError ? textOf(r) : ''}`);
-          assert.ok(validate(r.structuredContent), `${name} output: ${ajv.errorsText(validate.errors)}`);
+          assert.ok(validate(r.structuredContent), `${name} output: ${mcp.ajv.errorsText(validate.errors)}`);
           // Lists of reviews come with a short summary instead of a second full copy (every era tested here is ≥ 2025-06-18).
           if (SUMMARISED.has(name)) assert.match(textOf(r), /structuredContent\.\w+ has them in full/, `${name}: a summary text`);
           else assert.deepEqual(JSON.parse(textOf(r)), r.structuredContent, `${name}: text is the structured JSON`);
@@ -219,9 +203,9 @@ for (const era of ['session', 'stateless'] as const) {
     });
 
     test('invalid arguments and unknown names are isError results that say what is valid', async () => {
-      for (const [name, { invalid }] of Object.entries(cases(server.catalog.get()))) {
+      for (const [name, { invalid }] of Object.entries(cases(mcp.server.catalog.get()))) {
         for (const { args, says } of invalid) {
-          const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+          const r = (await mcp.client.callTool({ name, arguments: args })) as CallToolResult;
           assert.equal(r.isError, true, `${name}(${JSON.stringify(args)}) is an error`);
           assert.equal(r.structuredContent, undefined);
           for (const s of says) assert.ok(textOf(r).includes(s), `${name}(${JSON.stringify(args)}): "${textOf(r)}" mentions "${s}"`);
@@ -230,7 +214,7 @@ for (const era of ['session', 'stateless'] as const) {
     });
 
     test('an unknown tool is a JSON-RPC invalid-params error', async () => {
-      await assert.rejects(client.callTool({ name: 'delete_everything', arguments: {} }), (err: { code?: number; message: string }) => {
+      await assert.rejects(mcp.client.callTool({ name: 'delete_everything', arguments: {} }), (err: { code?: number; message: string }) => {
         assert.equal(err.code, -32602);
         assert.match(err.message, /delete_everything/);
         return true;
@@ -239,8 +223,8 @@ for (const era of ['session', 'stateless'] as const) {
 
     test('search_reviews and the REST search are one function: same filters, same result', async () => {
       const args = { min_rating: 3, query: 'water', limit: 7 };
-      const r = (await client.callTool({ name: 'search_reviews', arguments: args })) as CallToolResult;
-      const rest = await (await fetch(`${server.url}/api/reviews/search?min_rating=3&query=water&limit=7`)).json();
+      const r = (await mcp.client.callTool({ name: 'search_reviews', arguments: args })) as CallToolResult;
+      const rest = await (await fetch(`${mcp.server.url}/api/reviews/search?min_rating=3&query=water&limit=7`)).json();
       assert.deepEqual(r.structuredContent, rest);
     });
   });

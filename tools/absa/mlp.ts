@@ -4,16 +4,10 @@
 // seeded initialisation and visiting order, names in sorted order, weights rounded to fixed decimals.
 import { prng } from '../../src/demo/index.js';
 import type { Features } from '../../src/insights/index.js';
+import type { TrainOptions } from './logistic.js';
 
-export interface MlpOptions {
-  seed: number;
-  epochs: number;
-  rate: number;
-  l2: number;
-  minCount: number;
-  decimals: number;
-  hidden: number;
-}
+/** The logistic trainer's options (one network, so no bags) plus the hidden layer's width. */
+export type MlpOptions = Omit<TrainOptions, 'bags'> & { hidden: number };
 
 export const DEFAULT_MLP: MlpOptions = { seed: 20260, epochs: 12, rate: 0.05, l2: 1e-5, minCount: 2, decimals: 4, hidden: 24 };
 
