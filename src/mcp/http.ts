@@ -12,6 +12,7 @@ import { originPolicy } from './origin.js';
 import { createMcpServerFactory, type McpServerFactory } from './server.js';
 import { createSessionEraHandler } from './session-era.js';
 import { InMemorySessionStore, type SessionStore } from './sessions.js';
+import { STATELESS_REVISION, warmUp } from './warm-up.js';
 
 /** Largest JSON-RPC body accepted; larger ones are answered 413 before anything is parsed. */
 export const MAX_BODY_BYTES = 1 << 20;
@@ -54,9 +55,6 @@ export interface McpDeps {
  * envelope) go to the SDK's createMcpHandler; everything else is the 2025 session era. The SDK's own
  * classifier (isLegacyRequest) makes that decision, so routing cannot disagree with the SDK.
  */
-/** The revision createMcpHandler serves (legacy requests go to the session era). */
-const STATELESS_REVISION = '2026-07-28';
-
 export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<void> {
   const sessions =
     deps.sessions ?? new InMemorySessionStore({ ttlMs: deps.config.mcpSessionTtlMs, maxSessions: deps.config.mcpMaxSessions });
@@ -86,7 +84,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
   };
   const allowOrigin = originPolicy(deps.config.mcpAllowedOrigins, publicBaseUrl);
 
-  const handle = async (request: Request, clientAddress: string): Promise<Response> => {
+  const route = async (request: Request, clientAddress: string, era: typeof sessionEra): Promise<Response> => {
     const origin = request.headers.get('origin');
     if (!allowOrigin(origin)) return new OriginNotAllowedError(origin).toResponse();
     // Parse once and hand the value to whichever leg serves it; only a body that is not JSON is passed on raw, for the SDK to reject.
@@ -100,15 +98,14 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
         forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
       }
     }
-    if (await isLegacyRequest(forward, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES }))
-      return sessionEra(forward, parsedBody, clientAddress);
+    if (await isLegacyRequest(forward, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES })) return era(forward, parsedBody, clientAddress);
     return modern.fetch(forward, parsedBody === undefined ? undefined : { parsedBody });
   };
   const adapterOptions = { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err: Error) => deps.log.error({ err }, 'mcp request failed') };
   // One adapter per request (a closure, cheap) so the handler knows the client address Fastify
   // resolved (TRUST_PROXY applies), which the session-creation limit is keyed by.
   const serve = (req: FastifyRequest, res: ServerResponse) =>
-    toNodeHandler({ fetch: (request: Request) => handle(request, req.ip) }, adapterOptions)(req.raw, res);
+    toNodeHandler({ fetch: (request: Request) => route(request, req.ip, sessionEra) }, adapterOptions)(req.raw, res);
 
   app.route({
     method: ['GET', 'POST', 'DELETE'],
@@ -126,6 +123,18 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
     // Never reached: onRequest has taken the request over.
     handler: async () => undefined,
   });
+  // Through a session era of its own (its own session table, no rate limit): no client's token, session
+  // slot or counter is touched.
+  const warmEra = createSessionEraHandler({
+    createServer,
+    sessions: new InMemorySessionStore({ ttlMs: 60_000, maxSessions: 1 }),
+    maxBodyBytes: MAX_BODY_BYTES,
+    initializeLimit: { take: async () => 0 },
+    counters: new McpCounters(),
+  });
+  const statuses = await warmUp((request) => route(request, 'warm-up', warmEra));
+  // Not fatal: the first client then pays for what was not warmed.
+  if (statuses.some((s) => s >= 300)) deps.log.error({ statuses }, 'mcp warm-up answered an error');
   app.addHook('onClose', async () => {
     await modern.close();
   });

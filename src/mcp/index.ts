@@ -4,3 +4,4 @@ export { mcpToolDefinitions } from './server.js';
 export { EVICTABLE_AFTER_MS, InMemorySessionStore, type SessionStore } from './sessions.js';
 export { StoreSessionStore } from './store-sessions.js';
 export { READ_ONLY_ANNOTATIONS, TOOLS } from './tools.js';
+export { warmUp } from './warm-up.js';
