@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { RevisionScheduler, seedDemo } from '../../src/app/index.js';
 import { buildApp, MemoBudget } from '../../src/http/index.js';
-import { type McpConfig, registerMcp } from '../../src/mcp/index.js';
+import { type McpConfig, registerMcp, type SessionStore } from '../../src/mcp/index.js';
 import { Store } from '../../src/store/index.js';
 import { tempDir } from '../helpers/index.js';
 
@@ -32,7 +32,8 @@ export const DEFAULT_MCP_CONFIG: McpConfig = {
  * endpoint mounted as the composition root mounts it, listening on 127.0.0.1:0. Built here rather than
  * through startServer so a test can choose the session limits.
  */
-export async function startMcpServer(config: Partial<McpConfig> = {}, reviews = 300): Promise<McpTestServer> {
+/** `sessions`: a session store of the test's own (e.g. with a clock it moves). */
+export async function startMcpServer(config: Partial<McpConfig> = {}, reviews = 300, sessions?: SessionStore): Promise<McpTestServer> {
   const log = pino({ level: 'silent' });
   const databaseUrl = join(tempDir(), 'reviewcast.db');
   const store = await Store.open(databaseUrl);
@@ -54,6 +55,7 @@ export async function startMcpServer(config: Partial<McpConfig> = {}, reviews = 
           log,
           rateLimits: store,
           memo,
+          ...(sessions && { sessions }),
         }),
     ],
   });

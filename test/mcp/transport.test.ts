@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { MAX_BODY_BYTES } from '../../src/mcp/index.js';
+import { InMemorySessionStore, MAX_BODY_BYTES } from '../../src/mcp/index.js';
 import { connectClient, type McpTestServer, rawPost, startMcpServer } from './helpers.js';
 
 const INIT = {
@@ -249,12 +248,15 @@ describe('both eras: size limit and Origin', () => {
 
 describe('session expiry and cap', () => {
   test('an idle session expires after the TTL (404), an active one stays', async () => {
-    const server = await startMcpServer({ mcpSessionTtlMs: 400 }, 20);
+    // The sessions' clock is the test's: a slow machine cannot let the active session idle past the TTL.
+    let now = Date.now();
+    const sessions = new InMemorySessionStore({ ttlMs: 400, maxSessions: 100 }, () => now);
+    const server = await startMcpServer({}, 20, sessions);
     try {
       const idle = await initialize(server.mcpUrl);
       const active = await initialize(server.mcpUrl);
       for (let i = 0; i < 4; i++) {
-        await sleep(150);
+        now += 150;
         assert.equal((await rawPost(server.mcpUrl, LIST, { 'mcp-session-id': active })).status, 200);
       }
       assert.equal((await rawPost(server.mcpUrl, LIST, { 'mcp-session-id': idle })).status, 404);
