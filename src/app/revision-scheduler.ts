@@ -89,8 +89,6 @@ export class RevisionScheduler {
     let from: string;
     let analysed: AnalysesToStore | null = null;
     if (loaded) {
-      ({ catalog } = loaded);
-      from = 'snapshot';
       this.state = loaded.held;
       void loaded.seeded.catch((err) => {
         this.opts.log.warn(
@@ -99,6 +97,10 @@ export class RevisionScheduler {
         );
         if (this.state?.catalog === loaded.catalog) this.state = null;
       });
+    }
+    if (loaded?.catalog.revision === latest.id) {
+      ({ catalog } = loaded);
+      from = 'snapshot';
     } else {
       // Until this build completes nothing is held (it updates the held ids in place), so a failure starts over.
       const held = this.state;
@@ -110,7 +112,14 @@ export class RevisionScheduler {
     }
     this.current = catalog;
     this.opts.log.info(
-      { revision: catalog.revision, reviews: catalog.reviews.length, from, ms: Math.round(performance.now() - started) },
+      {
+        revision: catalog.revision,
+        reviews: catalog.reviews.length,
+        from,
+        // A snapshot of an older revision was loaded to build this one on (its process stopped before storing the newer one).
+        ...(loaded && loaded.catalog !== catalog ? { snapshot: loaded.catalog.revision } : {}),
+        ms: Math.round(performance.now() - started),
+      },
       'catalog revision loaded',
     );
     if (analysed) this.persist(catalog, analysed, deps.publicBaseUrl);
@@ -203,6 +212,7 @@ export class RevisionScheduler {
     try {
       for (let job = this.nextSnapshot; job; job = this.nextSnapshot) {
         this.nextSnapshot = null;
+        const started = performance.now();
         try {
           const stored = await job.catalog.snapshot();
           await this.storeWriter().saveSnapshot(
@@ -214,6 +224,8 @@ export class RevisionScheduler {
             },
             new SliceClock(),
           );
+          // What a restart loads from now on (tests and operators wait for this line, not for a time).
+          this.opts.log.info({ revision: job.catalog.revision, ms: Math.round(performance.now() - started) }, 'catalog snapshot stored');
         } catch (err) {
           this.opts.log.warn({ err, revision: job.catalog.revision }, 'storing the catalog snapshot failed');
         }

@@ -39,19 +39,22 @@ export interface NextRevisionDeps {
 }
 
 /**
- * The stored snapshot of `revision` as a catalog, or null when there is none usable. The corpus
- * thread is seeded with it in the background (`seeded`), so the next revision is built on it.
+ * The newest stored snapshot up to revision `upTo` as a catalog, or null when there is none usable.
+ * It is of an older revision when the process that built the newer ones stopped before storing theirs:
+ * the caller builds the rest on it. The corpus thread is seeded with it in the background (`seeded`),
+ * so the next revision is built on it.
  */
 export async function loadRevision(
-  revision: Revision,
+  upTo: Revision,
   deps: NextRevisionDeps,
 ): Promise<{ catalog: Catalog; held: HeldRevision; seeded: Promise<void> } | null> {
   const base = deps.publicBaseUrl;
-  const stored = await deps.store.loadSnapshot(revision.id, base, SNAPSHOT_FORMAT);
-  if (!stored) return null;
+  const found = await deps.store.newestSnapshot(upTo.id, base, SNAPSHOT_FORMAT);
+  if (!found) return null;
+  const { revision } = found;
   let snapshot: Awaited<ReturnType<typeof decodeSnapshot>>;
   try {
-    snapshot = await decodeSnapshot(stored);
+    snapshot = await decodeSnapshot(found.snapshot);
   } catch (err) {
     // Stored by another version: this one builds the revision itself (and stores its own snapshot).
     if (!(err instanceof SnapshotFormatError)) throw err;

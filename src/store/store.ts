@@ -280,15 +280,26 @@ export class Store extends Reads {
       .execute();
   }
 
-  async loadSnapshot(revision: number, baseUrl: string, engine: string): Promise<StoredSnapshot | null> {
+  /**
+   * The newest snapshot stored for a revision up to `upTo` (for this base URL and format), with that
+   * revision: a process killed before it stored its newest revision's snapshot still finds the one
+   * before, and builds on it instead of reading everything.
+   */
+  async newestSnapshot(upTo: number, baseUrl: string, engine: string): Promise<{ revision: Revision; snapshot: StoredSnapshot } | null> {
     const row = await this.#db
-      .selectFrom('catalog_snapshots')
-      .selectAll()
-      .where('revision', '=', revision)
-      .where('base_url', '=', baseUrl)
-      .where('engine', '=', engine)
+      .selectFrom('catalog_snapshots as s')
+      .innerJoin('revisions as r', 'r.id', 's.revision')
+      .selectAll('s')
+      .select('r.created_at as revision_created_at')
+      .where('s.revision', '<=', upTo)
+      .where('s.base_url', '=', baseUrl)
+      .where('s.engine', '=', engine)
+      .orderBy('s.revision', 'desc')
+      .limit(1)
       .executeTakeFirst();
-    return row ?? null;
+    if (!row) return null;
+    const { revision_created_at, ...snapshot } = row;
+    return { revision: { id: Number(snapshot.revision), created_at: revision_created_at }, snapshot };
   }
 
   /** Keep the first snapshot written for a revision (every builder renders the same bytes); drop old revisions'. */

@@ -1,0 +1,258 @@
+// A server stopped at the worst moment after building a revision (SIGKILL once the revision is served,
+// before or after its snapshot is stored; SIGTERM while the snapshot write is pending) restarts on that
+// revision without a full build, serving the same bytes a full build makes. The moments are found from
+// the server's own log lines, never from a time.
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, test } from 'node:test';
+import { analyseReviews } from '../../src/catalog/index.js';
+import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
+import { importFile, importRows } from '../../src/ingest/index.js';
+import { Store } from '../../src/store/index.js';
+import { rawDb, type ServerProcess, spawnServe, startTestServer, tempDir } from '../helpers/index.js';
+
+const dir = tempDir();
+const seedDb = join(dir, 'seed.db');
+const BASE = 'https://reviews.restart-kill.example';
+const PATHS = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml'];
+/** The revision the seeded database is at, with its snapshot stored. */
+let seeded: number;
+
+interface LogLine {
+  msg: string;
+  revision?: number;
+  from?: string;
+  snapshot?: number;
+}
+
+const logLines = (out: string): LogLine[] =>
+  out
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as LogLine);
+
+const serve = (db: string) =>
+  spawnServe(['--port', '0', '--public-base-url', BASE, '--database-url', db], {
+    REVIEWCAST_POLL_MS: '50',
+    REVIEWCAST_DEMO_IF_EMPTY: '0',
+  });
+
+/** Resolves with the first log line `match` accepts (rejects if the process exits first). */
+function logged(server: ServerProcess, match: (l: LogLine) => boolean): Promise<LogLine> {
+  return new Promise((resolve, reject) => {
+    let from = 0;
+    const check = () => {
+      const out = server.output();
+      const end = out.lastIndexOf('\n') + 1;
+      const found = logLines(out.slice(from, end)).find(match);
+      from = end;
+      if (!found) return;
+      server.child.stdout!.off('data', check);
+      server.child.off('exit', exited);
+      resolve(found);
+    };
+    const exited = () => reject(new Error(`the server exited first:\n${server.output().slice(-3000)}`));
+    server.child.stdout!.on('data', check);
+    server.child.once('exit', exited);
+    check();
+  });
+}
+
+/** Sends `signal` in the same turn as the log line `match` accepts appears, and resolves once the process has exited. */
+async function signalAt(server: ServerProcess, match: (l: LogLine) => boolean, signal: NodeJS.Signals) {
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    server.child.once('exit', (code, sig) => resolve({ code, signal: sig })),
+  );
+  await logged(server, match);
+  server.child.kill(signal);
+  return exited;
+}
+
+const loadedLine = (server: ServerProcess) => logLines(server.output()).find((l) => l.msg === 'catalog revision loaded')!;
+const snapshotStored = (revision: number) => (l: LogLine) => l.msg === 'catalog snapshot stored' && l.revision === revision;
+
+async function storedSnapshots(db: string): Promise<number[]> {
+  const raw = rawDb(db);
+  try {
+    return (await raw.selectFrom('catalog_snapshots').select('revision').orderBy('revision').execute()).map((r) => Number(r.revision));
+  } finally {
+    await raw.destroy();
+  }
+}
+
+async function bodies(url: string): Promise<{ etag: string | null; body: string }[]> {
+  return Promise.all(
+    PATHS.map(async (p) => {
+      const res = await fetch(url + p);
+      assert.equal(res.status, 200, p);
+      return { etag: res.headers.get('etag'), body: await res.text() };
+    }),
+  );
+}
+
+/** A copy of a stopped server's SQLite database (its WAL too, if one is left). */
+function copyDb(from: string, to: string): string {
+  for (const suffix of ['', '-wal', '-shm']) {
+    rmSync(to + suffix, { force: true });
+    if (existsSync(from + suffix)) copyFileSync(from + suffix, to + suffix);
+  }
+  return to;
+}
+
+/** A copy of the seeded database (with the snapshot of its revision), for one test. */
+const copySeed = (name: string) => copyDb(seedDb, join(dir, `${name}.db`));
+
+/** One new revision written from this process: new reviews and an edit of a stored one. Returns its id. */
+async function importRevision(db: string, tag: string): Promise<number> {
+  const raw = rawDb(db);
+  const edited = await raw
+    .selectFrom('reviews')
+    .select(['source', 'source_review_id', 'author', 'date'])
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  await raw.destroy();
+  const store = await Store.open(db);
+  try {
+    const fresh = generateDemoReviews({ reviews: 40, seed: 77 }).map((r, i) => ({
+      ...r,
+      source: 'direct',
+      source_review_id: `${tag}-${i}`,
+    }));
+    const edit = { ...edited, rating: 1, text: `Changed my mind (${tag}).` };
+    const report = await importRows(
+      store,
+      [...fresh, edit].map((value, index) => ({ index, value })),
+      [],
+    );
+    assert.equal(report.added, 40);
+    assert.equal(report.updated, 1);
+    return (await store.latestRevision())!.id;
+  } finally {
+    await store.close();
+  }
+}
+
+/** What a full build of `db`'s newest revision serves: a copy of it with no stored snapshot, in a server of this process. */
+async function fullBuildBodies(db: string, name: string) {
+  const copy = copyDb(db, join(dir, `${name}-scratch.db`));
+  const raw = rawDb(copy);
+  await raw.deleteFrom('catalog_snapshots').execute();
+  await raw.destroy();
+  const scratch = await startTestServer({ DATABASE_URL: copy, PUBLIC_BASE_URL: BASE, REVIEWCAST_DEMO_IF_EMPTY: false });
+  try {
+    return { revision: scratch.catalog.get().revision, served: await bodies(scratch.url) };
+  } finally {
+    await scratch.close();
+  }
+}
+
+before(async () => {
+  const store = await Store.open(seedDb);
+  await store.setBusiness(demoBusiness(), '2026-01-01T00:00:00.000Z');
+  const file = join(dir, 'seed.ndjson');
+  writeFileSync(
+    file,
+    generateDemoReviews({ reviews: 300, seed: 21 })
+      .map((r) => JSON.stringify(r))
+      .join('\n'),
+  );
+  assert.equal((await importFile(store, file, { analyze: analyseReviews })).added, 300);
+  seeded = (await store.latestRevision())!.id;
+  await store.close();
+  // The first start builds the revision and stores its snapshot; every test starts from that.
+  const first = await serve(seedDb);
+  await logged(first, snapshotStored(seeded));
+  await first.stop();
+  assert.deepEqual(await storedSnapshots(seedDb), [seeded]);
+});
+
+test('SIGKILL once the new revision is served and its snapshot stored: the restart loads that snapshot', async () => {
+  const db = copySeed('stored');
+  const server = await serve(db);
+  assert.deepEqual(loadedLine(server), { ...loadedLine(server), revision: seeded, from: 'snapshot' });
+  const revision = await importRevision(db, 'stored');
+  await logged(server, snapshotStored(revision));
+  const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { revision: number };
+  assert.equal(ready.revision, revision);
+  const served = await bodies(server.url);
+  server.child.kill('SIGKILL');
+  await server.stop();
+  assert.deepEqual(await storedSnapshots(db), [seeded, revision], 'the new snapshot and the one before it are kept');
+
+  const restarted = await serve(db);
+  try {
+    const loaded = loadedLine(restarted);
+    assert.equal(loaded.revision, revision);
+    assert.equal(loaded.from, 'snapshot', 'restarted from the stored revision, not a full build');
+    assert.deepEqual(await bodies(restarted.url), served, 'the same bytes and ETags as before the kill');
+    assert.match(served[0].body, /Changed my mind \(stored\)/);
+  } finally {
+    await restarted.stop();
+  }
+});
+
+test('SIGKILL as soon as the new revision is built, before its snapshot is stored: the restart builds on the previous snapshot, not from scratch', async (t) => {
+  const db = copySeed('pending');
+  const server = await serve(db);
+  const revision = await importRevision(db, 'pending');
+  const ended = await signalAt(server, (l) => l.msg === 'catalog revision loaded' && l.revision === revision, 'SIGKILL');
+  assert.equal(ended.signal, 'SIGKILL');
+  // A kill a moment later can find the write done (SQLite commits it whole or not at all); this test is
+  // about the state before it, so a snapshot that made it is removed: what a kill in the window leaves.
+  const stored = await storedSnapshots(db);
+  t.diagnostic(`snapshots stored when killed: ${stored.join(', ')}`);
+  if (stored.includes(revision)) {
+    const raw = rawDb(db);
+    await raw.deleteFrom('catalog_snapshots').where('revision', '=', revision).execute();
+    await raw.destroy();
+  }
+  assert.deepEqual(await storedSnapshots(db), [seeded]);
+
+  const restarted = await serve(db);
+  let served: Awaited<ReturnType<typeof bodies>>;
+  try {
+    const loaded = loadedLine(restarted);
+    assert.equal(loaded.revision, revision, 'ready on the newest revision, not the older snapshot');
+    assert.equal(loaded.from, 'update', 'built on the previous snapshot, not a full read');
+    assert.equal(loaded.snapshot, seeded);
+    assert.ok(!logLines(restarted.output()).some((l) => l.from === 'full read'));
+    served = await bodies(restarted.url);
+    // Its own snapshot is stored now, so the next restart loads it directly.
+    await logged(restarted, snapshotStored(revision));
+  } finally {
+    await restarted.stop();
+  }
+  const reference = await fullBuildBodies(db, 'pending');
+  assert.equal(reference.revision, revision);
+  assert.deepEqual(served, reference.served, 'the same bytes and ETags as a full build of that revision');
+  assert.match(served[0].body, /Changed my mind \(pending\)/);
+});
+
+test('SIGTERM while the new snapshot is being stored waits for the write: the restart loads that revision', async (t) => {
+  const db = copySeed('sigterm');
+  const server = await serve(db);
+  const revision = await importRevision(db, 'sigterm');
+  const ended = await signalAt(server, (l) => l.msg === 'catalog revision loaded' && l.revision === revision, 'SIGTERM');
+  assert.equal(ended.code, 0, server.output().slice(-3000));
+  const lines = logLines(server.output());
+  const signalled = lines.findIndex((l) => l.msg === 'shutting down: finishing in-flight requests');
+  const stored = lines.findIndex(snapshotStored(revision));
+  t.diagnostic(`the snapshot write was ${signalled < stored ? 'still pending' : 'already done'} when SIGTERM arrived`);
+  assert.ok(stored >= 0, 'the pending write completed before the process exited');
+  assert.deepEqual(await storedSnapshots(db), [seeded, revision]);
+
+  const restarted = await serve(db);
+  let served: Awaited<ReturnType<typeof bodies>>;
+  try {
+    const loaded = loadedLine(restarted);
+    assert.equal(loaded.revision, revision);
+    assert.equal(loaded.from, 'snapshot');
+    served = await bodies(restarted.url);
+  } finally {
+    await restarted.stop();
+  }
+  const reference = await fullBuildBodies(db, 'sigterm');
+  assert.deepEqual(served, reference.served, 'the stored snapshot serves what a full build serves');
+});
