@@ -13,7 +13,7 @@ import {
 } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
 import { runAtOnce, SliceClock } from '../threads/index.js';
-import { attributionFor, buildParts, type CatalogChanges, type CatalogInput, positionsOf } from './build-catalog.js';
+import { attributionFor, buildParts, type CatalogChanges, type CatalogInput, holdAll, positionsOf } from './build-catalog.js';
 import type { SeedBodies } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
 import { FEED_SIZE, renderFeeds } from './render/feeds.js';
@@ -144,17 +144,21 @@ export class Catalog {
     const ids = reviews.map((r) => r.id);
     const l = links(publicBaseUrl);
     const attribution = attributionFor(doc.business);
+    // Built from the parsed reviews, then kept over the held ones (the parsed graph is let go).
+    const index = ReviewIndex.create(doc.reviews, attribution.technicians, attribution.services);
+    const parsedJson = SplicedJson.fromLayout(input.reviews, input.reviewsLayout, ids, doc.reviews);
+    const held = runAtOnce(holdAll(reviews, parsedJson));
     return new Catalog({
       revision,
       business: doc.business,
       links: l,
       aggregateRating: doc.aggregate_rating,
-      reviews: doc.reviews,
-      reviewsJson: SplicedJson.fromLayout(input.reviews, input.reviewsLayout, ids, doc.reviews),
+      reviews: held,
+      reviewsJson: parsedJson.withValues(held),
       insightsJson: SplicedJson.fromLayout(input.insights, input.insightsLayout, ids, []),
       insightsCore: input.insightsCore,
       attribution,
-      index: ReviewIndex.create(doc.reviews, attribution.technicians, attribution.services),
+      index: index.withReviews(held),
       positions: null,
       analysed: new Map(),
       feeds: renderFeeds(doc.business, doc.reviews.slice(0, FEED_SIZE), l, revision.created_at),

@@ -9,6 +9,7 @@ import {
   searchFingerprint,
 } from '../domain/index.js';
 import { runAtOnce, type Steps } from '../threads/index.js';
+import { presence } from './lazy-review.js';
 import { newestFirst } from './ordered-reviews.js';
 import { TextIndex } from './text-index.js';
 
@@ -95,8 +96,9 @@ export class ReviewIndex {
       for (const s of r.services) set(getOrCreate(byService, s, words), i);
       set(getOrCreate(bySource, r.source.toLowerCase(), words), i);
       if (r.language) set(getOrCreate(byLanguage, r.language.toLowerCase(), words), i);
-      if (r.text) set(withText, i);
-      if (r.owner_reply) set(withReply, i);
+      const has = presence(r);
+      if (has.text) set(withText, i);
+      if (has.reply) set(withReply, i);
       if (i % 1024 === 0) yield;
     }
     // ratingAtLeast[r] = reviews rated r or more: one AND answers any min_rating.
@@ -124,6 +126,28 @@ export class ReviewIndex {
       byLanguage,
       withText,
       withReply,
+    );
+  }
+
+  /** This index over other objects standing for the same reviews in the same order (held reviews, after a build). */
+  withReviews(reviews: readonly Review[]): ReviewIndex {
+    if (reviews.length !== this.reviews.length) throw new Error('ReviewIndex.withReviews: one object per review');
+    return new ReviewIndex(
+      reviews,
+      this.technicians,
+      this.services,
+      this.postingsPerCheck,
+      this.words,
+      this.dates,
+      this.ratingExact,
+      this.ratingAtLeast,
+      this.byTechnician,
+      this.byService,
+      this.text,
+      this.bySource,
+      this.byLanguage,
+      this.withText,
+      this.withReply,
     );
   }
 

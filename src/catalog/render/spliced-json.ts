@@ -244,6 +244,15 @@ export class SplicedJson {
     return { body, digest };
   }
 
+  /** Where item i's bytes start in the body, and how many there are. */
+  itemStart(i: number): number {
+    return this.starts[i];
+  }
+
+  itemLength(i: number): number {
+    return this.lengths[i];
+  }
+
   /** The bytes of item i, as rendered (for an object member, `"key":value`). */
   itemText(i: number): string {
     return this.body.toString('utf8', this.starts[i], this.starts[i] + this.lengths[i]);
