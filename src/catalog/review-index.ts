@@ -138,7 +138,8 @@ export class ReviewIndex {
       this.services,
       this.postingsPerCheck,
       this.words,
-      this.dates,
+      // Their dates: a held review's is one string shared by every review of that day.
+      reviews.map((r) => r.date),
       this.ratingExact,
       this.ratingAtLeast,
       this.byTechnician,
