@@ -2,7 +2,8 @@ import type { Review } from '../domain/index.js';
 
 /**
  * Where a held review's bytes are (its item in the rendered /reviews.json), and the few fields the
- * index, the order and the tally read for every review on each build, so those never parse it.
+ * index, the order and the tally read for every review on each build (and the sitemap on each
+ * revision), so those never parse it.
  * Mutable: a review carried into the next revision follows its bytes into that revision's body.
  */
 interface Held {
@@ -12,6 +13,7 @@ interface Held {
   readonly id: string;
   readonly date: string;
   readonly published_at: string;
+  readonly updated_at: string;
   readonly rating: number;
   readonly source: string;
   readonly language: string | null;
@@ -22,7 +24,7 @@ interface Held {
 }
 
 const HELD = Symbol('held');
-const FIELDS = new Set(['id', 'date', 'published_at', 'rating', 'source', 'language', 'technicians', 'services']);
+const FIELDS = new Set(['id', 'date', 'published_at', 'updated_at', 'rating', 'source', 'language', 'technicians', 'services']);
 
 /**
  * The last few reviews parsed: a reader usually reads several fields of one review in a row (a page's
@@ -96,6 +98,7 @@ export class HeldReviews {
       id: r.id,
       date: s(r.date),
       published_at: r.published_at,
+      updated_at: r.updated_at,
       rating: r.rating,
       source: s(r.source),
       language: r.language === null ? null : s(r.language),
