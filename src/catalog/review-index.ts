@@ -11,7 +11,7 @@ import {
 import { runAtOnce, type Steps } from '../threads/index.js';
 import { presence } from './lazy-review.js';
 import { newestFirst } from './ordered-reviews.js';
-import { TextIndex } from './text-index.js';
+import { type TextDoc, TextIndex } from './text-index.js';
 
 /** A set of review positions as bits, one per review (newest first), 32 to a word. */
 type Bits = Uint32Array;
@@ -73,10 +73,12 @@ export class ReviewIndex {
     services: MentionMatcher,
     postingsPerCheck = POSTINGS_PER_CHECK,
     previous?: { index: ReviewIndex; fresh: ReadonlySet<unknown> },
+    /** The reviews' texts, when reading them from `reviews` would parse each (held reviews, no `previous`). */
+    texts?: readonly TextDoc[],
   ): Steps<ReviewIndex> {
     const words = Math.ceil(reviews.length / 32);
     const text = yield* TextIndex.build(
-      reviews,
+      texts ?? reviews,
       previous && { index: previous.index.text, docs: previous.index.reviews, fresh: previous.fresh },
     );
     const dates: string[] = new Array(reviews.length);
