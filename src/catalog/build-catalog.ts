@@ -13,6 +13,7 @@ import { runInSlices } from '../threads/index.js';
 import type { Catalog, CatalogParts } from './catalog.js';
 import type { CorpusRow } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
+import { HeldReviews, plainReview, tallied } from './lazy-review.js';
 import { orderAll, orderUpdated } from './ordered-reviews.js';
 import { FEED_SIZE } from './render/feeds.js';
 import { SplicedJson } from './render/spliced-json.js';
@@ -90,10 +91,24 @@ function* idsOf(reviews: readonly { id: string }[]): Steps<string[]> {
   return ids;
 }
 
+/**
+ * The reviews as held between builds: each as its bytes in the rendered body (see HeldReviews); a
+ * review carried from the previous revision keeps its object, which follows its bytes into this body.
+ */
+export function* holdAll(reviews: readonly Review[], json: SplicedJson): Steps<Review[]> {
+  const held = new HeldReviews();
+  const out: Review[] = new Array(reviews.length);
+  for (let i = 0; i < reviews.length; i++) {
+    out[i] = held.hold(reviews[i], json.body, json.itemStart(i), json.itemLength(i));
+    if (i % 4096 === 0) yield;
+  }
+  return out;
+}
+
 function* tally(reviews: ReviewsDocument['reviews'], asOf: string): Steps<ReturnType<RatingTally['result']>> {
   const t = new RatingTally(asOf);
   for (let i = 0; i < reviews.length; i++) {
-    t.add(reviews[i]);
+    t.add(tallied(reviews[i]));
     if (i % 4096 === 0) yield;
   }
   return t.result();
@@ -142,7 +157,8 @@ export async function buildParts(
     revision: input.revision,
     freshIds,
     freshPositions,
-    newest: reviews.slice(0, FEED_SIZE),
+    // Plain objects: a held review (a Proxy) cannot be cloned into the engine's thread.
+    newest: reviews.slice(0, FEED_SIZE).map(plainReview),
     publicBaseUrl: input.publicBaseUrl,
   });
   committed.catch(() => {});
@@ -182,6 +198,7 @@ export async function buildParts(
     clock,
   );
   const positions = await runInSlices(positionsOf(reviews), clock);
+  const held = await runInSlices(holdAll(reviews, reviewsJson), clock);
 
   const insights = await committed;
   // Main never re-renders the insights body (the engine does): its items are only read back by position.
@@ -191,12 +208,12 @@ export async function buildParts(
     business: input.business,
     links: l,
     aggregateRating,
-    reviews,
-    reviewsJson,
+    reviews: held,
+    reviewsJson: reviewsJson.withValues(held),
     insightsJson,
     insightsCore: insights.core,
     attribution,
-    index,
+    index: index.withReviews(held),
     positions,
     analysed: staged.analysed,
     feeds: insights.feeds,

@@ -16,6 +16,7 @@ import { runAtOnce, SliceClock } from '../threads/index.js';
 import { attributionFor, buildParts, type CatalogChanges, type CatalogInput, positionsOf } from './build-catalog.js';
 import type { SeedBodies } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
+import { HeldReviews, plainReview } from './lazy-review.js';
 import { FEED_SIZE, renderFeeds } from './render/feeds.js';
 import { SplicedJson } from './render/spliced-json.js';
 import { httpDate, PER_URL, Representation } from './representation.js';
@@ -135,12 +136,20 @@ export class Catalog {
    * not re-validated. Analyses are parsed one at a time when used, from the stored layout.
    */
   static fromSnapshot(revision: Revision, input: CatalogSnapshot, publicBaseUrl: string): Catalog {
-    // One review parsed at a time (the body is never one string, nor parsed whole at once).
-    const items = SplicedJson.readStored(input.reviews, input.reviewsLayout);
+    // One review parsed at a time and held where its bytes are (the body is never one string, nor
+    // parsed whole at once); of the parsed review only its text is kept, for the text index.
+    const spans = SplicedJson.storedSpans(input.reviews, input.reviewsLayout);
+    const held = new HeldReviews();
     const reviews: Review[] = [];
-    let step = items.next();
-    for (; !step.done; step = items.next()) reviews.push(JSON.parse(step.value) as Review);
-    const doc = { ...(JSON.parse(step.value) as ReviewsDocument), reviews };
+    const texts: { text: string | null }[] = [];
+    let step = spans.next();
+    for (; !step.done; step = spans.next()) {
+      const { start, length } = step.value;
+      const r = JSON.parse(input.reviews.toString('utf8', start, start + length)) as Review;
+      reviews.push(held.hold(r, input.reviews, start, length));
+      texts.push({ text: r.text });
+    }
+    const doc = JSON.parse(step.value) as Omit<ReviewsDocument, 'reviews'>;
     const ids = reviews.map((r) => r.id);
     const l = links(publicBaseUrl);
     const attribution = attributionFor(doc.business);
@@ -149,15 +158,15 @@ export class Catalog {
       business: doc.business,
       links: l,
       aggregateRating: doc.aggregate_rating,
-      reviews: doc.reviews,
-      reviewsJson: SplicedJson.fromLayout(input.reviews, input.reviewsLayout, ids, doc.reviews),
+      reviews,
+      reviewsJson: SplicedJson.fromLayout(input.reviews, input.reviewsLayout, ids, reviews),
       insightsJson: SplicedJson.fromLayout(input.insights, input.insightsLayout, ids, []),
       insightsCore: input.insightsCore,
       attribution,
-      index: ReviewIndex.create(doc.reviews, attribution.technicians, attribution.services),
+      index: ReviewIndex.create(reviews, attribution.technicians, attribution.services, undefined, undefined, texts),
       positions: null,
       analysed: new Map(),
-      feeds: renderFeeds(doc.business, doc.reviews.slice(0, FEED_SIZE), l, revision.created_at),
+      feeds: renderFeeds(doc.business, reviews.slice(0, FEED_SIZE).map(plainReview), l, revision.created_at),
       gzipped: { reviews: input.reviewsGzip, insights: input.insightsGzip },
     });
   }

@@ -9,8 +9,9 @@ import {
   searchFingerprint,
 } from '../domain/index.js';
 import { runAtOnce, type Steps } from '../threads/index.js';
+import { presence } from './lazy-review.js';
 import { newestFirst } from './ordered-reviews.js';
-import { TextIndex } from './text-index.js';
+import { type TextDoc, TextIndex } from './text-index.js';
 
 /** A set of review positions as bits, one per review (newest first), 32 to a word. */
 type Bits = Uint32Array;
@@ -72,10 +73,12 @@ export class ReviewIndex {
     services: MentionMatcher,
     postingsPerCheck = POSTINGS_PER_CHECK,
     previous?: { index: ReviewIndex; fresh: ReadonlySet<unknown> },
+    /** The reviews' texts, when reading them from `reviews` would parse each (held reviews, no `previous`). */
+    texts?: readonly TextDoc[],
   ): Steps<ReviewIndex> {
     const words = Math.ceil(reviews.length / 32);
     const text = yield* TextIndex.build(
-      reviews,
+      texts ?? reviews,
       previous && { index: previous.index.text, docs: previous.index.reviews, fresh: previous.fresh },
     );
     const dates: string[] = new Array(reviews.length);
@@ -95,8 +98,9 @@ export class ReviewIndex {
       for (const s of r.services) set(getOrCreate(byService, s, words), i);
       set(getOrCreate(bySource, r.source.toLowerCase(), words), i);
       if (r.language) set(getOrCreate(byLanguage, r.language.toLowerCase(), words), i);
-      if (r.text) set(withText, i);
-      if (r.owner_reply) set(withReply, i);
+      const has = presence(r);
+      if (has.text) set(withText, i);
+      if (has.reply) set(withReply, i);
       if (i % 1024 === 0) yield;
     }
     // ratingAtLeast[r] = reviews rated r or more: one AND answers any min_rating.
@@ -124,6 +128,29 @@ export class ReviewIndex {
       byLanguage,
       withText,
       withReply,
+    );
+  }
+
+  /** This index over other objects standing for the same reviews in the same order (held reviews, after a build). */
+  withReviews(reviews: readonly Review[]): ReviewIndex {
+    if (reviews.length !== this.reviews.length) throw new Error('ReviewIndex.withReviews: one object per review');
+    return new ReviewIndex(
+      reviews,
+      this.technicians,
+      this.services,
+      this.postingsPerCheck,
+      this.words,
+      // Their dates: a held review's is one string shared by every review of that day.
+      reviews.map((r) => r.date),
+      this.ratingExact,
+      this.ratingAtLeast,
+      this.byTechnician,
+      this.byService,
+      this.text,
+      this.bySource,
+      this.byLanguage,
+      this.withText,
+      this.withReply,
     );
   }
 

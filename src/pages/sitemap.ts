@@ -17,7 +17,8 @@ function entries(c: Catalog): Entry[] {
   return [
     { loc: `${c.links.base}/`, lastmod: day },
     { loc: `${c.links.base}${PATHS.developers}`, lastmod: day },
-    ...c.reviews.map((r) => ({ loc: r.url, lastmod: r.updated_at.slice(0, 10) })),
+    // A review's url is its permalink: read from its id, it costs no parse of a held review.
+    ...c.reviews.map((r) => ({ loc: c.links.review(r.id), lastmod: r.updated_at.slice(0, 10) })),
   ];
 }
 

@@ -179,8 +179,16 @@ export class SplicedJson {
    * yields the next item's bytes as text.
    */
   static *readStored(body: Buffer, layout: Buffer): Generator<string, string> {
+    const spans = SplicedJson.storedSpans(body, layout);
+    let step = spans.next();
+    for (; !step.done; step = spans.next()) yield body.toString('utf8', step.value.start, step.value.start + step.value.length);
+    return step.value;
+  }
+
+  /** `readStored` as where each item's bytes are, for a reader that keeps them there. */
+  static *storedSpans(body: Buffer, layout: Buffer): Generator<{ start: number; length: number }, string> {
     const { n, openLength, starts, lengths } = readLayout(body, layout);
-    for (let i = 0; i < n; i++) yield body.toString('utf8', starts[i], starts[i] + lengths[i]);
+    for (let i = 0; i < n; i++) yield { start: starts[i], length: lengths[i] };
     return body.toString('utf8', 0, openLength) + body.toString('utf8', n === 0 ? openLength : starts[n - 1] + lengths[n - 1]);
   }
 
@@ -242,6 +250,15 @@ export class SplicedJson {
     header.writeUInt32BE(positions.length, 4);
     const digest = createHash('sha256').update(header).update(body.subarray(0, openLength)).update(digests).update(close).digest();
     return { body, digest };
+  }
+
+  /** Where item i's bytes start in the body, and how many there are. */
+  itemStart(i: number): number {
+    return this.starts[i];
+  }
+
+  itemLength(i: number): number {
+    return this.lengths[i];
   }
 
   /** The bytes of item i, as rendered (for an object member, `"key":value`). */

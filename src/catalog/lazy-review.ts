@@ -1,0 +1,137 @@
+import type { Review } from '../domain/index.js';
+
+/**
+ * Where a held review's bytes are (its item in the rendered /reviews.json), and the few fields the
+ * index, the order and the tally read for every review on each build (and the sitemap on each
+ * revision), so those never parse it.
+ * Mutable: a review carried into the next revision follows its bytes into that revision's body.
+ */
+interface Held {
+  body: Buffer;
+  start: number;
+  length: number;
+  readonly id: string;
+  readonly date: string;
+  readonly published_at: string;
+  readonly updated_at: string;
+  readonly rating: number;
+  readonly source: string;
+  readonly language: string | null;
+  readonly technicians: readonly string[];
+  readonly services: readonly string[];
+  readonly hasText: boolean;
+  readonly hasReply: boolean;
+}
+
+const HELD = Symbol('held');
+const FIELDS = new Set(['id', 'date', 'published_at', 'updated_at', 'rating', 'source', 'language', 'technicians', 'services']);
+
+/**
+ * The last few reviews parsed: a reader usually reads several fields of one review in a row (a page's
+ * card, a comparison of two), and each would otherwise parse it again.
+ */
+const recent: { held: Held | null; value: Review | null }[] = Array.from({ length: 8 }, () => ({ held: null, value: null }));
+let next = 0;
+
+function parsed(h: Held): Review {
+  for (const slot of recent) if (slot.held === h) return slot.value!;
+  const value = JSON.parse(h.body.toString('utf8', h.start, h.start + h.length)) as Review;
+  const slot = recent[next];
+  next = (next + 1) % recent.length;
+  slot.held = h;
+  slot.value = value;
+  return value;
+}
+
+const readOnly = () => false;
+const handler: ProxyHandler<Held> = {
+  get: (h, key) => (key === HELD ? h : typeof key === 'string' && FIELDS.has(key) ? h[key as keyof Held] : Reflect.get(parsed(h), key)),
+  has: (h, key) => key in parsed(h),
+  ownKeys: (h) => Reflect.ownKeys(parsed(h)),
+  getOwnPropertyDescriptor: (h, key) => {
+    const d = Reflect.getOwnPropertyDescriptor(parsed(h), key);
+    // Reported configurable: the target (the location) does not have these properties itself.
+    return d && { ...d, configurable: true };
+  },
+  set: readOnly,
+  defineProperty: readOnly,
+  deleteProperty: readOnly,
+};
+
+/** Equal values share one copy: dates, sources and slug lists repeat across 100k reviews. */
+class Interner<T> {
+  private readonly seen = new Map<string, T>();
+  get(key: string, make: () => T): T {
+    let v = this.seen.get(key);
+    if (v === undefined) this.seen.set(key, (v = make()));
+    return v;
+  }
+}
+
+/**
+ * Reviews held as their rendered bytes: each a Proxy that reads like the Review (JSON.stringify, spread
+ * and property reads give the same values) and parses its item on demand. About 250 bytes a review
+ * instead of about 900 for the object graph, and the identity a carried review keeps across revisions.
+ */
+export class HeldReviews {
+  private readonly strings = new Interner<string>();
+  private readonly lists = new Interner<readonly string[]>();
+
+  /**
+   * The review at `start`/`length` of `body`: `r` itself re-pointed there when it is a held review
+   * (carried: its bytes are the same), else a new held review of `r`'s values.
+   */
+  hold(r: Review, body: Buffer, start: number, length: number): Review {
+    const carried = heldOf(r);
+    if (carried) {
+      carried.body = body;
+      carried.start = start;
+      carried.length = length;
+      return r;
+    }
+    const s = (v: string) => this.strings.get(v, () => v);
+    const list = (v: readonly string[]) => this.lists.get(JSON.stringify(v), () => Object.freeze([...v]));
+    const h: Held = {
+      body,
+      start,
+      length,
+      id: r.id,
+      date: s(r.date),
+      published_at: r.published_at,
+      updated_at: r.updated_at,
+      rating: r.rating,
+      source: s(r.source),
+      language: r.language === null ? null : s(r.language),
+      technicians: list(r.technicians),
+      services: list(r.services),
+      hasText: !!r.text,
+      hasReply: !!r.owner_reply,
+    };
+    return new Proxy(h, handler) as unknown as Review;
+  }
+}
+
+function heldOf(r: object): Held | undefined {
+  return (r as { [HELD]?: Held })[HELD];
+}
+
+/** A plain Review object (a held one parsed; any other returned as it is): for structured clones. */
+export const plainReview = (r: Review): Review => {
+  const h = heldOf(r);
+  return h ? (JSON.parse(h.body.toString('utf8', h.start, h.start + h.length)) as Review) : r;
+};
+
+/** Whether a review has text and an owner reply, without parsing a held one. */
+export function presence(r: Review): { text: boolean; reply: boolean } {
+  const h = heldOf(r);
+  return h ? { text: h.hasText, reply: h.hasReply } : { text: !!r.text, reply: !!r.owner_reply };
+}
+
+/**
+ * What the aggregate rating reads of a review, without parsing a held one: the tally only tells text
+ * and a reply present or not, so a held review stands in with a marker for each.
+ */
+export function tallied(r: Review): Pick<Review, 'rating' | 'date' | 'source'> & { text: string | null; owner_reply: unknown } {
+  const { text, reply } = presence(r);
+  return { rating: r.rating, date: r.date, source: r.source, text: text ? 'text' : null, owner_reply: reply || null };
+}
