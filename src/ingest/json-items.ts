@@ -30,7 +30,7 @@ const newlines = (s: string, end = s.length) => {
   return n;
 };
 /** JSON.parse's reason without its position, which counts from the start of a piece, not of the file. */
-const reasonOf = (err: unknown) => (err as Error).message.replace(/ in JSON at position \d+( \(line \d+ column \d+\))?$/, '');
+const reasonOf = (err: unknown) => (err as Error).message.replace(/ (in JSON )?at position \d+( \(line \d+ column \d+\))?$/, '');
 const positionOf = (err: unknown) => Number(/ at position (\d+)/.exec((err as Error).message)?.[1] ?? -1);
 
 /**
@@ -74,7 +74,7 @@ export async function readJsonItems(pieces: AsyncIterable<string>, onItem: (item
       const at = positionOf(err);
       throw new NotJsonError([
         {
-          line: itemLine + newlines(text, at >= 0 ? at : text.length),
+          line: itemLine + (at >= 0 ? newlines(text, at) : 0),
           field: '',
           reason: `not valid JSON: ${reasonOf(err)} (item ${index})`,
         },
@@ -178,10 +178,11 @@ export async function readJsonItems(pieces: AsyncIterable<string>, onItem: (item
     return doc;
   } catch (err) {
     if (err instanceof ImportFileError) throw err;
+    // The skeleton's own text (elements stand as 0 in it) is not the file's: its quote is left out, and
+    // the line is given only when the parser says where.
     const at = positionOf(err);
-    throw new NotJsonError([
-      { line: 1 + newlines(whole, at >= 0 ? at : whole.length), field: '', reason: `not valid JSON: ${reasonOf(err)}` },
-    ]);
+    const reason = `not valid JSON: ${reasonOf(err).replace(/, ".*" is not valid JSON$/s, '')}`;
+    throw new NotJsonError([at >= 0 ? { line: 1 + newlines(whole, at), field: '', reason } : { field: '', reason }]);
   }
 }
 
