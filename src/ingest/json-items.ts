@@ -48,6 +48,8 @@ export async function readJsonItems(pieces: AsyncIterable<string>, onItem: (item
   let inString = false;
   let escaped = false;
   let started = false;
+  /** The top-level array or object has ended: anything but white space after it is an error, found at once. */
+  let closed = false;
   /** The depth the review array's elements sit at, while it is open: 1 for a top-level array, 2 for "reviews". */
   let itemDepth = -1;
   let topIsObject = false;
@@ -120,6 +122,16 @@ export async function readJsonItems(pieces: AsyncIterable<string>, onItem: (item
         }
       }
       if (isSpace(c)) continue;
+      // Said here, not by the skeleton's parse at the end, so a file of many JSON values (NDJSON named
+      // .json) is not held whole as skeleton first.
+      if (closed || (depth === 0 && (c === CLOSE_ARRAY || c === CLOSE_OBJECT)))
+        throw new NotJsonError([
+          {
+            line,
+            field: '',
+            reason: `not valid JSON: ${closed ? 'Unexpected non-whitespace character after JSON' : `Unexpected token '${text[i]}'`}`,
+          },
+        ]);
       const valueStart = afterColon;
       afterColon = false;
       if (!item && depth === itemDepth && c !== COMMA && c !== CLOSE_ARRAY) {
@@ -146,6 +158,7 @@ export async function readJsonItems(pieces: AsyncIterable<string>, onItem: (item
         depth++;
       } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
         depth--;
+        closed = depth === 0;
         if (item && depth === itemDepth) {
           take(i + 1);
           finishItem();
@@ -171,7 +184,13 @@ export async function readJsonItems(pieces: AsyncIterable<string>, onItem: (item
   }
   if (failure) throw failure;
   if (item) finishItem();
-  const whole = skeleton.join('');
+  let whole: string;
+  try {
+    whole = skeleton.join('');
+  } catch {
+    // Longer than a string can be: only a document whose bulk is not its review array.
+    throw new ImportFileError([{ field: '', reason: 'the JSON document is too large outside its "reviews" array' }]);
+  }
   try {
     const doc = JSON.parse(whole);
     if (reviewsKeys > 1) throw new ImportFileError([{ field: '', reason: 'the document has more than one "reviews" member' }]);
