@@ -34,13 +34,14 @@ const reasonOf = (err: unknown) => (err as Error).message.replace(/ (in JSON )?a
 const positionOf = (err: unknown) => Number(/ at position (\d+)/.exec((err as Error).message)?.[1] ?? -1);
 
 /**
- * Reads a JSON document (its text in pieces that may end anywhere) whose reviews are the document itself (an array) or its top-level "reviews"
- * array, handing each element to `onItem` as soon as it is read. Each element is parsed by JSON.parse
- * on its own text, and what is not an element (the skeleton: brackets, commas, other members; each
- * element stands in it as `0` plus its line breaks) is parsed at the end, so the file is accepted or
- * refused exactly as one JSON.parse of it would be, while only one element and the skeleton are held.
- * Returns the parsed skeleton, for the caller to judge the document's shape. Line numbers in errors
- * are the file's.
+ * Reads a JSON document (its text in pieces that may end anywhere) whose reviews are the document
+ * itself (an array) or its top-level "reviews" array, handing each element to `onItem` as soon as it
+ * is read. Each element is parsed by JSON.parse on its own text, and what is not an element (the
+ * skeleton: brackets, commas, other members; each element stands in it as `0` plus its line breaks)
+ * is parsed at the end, so the file is accepted or refused as one JSON.parse of it would be (but for
+ * a second "reviews" member, refused rather than taken as the only one), while only one element and
+ * the skeleton are held. Returns the parsed skeleton, for the caller to judge the document's shape.
+ * Line numbers in errors are the file's.
  */
 export async function readJsonItems(pieces: AsyncIterable<string>, onItem: (item: JsonItem) => void): Promise<unknown> {
   const skeleton: string[] = [];
