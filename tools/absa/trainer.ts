@@ -71,7 +71,9 @@ const ours = (vertical: string, other: string): VerticalConfig => ({
   category: true,
   threshold: 0.35,
   anyThreshold: 0.5,
-  lexicon: 'attached',
+  // The model alone decides (5-fold CV on train: +0.9 F1 home services, +0.8 senior living over letting the
+  // lexicon's opinion-attached aspects join it, whose false positives cost more than the mentions they add).
+  lexicon: 'none',
   polarityExclude: [],
   priors: null,
   words: true,
