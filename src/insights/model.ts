@@ -57,6 +57,8 @@ export const ModelFile = z.object({
        * attached to the naming words; `all`, every aspect it reports; `none`.
        */
       lexicon: z.enum(['attached', 'all', 'none']),
+      /** The model's probability a lexicon aspect needs to join (its false positives cost more than its finds). */
+      lexicon_min: z.number().default(0),
       weights: Weights,
       mlp: Mlp.nullable().default(null),
     })
@@ -90,6 +92,7 @@ export interface Model {
     thresholds: Float64Array;
     anyThreshold: number | null;
     lexicon: 'attached' | 'all' | 'none';
+    lexiconMin: number;
     weights: Map<string, Float64Array>;
     mlp: CompiledMlp | null;
   } | null;
@@ -117,6 +120,7 @@ export function compileModel(file: ModelFile): Model {
       thresholds: new Float64Array(file.category.aspects.length).fill(file.category.threshold),
       anyThreshold: file.category.any_threshold,
       lexicon: file.category.lexicon,
+      lexiconMin: file.category.lexicon_min,
       weights: toMap(file.category.weights),
       mlp: toMlp(file.category.mlp),
     },
@@ -147,7 +151,7 @@ export function loadModel(vertical: string): Model | null {
  * none, the likeliest aspect if the sentence likely evaluates something.
  */
 export function modelAspects(
-  c: Pick<NonNullable<Model['category']>, 'aspects' | 'thresholds' | 'anyThreshold' | 'lexicon'>,
+  c: Pick<NonNullable<Model['category']>, 'aspects' | 'thresholds' | 'anyThreshold' | 'lexicon' | 'lexiconMin'>,
   z: Float64Array,
   lexical: readonly { aspect: string; attached: boolean; raw: number }[],
   defaultAspect: string | null,
@@ -155,11 +159,12 @@ export function modelAspects(
   const n = c.aspects.length;
   const ids = c.aspects.filter((_, k) => z[k] >= c.thresholds[k]);
   // The lexicon's aspects join the model's: those it names with an opinion of their own ("the price was
-  // fair"), or all of them.
+  // fair"), or all of them, where the model gives them at least `lexiconMin`.
   for (const a of lexical) {
     const joins =
       c.lexicon === 'all' ? a.aspect !== defaultAspect : c.lexicon === 'attached' && a.attached && polarityOf(a.raw) !== 'neutral';
-    if (joins && !ids.includes(a.aspect)) ids.push(a.aspect);
+    const k = c.aspects.indexOf(a.aspect);
+    if (joins && !ids.includes(a.aspect) && (c.lexiconMin === 0 || (k >= 0 && z[k] >= c.lexiconMin))) ids.push(a.aspect);
   }
   if (ids.length > 0 || c.anyThreshold === null || z[n] < c.anyThreshold) return ids;
   let best = 0;

@@ -61,6 +61,7 @@ const config: VerticalConfig = {
   polarityMlp: mlp('pol-mlp', base.polarityMlp),
   threshold: Number(arg('threshold') ?? base.threshold),
   lexicon: (arg('lexicon') ?? base.lexicon) as 'attached' | 'all' | 'none',
+  lexiconMin: Number(arg('lexicon-min') ?? base.lexiconMin),
   category: arg('category') === undefined ? base.category : arg('category') === 'true',
   anyThreshold: arg('any') === undefined ? base.anyThreshold : arg('any') === 'none' ? null : Number(arg('any')),
   words: arg('words') === undefined ? base.words : arg('words') === 'true',
@@ -179,7 +180,12 @@ function tuneThresholds(rows: OutOfFold[]): void {
     let retrieved = 0;
     let relevant = 0;
     for (const { p, z } of set) {
-      const ids = modelAspects({ aspects, lexicon: config.lexicon, ...t }, z, p.evidence.result.aspects, defaultAspect);
+      const ids = modelAspects(
+        { aspects, lexicon: config.lexicon, lexiconMin: config.lexiconMin, ...t },
+        z,
+        p.evidence.result.aspects,
+        defaultAspect,
+      );
       const gold = new Set(p.sentence.categories.map((c) => c.category));
       retrieved += ids.length;
       relevant += gold.size;
