@@ -8,7 +8,7 @@ import { implicitPatterns } from './implicit.js';
 import { keyPhrases } from './keyphrases.js';
 import { detectLanguage } from './language.js';
 import { type Lexicon, loadLexicon } from './lexicon.js';
-import { loadModel, type Model, sigmoidProbabilities, softmaxProbabilities } from './model.js';
+import { loadModel, type Model, modelAspects, sigmoidProbabilities, softmaxProbabilities } from './model.js';
 import { isInflectionOfKnown, type ParsedSentence, parseText, type Token } from './nlp.js';
 import { normalize, polarityOf, ratingScore, round } from './score.js';
 import { ENGINE_VERSION } from './version.js';
@@ -178,22 +178,7 @@ function decide(ev: SentenceEvidence, lex: Lexicon, model: Model | null): Decide
   let ids: string[];
   if (model?.category) {
     const c = model.category;
-    const n = c.aspects.length;
-    const z = sigmoidProbabilities(c.weights, c.mlp, n + 1, categoryFeatures(ev));
-    ids = c.aspects.filter((_, k) => z[k] >= c.threshold);
-    // The lexicon's aspects join the model's: those it names with an opinion of their own ("the price was
-    // fair"), or all of them.
-    for (const a of lexical) {
-      const joins =
-        c.lexicon === 'all' ? a.aspect !== lex.defaultAspect : c.lexicon === 'attached' && a.attached && polarityOf(a.raw) !== 'neutral';
-      if (joins && !ids.includes(a.aspect)) ids.push(a.aspect);
-    }
-    // A sentence that evaluates something gets its likeliest aspect even when none is sure on its own.
-    if (ids.length === 0 && c.anyThreshold !== null && z[n] >= c.anyThreshold) {
-      let best = 0;
-      for (let k = 1; k < n; k++) if (z[k] > z[best]) best = k;
-      ids = [c.aspects[best]];
-    }
+    ids = modelAspects(c, sigmoidProbabilities(c.weights, c.mlp, c.aspects.length + 1, categoryFeatures(ev)), lexical, lex.defaultAspect);
   } else {
     ids = lexical.map((a) => a.aspect);
   }

@@ -13,6 +13,15 @@ export { TREND_RULE } from './corpus/temporal.js';
 // For the trainer and the evaluation tools (tools/absa/): features, the model file's shape and its loader.
 export { categoryFeatures, type Features, polarityFeatures, type SentenceEvidence } from './features.js';
 export { VERTICALS } from './lexicon.js';
-export { compileModel, MODEL_FORMAT, ModelFile, modelUrl, POLARITY_CLASSES, sigmoidProbabilities } from './model.js';
+export {
+  compileModel,
+  MODEL_FORMAT,
+  type Model,
+  ModelFile,
+  modelAspects,
+  modelUrl,
+  POLARITY_CLASSES,
+  sigmoidProbabilities,
+} from './model.js';
 export { editDistance, SpellFixer } from './spelling.js';
 export { ENGINE_VERSION } from './version.js';

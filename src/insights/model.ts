@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Features } from './features.js';
+import { polarityOf } from './score.js';
 
 export const MODEL_FORMAT = 1;
 export const POLARITY_CLASSES = ['positive', 'negative', 'neutral'] as const;
@@ -56,6 +57,8 @@ export const ModelFile = z.object({
        * attached to the naming words; `all`, every aspect it reports; `none`.
        */
       lexicon: z.enum(['attached', 'all', 'none']),
+      /** The model's probability a lexicon aspect needs to join (its false positives cost more than its finds). */
+      lexicon_min: z.number().default(0),
       weights: Weights,
       mlp: Mlp.nullable().default(null),
     })
@@ -85,9 +88,11 @@ export interface Model {
   file: ModelFile;
   category: {
     aspects: string[];
-    threshold: number;
+    /** Each aspect's threshold, in the order of `aspects` (all `threshold` in a file; the CV tool tries others). */
+    thresholds: Float64Array;
     anyThreshold: number | null;
     lexicon: 'attached' | 'all' | 'none';
+    lexiconMin: number;
     weights: Map<string, Float64Array>;
     mlp: CompiledMlp | null;
   } | null;
@@ -112,9 +117,10 @@ export function compileModel(file: ModelFile): Model {
     file,
     category: file.category && {
       aspects: file.category.aspects,
-      threshold: file.category.threshold,
+      thresholds: new Float64Array(file.category.aspects.length).fill(file.category.threshold),
       anyThreshold: file.category.any_threshold,
       lexicon: file.category.lexicon,
+      lexiconMin: file.category.lexicon_min,
       weights: toMap(file.category.weights),
       mlp: toMlp(file.category.mlp),
     },
@@ -137,6 +143,33 @@ export function loadModel(vertical: string): Model | null {
   const model = existsSync(url) ? compileModel(ModelFile.parse(JSON.parse(readFileSync(url, 'utf8')))) : null;
   cache.set(vertical, model);
   return model;
+}
+
+/**
+ * The aspects a category model reports from its probabilities `z` (one per aspect, then "evaluates some
+ * aspect"): those at or above their threshold, the lexicon's aspects that join them, and when that leaves
+ * none, the likeliest aspect if the sentence likely evaluates something.
+ */
+export function modelAspects(
+  c: Pick<NonNullable<Model['category']>, 'aspects' | 'thresholds' | 'anyThreshold' | 'lexicon' | 'lexiconMin'>,
+  z: Float64Array,
+  lexical: readonly { aspect: string; attached: boolean; raw: number }[],
+  defaultAspect: string | null,
+): string[] {
+  const n = c.aspects.length;
+  const ids = c.aspects.filter((_, k) => z[k] >= c.thresholds[k]);
+  // The lexicon's aspects join the model's: those it names with an opinion of their own ("the price was
+  // fair"), or all of them, where the model gives them at least `lexiconMin`.
+  for (const a of lexical) {
+    const joins =
+      c.lexicon === 'all' ? a.aspect !== defaultAspect : c.lexicon === 'attached' && a.attached && polarityOf(a.raw) !== 'neutral';
+    const k = c.aspects.indexOf(a.aspect);
+    if (joins && !ids.includes(a.aspect) && (c.lexiconMin === 0 || (k >= 0 && z[k] >= c.lexiconMin))) ids.push(a.aspect);
+  }
+  if (ids.length > 0 || c.anyThreshold === null || z[n] < c.anyThreshold) return ids;
+  let best = 0;
+  for (let k = 1; k < n; k++) if (z[k] > z[best]) best = k;
+  return [c.aspects[best]];
 }
 
 /** Linear scores (one per output) of sparse features. */

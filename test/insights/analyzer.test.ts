@@ -275,9 +275,7 @@ describe('narrative and overall-verdict sentences', () => {
   it('an overall verdict still counts in the review sentiment', () => {
     assert.ok((analyze('Would recommend.').text_sentiment ?? 0) > 0);
   });
-  it('a review mixing narrative and judgement reports only the judged aspects', {
-    todo: 'known miss of the models retrained on the larger train splits (2a17f19): fixing it means changing the model after the held-out scoring; issue 12 stays open',
-  }, () => {
+  it('a review mixing narrative and judgement reports only the judged aspects', () => {
     const a = analyze('We called them about a burst pipe on a Sunday. The tech was friendly but the repair failed a week later.');
     assert.deepEqual(a.sentences[0].aspects, []);
     assert.equal(aspect(a, 'friendliness')?.polarity, 'positive');

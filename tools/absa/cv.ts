@@ -1,13 +1,31 @@
 // Measures a training configuration without touching the shipped weights:
 //   node --import tsx tools/absa/cv.ts --vertical NAME [--folds K] [--eval FILE]... [--epochs N --rate R --l2 L --min-count M --threshold T]
+// --tune-thresholds measures per-aspect category thresholds chosen on the folds' predictions (see tuneThresholds).
 // K-fold cross-validation over the vertical's training files (folds by position, so runs repeat exactly),
 // and/or a model trained on all of them scored on each --eval file. Prints the same figures as eval:absa.
 import { readFileSync } from 'node:fs';
-import { type Analyzer, compileModel, createAnalyzer } from '../../src/insights/index.js';
+import {
+  type Analyzer,
+  categoryFeatures,
+  compileModel,
+  createAnalyzer,
+  type Model,
+  modelAspects,
+  sigmoidProbabilities,
+} from '../../src/insights/index.js';
 import type { TrainOptions } from './logistic.js';
 import { DEFAULT_MLP } from './mlp.js';
 import { type EvalResult, evaluate, type GoldSentence, mapCategories, type Prediction, parseSemEvalXml, predict } from './semeval.js';
-import { CONFIGS, DEFAULT_CATEGORY, DEFAULT_POLARITY, loadTraining, prepare, trainModel, type VerticalConfig } from './trainer.js';
+import {
+  CONFIGS,
+  DEFAULT_CATEGORY,
+  DEFAULT_POLARITY,
+  loadTraining,
+  prepare,
+  taxonomyAspects,
+  trainModel,
+  type VerticalConfig,
+} from './trainer.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -43,6 +61,7 @@ const config: VerticalConfig = {
   polarityMlp: mlp('pol-mlp', base.polarityMlp),
   threshold: Number(arg('threshold') ?? base.threshold),
   lexicon: (arg('lexicon') ?? base.lexicon) as 'attached' | 'all' | 'none',
+  lexiconMin: Number(arg('lexicon-min') ?? base.lexiconMin),
   category: arg('category') === undefined ? base.category : arg('category') === 'true',
   anyThreshold: arg('any') === undefined ? base.anyThreshold : arg('any') === 'none' ? null : Number(arg('any')),
   words: arg('words') === undefined ? base.words : arg('words') === 'true',
@@ -81,18 +100,24 @@ const line = (name: string, r: EvalResult) =>
   `${name.padEnd(40)} P ${pct(r.precision)}  R ${pct(r.recall)}  F1 ${pct(r.f1)}  polarity ${pct(r.polarityAccuracy)} (${r.polarityTotal})  ` +
   `confusion ${['positive', 'negative', 'neutral', 'conflict'].map((g) => `${g[0]}:${['positive', 'negative', 'neutral', 'conflict'].map((p) => r.confusion[g]?.[p] ?? 0).join('/')}`).join(' ')}`;
 
-function analyzerFor(train: typeof prepared): Analyzer {
-  if (lexiconOnly) return createAnalyzer({ vertical, technicians: [], services: [], serviceAreas: [], model: null });
-  const model = compileModel(trainModel(config, train, extra, files, opts));
+function modelFor(train: typeof prepared): Model | null {
+  return lexiconOnly ? null : compileModel(trainModel(config, train, extra, files, opts));
+}
+function analyzerFor(model: Model | null): Analyzer {
   return createAnalyzer({ vertical, technicians: [], services: [], serviceAreas: [], model });
 }
 
 if (folds > 1) {
   const predictions = new Map<string, Prediction>();
+  const outOfFold: OutOfFold[] = [];
   for (let k = 0; k < folds; k++) {
-    const analyzer = analyzerFor(prepared.filter((_, i) => i % folds !== k));
+    const model = modelFor(prepared.filter((_, i) => i % folds !== k));
+    const analyzer = analyzerFor(model);
     prepared.forEach((p, i) => {
-      if (i % folds === k) predictions.set(`${i}`, predict(analyzer, p.sentence));
+      if (i % folds !== k) return;
+      predictions.set(`${i}`, predict(analyzer, p.sentence));
+      const c = model?.category;
+      if (c) outOfFold[i] = { p, z: sigmoidProbabilities(c.weights, c.mlp, c.aspects.length + 1, categoryFeatures(p.evidence)) };
     });
   }
   const indexed = sentences.map((s, i) => ({ ...s, id: `${i}` }));
@@ -103,6 +128,7 @@ if (folds > 1) {
       process.stdout.write(`  ${c.padEnd(24)} tp ${tp} fp ${fp} fn ${fn}  F1 ${pct((2 * tp) / Math.max(1, 2 * tp + fp + fn))}\n`);
     }
   }
+  if (process.argv.includes('--tune-thresholds')) tuneThresholds(outOfFold);
   const showErrors = Number(arg('errors') ?? 0);
   let shown = 0;
   for (const s of indexed) {
@@ -127,10 +153,86 @@ if (folds > 1) {
 
 const evals = args('eval');
 if (evals.length > 0) {
-  const analyzer = analyzerFor(prepared);
+  const analyzer = analyzerFor(modelFor(prepared));
   for (const file of evals) {
     const gold: GoldSentence[] = mapCategories(parseSemEvalXml(readFileSync(file, 'utf8')), vertical).sentences;
     const r = evaluate(gold, (s) => predict(analyzer, s));
     process.stdout.write(`${line(file.split('/').slice(-2).join('/'), r)}\n`);
   }
+}
+
+interface OutOfFold {
+  p: (typeof prepared)[number];
+  z: Float64Array;
+}
+
+/**
+ * --tune-thresholds: per-aspect thresholds and the "some aspect" threshold by coordinate ascent on micro F1
+ * over the out-of-fold category probabilities. To say what that choice is worth on sentences it did not see,
+ * it is also made on the even-numbered sentences and scored on the odd ones, and the reverse.
+ */
+function tuneThresholds(rows: OutOfFold[]): void {
+  const { aspects, defaultAspect } = taxonomyAspects(vertical);
+  const n = aspects.length;
+  type Choice = { thresholds: Float64Array; anyThreshold: number | null };
+  const f1 = (set: OutOfFold[], t: Choice): number => {
+    let common = 0;
+    let retrieved = 0;
+    let relevant = 0;
+    for (const { p, z } of set) {
+      const ids = modelAspects(
+        { aspects, lexicon: config.lexicon, lexiconMin: config.lexiconMin, ...t },
+        z,
+        p.evidence.result.aspects,
+        defaultAspect,
+      );
+      const gold = new Set(p.sentence.categories.map((c) => c.category));
+      retrieved += ids.length;
+      relevant += gold.size;
+      for (const id of ids) if (gold.has(id)) common++;
+    }
+    return retrieved + relevant === 0 ? 0 : (2 * common) / (retrieved + relevant);
+  };
+  const grid = Array.from({ length: 23 }, (_, i) => 0.15 + i * 0.025);
+  const tune = (set: OutOfFold[]): Choice => {
+    const t: Choice = { thresholds: new Float64Array(n).fill(config.threshold), anyThreshold: config.anyThreshold };
+    for (let pass = 0; pass < 3; pass++) {
+      for (let k = 0; k < n; k++) {
+        let best = t.thresholds[k];
+        let bestF1 = f1(set, t);
+        for (const v of grid) {
+          t.thresholds[k] = v;
+          const f = f1(set, t);
+          if (f > bestF1 + 1e-9) [best, bestF1] = [v, f];
+        }
+        t.thresholds[k] = best;
+      }
+      let bestAny = t.anyThreshold;
+      let bestF1 = f1(set, t);
+      for (const v of [null, ...grid, 0.75, 0.8]) {
+        const f = f1(set, { ...t, anyThreshold: v });
+        if (f > bestF1 + 1e-9) [bestAny, bestF1] = [v, f];
+      }
+      t.anyThreshold = bestAny;
+    }
+    return t;
+  };
+  const shipped: Choice = {
+    thresholds: new Float64Array(n).fill(config.threshold),
+    anyThreshold: config.anyThreshold,
+  };
+  const halves = [rows.filter((_, i) => i % 2 === 0), rows.filter((_, i) => i % 2 === 1)];
+  for (const [a, b] of [
+    [0, 1],
+    [1, 0],
+  ]) {
+    process.stdout.write(
+      `thresholds chosen on half ${a}, scored on half ${b}: F1 ${pct(f1(halves[b], shipped))} with the configured ones → ${pct(f1(halves[b], tune(halves[a])))}\n`,
+    );
+  }
+  const all = tune(rows);
+  const chosen = aspects.map((a, k) => `${a}=${Math.round(all.thresholds[k] * 1000) / 1000}`).join(',');
+  process.stdout.write(
+    `chosen on all: F1 ${pct(f1(rows, shipped))} → ${pct(f1(rows, all))}, any ${all.anyThreshold === null ? 'none' : Math.round(all.anyThreshold * 1000) / 1000}, thresholds ${chosen}\n`,
+  );
 }
