@@ -19,8 +19,8 @@ export { SplicedJson } from './render/spliced-json.js';
 export { type CompressionPolicy, type Encoding, httpDate, PER_REVISION, PER_URL, Representation } from './representation.js';
 export { ReviewIndex } from './review-index.js';
 export {
-  CATALOG_FORMAT,
   type CatalogSnapshot,
+  catalogFormat,
   decodeSnapshot,
   SNAPSHOT_FORMAT,
   SnapshotFormatError,

@@ -1,5 +1,6 @@
 import { createGunzip } from 'node:zlib';
-import type { StoredSnapshot } from '../domain/index.js';
+import { z } from 'zod';
+import { hashOf, InsightsSchema, ReviewsDocumentSchema, type StoredSnapshot } from '../domain/index.js';
 import { ENGINE_VERSION } from '../insights/index.js';
 
 /**
@@ -22,8 +23,25 @@ async function gunzipShared(gz: Buffer): Promise<Buffer> {
   return out;
 }
 
-/** Bump when the rendered shape of /reviews.json or /insights.json changes, so stored snapshots are rebuilt. */
-export const CATALOG_FORMAT = 'catalog/2';
+/** Bump when the bodies' layout or rendering changes in a way the documents' schemas do not show. */
+const LAYOUT_VERSION = 2;
+
+/**
+ * A schema as JSON Schema without its metadata (descriptions, component ids): only what the rendered
+ * bytes' shape depends on.
+ */
+const shapeOf = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', metadata: z.registry() });
+
+/**
+ * The format of stored bodies that render these documents: the layout version and a digest of the
+ * documents' shapes, so a new field in a review or an insight rebuilds stored snapshots without anyone
+ * remembering to bump a constant (a changed description does not).
+ */
+export const catalogFormat = (documents: readonly z.ZodType[]) =>
+  `catalog/${LAYOUT_VERSION}.${hashOf(documents.map(shapeOf)).slice(0, 12)}`;
+
+/** The stored snapshots' format: of /reviews.json and /insights.json as the domain describes them. */
+const CATALOG_FORMAT = catalogFormat([ReviewsDocumentSchema, InsightsSchema]);
 
 /** The stored snapshots of this engine and catalog format (another version renders other bytes). */
 export const SNAPSHOT_FORMAT = `${ENGINE_VERSION} ${CATALOG_FORMAT}`;
