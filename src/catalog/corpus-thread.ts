@@ -1,12 +1,13 @@
 // Worker thread: the corpus model (analyses, insights, per_review body) of CorpusWorker.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { CorpusModel, type CorpusRow, StaleCorpusError } from './corpus-model.js';
 import { type FoundEntry, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
+import { loadEngine } from './engine.js';
 
 const port = parentPort!;
 const send = (m: FromCorpus) => port.postMessage(m);
 // Bodies in shared memory, so the main thread serves them as they are.
-const model = new CorpusModel((n) => Buffer.from(new SharedArrayBuffer(n)));
+const model = new CorpusModel(await loadEngine((workerData as { engine: string }).engine), (n) => Buffer.from(new SharedArrayBuffer(n)));
 let outbox: { found: FoundEntry[]; analysed: [string, string][] }[] = [];
 let staging: {
   business: Extract<ToCorpus, { t: 'stage-begin' }>['business'];

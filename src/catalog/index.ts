@@ -3,6 +3,7 @@ export { Catalog, type Representations } from './catalog.js';
 export { type ChangesReader, changesPage } from './change-feed.js';
 export { StaleCorpusError } from './corpus-model.js';
 export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
+export type { Engine } from './engine.js';
 export { analyseReviews, analyzePending } from './missing-analyses.js';
 export {
   type AnalysesToStore,
@@ -22,7 +23,7 @@ export {
   type CatalogSnapshot,
   catalogFormat,
   decodeSnapshot,
-  SNAPSHOT_FORMAT,
   SnapshotFormatError,
+  snapshotFormat,
 } from './snapshot-format.js';
 export { TextIndex } from './text-index.js';

@@ -1,7 +1,6 @@
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
 import { hashOf, InsightsSchema, ReviewsDocumentSchema, type StoredSnapshot } from '../domain/index.js';
-import { ENGINE_VERSION } from '../insights/index.js';
 
 /**
  * A gzip member decoded into shared memory of its exact size (the trailer's ISIZE; our bodies are one
@@ -43,8 +42,8 @@ export const catalogFormat = (documents: readonly z.ZodType[]) =>
 /** The stored snapshots' format: of /reviews.json and /insights.json as the domain describes them. */
 const CATALOG_FORMAT = catalogFormat([ReviewsDocumentSchema, InsightsSchema]);
 
-/** The stored snapshots of this engine and catalog format (another version renders other bytes). */
-export const SNAPSHOT_FORMAT = `${ENGINE_VERSION} ${CATALOG_FORMAT}`;
+/** The format of stored snapshots of this engine's analyses in this catalog format (another version renders other bytes). */
+export const snapshotFormat = (engineVersion: string) => `${engineVersion} ${CATALOG_FORMAT}`;
 
 /** What is stored per revision (and base URL) besides its key: the exact bytes an earlier build rendered, with where each item lies. */
 export type SnapshotBodies = Pick<StoredSnapshot, 'engine' | 'reviews' | 'insights' | 'insights_core' | 'layout'>;
@@ -65,18 +64,21 @@ export interface CatalogSnapshot {
 /** A stored snapshot of another format: not an error to report, a revision to build again. */
 export class SnapshotFormatError extends Error {
   override readonly name = 'SnapshotFormatError';
-  constructor(readonly stored: string) {
-    super(`the stored snapshot is of format "${stored}", not "${SNAPSHOT_FORMAT}"`);
+  constructor(
+    readonly stored: string,
+    readonly wanted: string,
+  ) {
+    super(`the stored snapshot is of format "${stored}", not "${wanted}"`);
   }
 }
 
 /** What to store for one revision, in this format. */
-export function encodeSnapshot(s: Omit<CatalogSnapshot, 'reviews' | 'insights'>): SnapshotBodies & { layout: Buffer } {
+export function encodeSnapshot(s: Omit<CatalogSnapshot, 'reviews' | 'insights'>, format: string): SnapshotBodies & { layout: Buffer } {
   // Two layouts in one stored value: the first's length, then both.
   const n = Buffer.alloc(4);
   n.writeUInt32LE(s.reviewsLayout.length, 0);
   return {
-    engine: SNAPSHOT_FORMAT,
+    engine: format,
     reviews: s.reviewsGzip,
     insights: s.insightsGzip,
     insights_core: s.insightsCore,
@@ -84,9 +86,9 @@ export function encodeSnapshot(s: Omit<CatalogSnapshot, 'reviews' | 'insights'>)
   };
 }
 
-/** A stored snapshot decoded (its bodies gunzipped off the event loop); SnapshotFormatError when it is of another format. */
-export async function decodeSnapshot(stored: SnapshotBodies): Promise<CatalogSnapshot> {
-  if (stored.engine !== SNAPSHOT_FORMAT || !stored.layout) throw new SnapshotFormatError(stored.layout ? stored.engine : 'without layout');
+/** A stored snapshot decoded (its bodies gunzipped off the event loop); SnapshotFormatError when it is not of `format`. */
+export async function decodeSnapshot(stored: SnapshotBodies, format: string): Promise<CatalogSnapshot> {
+  if (stored.engine !== format || !stored.layout) throw new SnapshotFormatError(stored.layout ? stored.engine : 'without layout', format);
   const n = stored.layout.readUInt32LE(0);
   const [reviews, insights] = await Promise.all([gunzipShared(stored.reviews), gunzipShared(stored.insights)]);
   return {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { catalogFormat, SNAPSHOT_FORMAT } from '../../src/catalog/index.js';
+import { catalogFormat, snapshotFormat } from '../../src/catalog/index.js';
 import { InsightsSchema, ReviewSchema, ReviewsDocumentSchema } from '../../src/domain/index.js';
 
 const documents = [ReviewsDocumentSchema, InsightsSchema];
@@ -10,7 +10,11 @@ const withReview = (review: z.ZodType) => [ReviewsDocumentSchema.extend({ review
 
 test('the stored snapshot format is derived from the documents it renders', () => {
   const format = catalogFormat(documents);
-  assert.ok(SNAPSHOT_FORMAT.endsWith(` ${format}`), 'stored snapshots carry the format of the domain documents');
+  assert.equal(
+    snapshotFormat('engine/1'),
+    `engine/1 ${format}`,
+    'stored snapshots carry the engine and the format of the domain documents',
+  );
   assert.equal(catalogFormat(documents), format, 'stable for the same schemas');
   assert.equal(catalogFormat(withReview(ReviewSchema)), format, 'the same shape built again gives the same format');
 });
