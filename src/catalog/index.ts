@@ -19,6 +19,7 @@ export { FEED_SIZE } from './render/feeds.js';
 export { SplicedJson } from './render/spliced-json.js';
 export { type CompressionPolicy, type Encoding, httpDate, PER_REVISION, PER_URL, Representation } from './representation.js';
 export { ReviewIndex } from './review-index.js';
+export { MemoBudget, perRevision, RevisionCache, representationSize } from './revision-memo.js';
 export {
   type CatalogSnapshot,
   catalogFormat,
