@@ -17,3 +17,4 @@ export * from './review-view.js';
 export * from './reviews-document.js';
 export * from './search.js';
 export * from './snapshot.js';
+export * from './source.js';

@@ -1,6 +1,6 @@
-import { hashOf, type StoredAnalysis, type StoredReview, StoredReviewSchema } from '../domain/index.js';
+import { hashOf, type StoredAnalysis, type StoredReview, StoredReviewSchema, type StoredSource } from '../domain/index.js';
 import type { ReviewFields, ReviewIdentity, ReviewInput, ReviewUpdate } from './review-writes.js';
-import type { ReviewAnalysisTable, ReviewTable } from './schema.js';
+import type { ReviewAnalysisTable, ReviewSourceTable, ReviewTable } from './schema.js';
 
 /**
  * The one place that knows a review row's encoding (0/1 booleans, JSON id lists, the owner reply's two
@@ -141,4 +141,19 @@ export const analysisOf = (row: ReviewAnalysisTable): StoredAnalysis => ({
   review_id: row.review_id,
   key: row.content_hash,
   analysis: row.analysis,
+});
+
+/** A source row as its record: without the sync claim, epoch times as numbers (PostgreSQL may read a bigint as text). */
+export const sourceOf = (row: ReviewSourceTable): StoredSource => ({
+  name: row.name,
+  kind: row.kind,
+  settings: row.settings,
+  checkpoint: row.checkpoint,
+  last_full_at: row.last_full_at == null ? null : Number(row.last_full_at),
+  due_at: Number(row.due_at),
+  last_success_at: row.last_success_at == null ? null : Number(row.last_success_at),
+  last_error: row.last_error,
+  last_error_at: row.last_error_at == null ? null : Number(row.last_error_at),
+  reviews_seen: Number(row.reviews_seen),
+  created_at: row.created_at,
 });
