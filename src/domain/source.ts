@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** A connected review platform as the store holds it (its sync claim stays inside the store). Times in epoch milliseconds. */
-export const StoredSourceSchema = z.object({
+const StoredSourceSchema = z.object({
   name: z.string(),
   kind: z.string(),
   /** JSON of the non-secret settings (the connector's schema parses it), credentials only by env var name or file path. */
