@@ -67,33 +67,37 @@ export const insertRow = (r: ReviewInput): Omit<ReviewTable, 'changed_revision'>
   first_seen_at: r.first_seen_at,
 });
 
-/** The record of a row, field by field in the schema's order (a literal: reading 100k rows stays cheap). */
-const namedFields = (row: ReviewTable): StoredReview => ({
-  id: row.id,
-  author: row.author,
-  author_avatar_url: row.author_avatar_url,
-  rating: row.rating,
-  date: row.date,
-  text: row.text,
-  source: row.source,
-  source_url: row.source_url,
-  owner_reply:
-    row.owner_reply_text != null && row.owner_reply_date != null ? { text: row.owner_reply_text, date: row.owner_reply_date } : null,
-  verified: row.verified === 1,
-  published_at: row.published_at,
-  updated_at: row.updated_at,
-  first_seen_at: row.first_seen_at,
-  title: row.title,
-  language: row.language,
-  technicians: JSON.parse(row.technicians) as string[],
-  services: JSON.parse(row.services) as string[],
-  service_area: row.service_area,
-  verification: { method: row.verification_method },
-  source_review_id: row.source_review_id,
-  published: row.published === 1,
-  version: row.row_hash,
-  changed_revision: row.changed_revision,
-});
+/**
+ * The record of a row, field by field in the schema's order (a literal: reading 100k rows stays cheap);
+ * a field added later is copied by reviewOf.
+ */
+const namedFields = (row: ReviewTable): StoredReview =>
+  ({
+    id: row.id,
+    author: row.author,
+    author_avatar_url: row.author_avatar_url,
+    rating: row.rating,
+    date: row.date,
+    text: row.text,
+    source: row.source,
+    source_url: row.source_url,
+    owner_reply:
+      row.owner_reply_text != null && row.owner_reply_date != null ? { text: row.owner_reply_text, date: row.owner_reply_date } : null,
+    verified: row.verified === 1,
+    published_at: row.published_at,
+    updated_at: row.updated_at,
+    first_seen_at: row.first_seen_at,
+    title: row.title,
+    language: row.language,
+    technicians: JSON.parse(row.technicians) as string[],
+    services: JSON.parse(row.services) as string[],
+    service_area: row.service_area,
+    verification: { method: row.verification_method },
+    source_review_id: row.source_review_id,
+    published: row.published === 1,
+    version: row.row_hash,
+    changed_revision: row.changed_revision,
+  }) satisfies Partial<StoredReview> as StoredReview;
 
 /** Record fields stored as they are that namedFields does not list (added later): copied by name, after the others. */
 const LATER_FIELDS = (() => {
