@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { analyzePending } from '../src/catalog/index.js';
 import { demoBusiness } from '../src/demo/index.js';
 import { importFile, importRows } from '../src/ingest/index.js';
+import { engine } from '../src/insights/index.js';
 import { Store } from '../src/store/index.js';
 import { freshPgDatabase } from '../test/helpers/index.js';
 import { benchDir, demoFile, fmt, table } from './lib.js';
@@ -38,7 +39,7 @@ t = performance.now();
 const again = await importFile(store, file);
 const reimportMs = performance.now() - t;
 t = performance.now();
-const analysed = await analyzePending(store);
+const analysed = await analyzePending(store, engine);
 const analyseMs = performance.now() - t;
 await store.close();
 

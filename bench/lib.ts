@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { analyzePending } from '../src/catalog/index.js';
 import { demoBusiness, generateDemoReviews } from '../src/demo/index.js';
 import { importFile } from '../src/ingest/index.js';
+import { engine } from '../src/insights/index.js';
 import { Store } from '../src/store/index.js';
 
 export const benchDir = () => mkdtempSync(join(tmpdir(), 'reviewcast-bench-'));
@@ -27,7 +28,7 @@ export async function demoDatabase(n: number): Promise<{ dir: string; db: string
   const store = await Store.open(db);
   await store.setBusiness(demoBusiness(), new Date().toISOString());
   await importFile(store, demoFile(dir, n));
-  await analyzePending(store);
+  await analyzePending(store, engine);
   await store.close();
   return { dir, db };
 }

@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import { analyseReviews } from '../src/catalog/index.js';
 import { demoBusiness, generateDemoReviews } from '../src/demo/index.js';
 import { importFile } from '../src/ingest/index.js';
+import { engine } from '../src/insights/index.js';
 import { Store } from '../src/store/index.js';
 import { benchDir, demoFile, fmt, table } from './lib.js';
 import { cliImport, eventLoopDelay, servedCount, waitFor } from './pauses.js';
@@ -29,7 +30,7 @@ const db = join(dir, 'soak.db');
   const store = await Store.open(db);
   await store.setBusiness(demoBusiness(), new Date().toISOString());
   const t = performance.now();
-  const report = await importFile(store, demoFile(dir, N), { analyze: analyseReviews });
+  const report = await importFile(store, demoFile(dir, N), { analyze: analyseReviews(engine) });
   console.error(`imported ${fmt(report.added)} reviews with their analyses in ${fmt((performance.now() - t) / 1000, 1)} s`);
   await store.close();
 }

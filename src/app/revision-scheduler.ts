@@ -8,8 +8,10 @@ import {
   type HeldRevision,
   loadRevision,
   NO_PROFILE,
+  snapshotFormat,
 } from '../catalog/index.js';
 import { NotReadyError } from '../domain/index.js';
+import { engine as nlp } from '../insights/index.js';
 import type { Listener, Store } from '../store/index.js';
 import { SliceClock } from '../threads/index.js';
 import { StoreWriter } from './store-writer.js';
@@ -79,7 +81,13 @@ export class RevisionScheduler {
     }
     this.waiting = null;
     const started = performance.now();
-    const deps = { store: this.store, corpus: () => this.corpus(), publicBaseUrl: this.opts.publicBaseUrl(), log: this.opts.log };
+    const deps = {
+      store: this.store,
+      engine: nlp,
+      corpus: () => this.corpus(),
+      publicBaseUrl: this.opts.publicBaseUrl(),
+      log: this.opts.log,
+    };
     // A stored snapshot spares a full read (a process that holds nothing yet, or whose catalog was made
     // for another profile or base URL); a process that can update what it holds does, which is cheaper
     // than parsing a whole snapshot.
@@ -180,7 +188,7 @@ export class RevisionScheduler {
    */
   private renewCorpus(catalog: Catalog): void {
     const old = this.engine;
-    this.engine = new CorpusWorker();
+    this.engine = new CorpusWorker(nlp);
     if (old) {
       const closed = old.close().catch(() => {});
       this.closing.add(closed);
@@ -203,7 +211,7 @@ export class RevisionScheduler {
         void this.engine.close();
         this.state = null;
       }
-      this.engine = new CorpusWorker();
+      this.engine = new CorpusWorker(nlp);
     }
     return this.engine;
   }
@@ -214,7 +222,7 @@ export class RevisionScheduler {
         this.nextSnapshot = null;
         const started = performance.now();
         try {
-          const stored = await job.catalog.snapshot();
+          const stored = await job.catalog.snapshot(snapshotFormat(nlp.version));
           await this.storeWriter().saveSnapshot(
             {
               revision: job.catalog.revision,

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
-import type { ChangesReader } from '../catalog/index.js';
+import { type ChangesReader, MemoBudget } from '../catalog/index.js';
 import { type Config, type ConfigInput, loadConfig } from '../config.js';
 import { DEFAULT_API_OPTIONS, SyncScheduler, sourceStatuses, sourcesMetricsText } from '../connectors/index.js';
-import { buildApp, MemoBudget, memoMetricsText } from '../http/index.js';
+import { buildApp, memoMetricsText } from '../http/index.js';
 import { McpCounters, mcpMetricsText, mcpToolDefinitions, registerMcp, StoreSessionStore } from '../mcp/index.js';
 import { registerPages } from '../pages/index.js';
 import { Store } from '../store/index.js';

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import type { AnalysisInput, AnalyzerOptions } from '../insights/index.js';
 import { startWorker } from '../threads/index.js';
+import type { AnalysisInput, AnalyzerOptions, Engine } from './engine.js';
 
 const BATCH = 250;
 
@@ -23,9 +23,9 @@ export class AnalysisPool {
   private nextId = 0;
   private failed: Error | null = null;
 
-  constructor(options: AnalyzerOptions, size = Math.max(1, availableParallelism())) {
+  constructor(engine: Engine, options: AnalyzerOptions, size = Math.max(1, availableParallelism())) {
     this.workers = Array.from({ length: size }, () => {
-      const w = startWorker('analysis-thread', import.meta.url, options);
+      const w = startWorker('analysis-thread', import.meta.url, { engine: engine.module, options });
       w.on('message', (m: { id: number; analyses?: string[]; error?: string }) => {
         const p = this.pending.get(m.id)!;
         this.pending.delete(m.id);

@@ -1,12 +1,22 @@
 // Worker thread: analyses batches of reviews for AnalysisPool. Pure CPU work, no store access.
 import { parentPort, workerData } from 'node:worker_threads';
-import { type AnalysisInput, type AnalyzerOptions, createAnalyzer } from '../insights/index.js';
+import { type AnalysisInput, type AnalyzerOptions, loadEngine } from './engine.js';
 
-const analyzer = createAnalyzer(workerData as AnalyzerOptions);
-parentPort!.on('message', ({ id, inputs }: { id: number; inputs: AnalysisInput[] }) => {
+type Batch = { id: number; inputs: AnalysisInput[] };
+const { engine, options } = workerData as { engine: string; options: AnalyzerOptions };
+let analyzer: ReturnType<Awaited<ReturnType<typeof loadEngine>>['createAnalyzer']>;
+
+function handle({ id, inputs }: Batch): void {
   try {
     parentPort!.postMessage({ id, analyses: inputs.map((input) => JSON.stringify(analyzer.analyze(input))) });
   } catch (err) {
     parentPort!.postMessage({ id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   }
-});
+}
+
+// The engine loads asynchronously; batches that arrive meanwhile wait, in order (one posted before a
+// listener exists would be lost).
+const early: Batch[] = [];
+parentPort!.on('message', (m: Batch) => (analyzer ? handle(m) : early.push(m)));
+analyzer = (await loadEngine(engine)).createAnalyzer(options);
+for (const m of early.splice(0)) handle(m);

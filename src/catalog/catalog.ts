@@ -201,20 +201,23 @@ export class Catalog {
   /**
    * What to store so the next process (or replica) can load this revision without rebuilding it: the
    * two large bodies gzip-coded (the coding clients are served anyway, made off the event loop), which
-   * keeps the write small enough not to stall requests.
+   * keeps the write small enough not to stall requests. `format` is snapshotFormat of the engine whose analyses it holds.
    */
-  async snapshot(): Promise<SnapshotBodies & { layout: Buffer }> {
+  async snapshot(format: string): Promise<SnapshotBodies & { layout: Buffer }> {
     const [reviewsGzip, insightsGzip] = await Promise.all([
       this.representations.reviews.encoded('gzip'),
       this.representations.insights.encoded('gzip'),
     ]);
-    return encodeSnapshot({
-      reviewsGzip,
-      insightsGzip,
-      insightsCore: this.insightsCore,
-      reviewsLayout: this.reviewsJson.layout(),
-      insightsLayout: this.insightsJson.layout(),
-    });
+    return encodeSnapshot(
+      {
+        reviewsGzip,
+        insightsGzip,
+        insightsCore: this.insightsCore,
+        reviewsLayout: this.reviewsJson.layout(),
+        insightsLayout: this.insightsJson.layout(),
+      },
+      format,
+    );
   }
 
   /** Both bodies (in shared memory) and their layouts: what a corpus thread takes this revision over from. */

@@ -1,7 +1,8 @@
 import type { Business, Insights, Review, ReviewAnalysis } from '../domain/index.js';
 import { links } from '../domain/index.js';
-import { type Analyzer, buildInsights, type CorpusReview, createAnalyzer } from '../insights/index.js';
 import type { Revision } from '../store/index.js';
+import type { CorpusReview, Engine } from './engine.js';
+import { analyzerOptions } from './engine.js';
 import { renderFeeds } from './render/feeds.js';
 import { type Allocate, SplicedJson } from './render/spliced-json.js';
 import { type FoundMentions, union } from './to-review.js';
@@ -113,16 +114,19 @@ export class CorpusModel {
     changed: Set<string>;
     fresh: Map<string, { review: CorpusReview; analysis: ReviewAnalysis }>;
   } | null = null;
-  private analyzer: { key: string; analyzer: Analyzer } | null = null;
+  private analyzer: { key: string; analyzer: ReturnType<Engine['createAnalyzer']> } | null = null;
 
-  constructor(private readonly allocate?: Allocate) {}
+  constructor(
+    private readonly engine: Engine,
+    private readonly allocate?: Allocate,
+  ) {}
 
-  private analyzerFor(b: Business): Analyzer {
+  private analyzerFor(b: Business) {
     const key = analyzerKey(b);
     if (this.analyzer?.key !== key)
       this.analyzer = {
         key,
-        analyzer: createAnalyzer({ vertical: b.vertical, technicians: b.technicians, services: b.services, serviceAreas: b.service_areas }),
+        analyzer: this.engine.createAnalyzer(analyzerOptions(b)),
       };
     return this.analyzer.analyzer;
   }
@@ -202,7 +206,7 @@ export class CorpusModel {
         values[k] = id;
       }
     }
-    const insights = buildInsights({ business: staged.business, reviews, analyses, generatedAt: input.revision.created_at });
+    const insights = this.engine.buildInsights({ business: staged.business, reviews, analyses, generatedAt: input.revision.created_at });
     // per_review in corpus order, which is the catalog's (newest first): a property test holds the bytes to JSON.stringify.
     const perReview = SplicedJson.render(
       insights,
@@ -234,7 +238,7 @@ export class CorpusModel {
     this.held = { revision, ids, reviews, perReview: SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids) };
     this.staged = null;
     // Loads the vertical's lexicon now rather than on the first update (hundreds of milliseconds).
-    buildInsights({ business: doc.business, reviews: [], analyses: [], generatedAt: doc.generated_at });
+    this.engine.buildInsights({ business: doc.business, reviews: [], analyses: [], generatedAt: doc.generated_at });
   }
 }
 

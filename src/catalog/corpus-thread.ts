@@ -1,12 +1,13 @@
 // Worker thread: the corpus model (analyses, insights, per_review body) of CorpusWorker.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { CorpusModel, type CorpusRow, StaleCorpusError } from './corpus-model.js';
 import { type FoundEntry, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
+import { loadEngine } from './engine.js';
 
 const port = parentPort!;
 const send = (m: FromCorpus) => port.postMessage(m);
 // Bodies in shared memory, so the main thread serves them as they are.
-const model = new CorpusModel((n) => Buffer.from(new SharedArrayBuffer(n)));
+let model: CorpusModel;
 let outbox: { found: FoundEntry[]; analysed: [string, string][] }[] = [];
 let staging: {
   business: Extract<ToCorpus, { t: 'stage-begin' }>['business'];
@@ -17,7 +18,7 @@ let staging: {
 
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-port.on('message', (m: ToCorpus) => {
+function handle(m: ToCorpus): void {
   try {
     switch (m.t) {
       case 'stage-begin':
@@ -81,4 +82,12 @@ port.on('message', (m: ToCorpus) => {
       stale: err instanceof StaleCorpusError,
     });
   }
-});
+}
+
+// The engine loads asynchronously; messages that arrive meanwhile wait, in order (one posted before a
+// listener exists would be lost).
+const early: ToCorpus[] = [];
+port.on('message', (m: ToCorpus) => (model ? handle(m) : early.push(m)));
+const engine = await loadEngine((workerData as { engine: string }).engine);
+model = new CorpusModel(engine, (n) => Buffer.from(new SharedArrayBuffer(n)));
+for (const m of early.splice(0)) handle(m);

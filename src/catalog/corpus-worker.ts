@@ -10,6 +10,7 @@ import {
   StaleCorpusError,
 } from './corpus-model.js';
 import { type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
+import type { Engine } from './engine.js';
 import type { FoundMentions } from './to-review.js';
 
 /** The corpus model as the catalog builder uses it: on a worker thread (a server) or in this thread (tests, tools). */
@@ -23,7 +24,11 @@ export interface CorpusEngine {
 
 /** The model in the calling thread: the same results, with the work on the caller's event loop. */
 export class LocalCorpus implements CorpusEngine {
-  private readonly model = new CorpusModel();
+  private readonly model: CorpusModel;
+
+  constructor(engine: Engine) {
+    this.model = new CorpusModel(engine);
+  }
 
   async stage(input: StageInput): Promise<Staged> {
     return this.model.stage(input);
@@ -64,8 +69,8 @@ export class CorpusWorker implements CorpusEngine {
   private nextId = 0;
   private dead: Error | null = null;
 
-  constructor() {
-    this.worker = startWorker('corpus-thread', import.meta.url, null);
+  constructor(engine: Engine) {
+    this.worker = startWorker('corpus-thread', import.meta.url, { engine: engine.module });
     this.worker.on('message', (m: FromCorpus) => this.receive(m));
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', (code) => this.fail(new Error(`the corpus thread exited (code ${code})`)));

@@ -3,6 +3,7 @@ export { Catalog, type Representations } from './catalog.js';
 export { type ChangesReader, changesPage } from './change-feed.js';
 export { StaleCorpusError } from './corpus-model.js';
 export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
+export type { Engine } from './engine.js';
 export { analyseReviews, analyzePending } from './missing-analyses.js';
 export {
   type AnalysesToStore,
@@ -18,11 +19,12 @@ export { FEED_SIZE } from './render/feeds.js';
 export { SplicedJson } from './render/spliced-json.js';
 export { type CompressionPolicy, type Encoding, httpDate, PER_REVISION, PER_URL, Representation } from './representation.js';
 export { ReviewIndex } from './review-index.js';
+export { MemoBudget, perRevision, RevisionCache, representationSize } from './revision-memo.js';
 export {
-  CATALOG_FORMAT,
   type CatalogSnapshot,
+  catalogFormat,
   decodeSnapshot,
-  SNAPSHOT_FORMAT,
   SnapshotFormatError,
+  snapshotFormat,
 } from './snapshot-format.js';
 export { TextIndex } from './text-index.js';

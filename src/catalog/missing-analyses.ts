@@ -1,28 +1,20 @@
 import type { Business, StoredReview } from '../domain/index.js';
-import { type AnalyzerOptions, ENGINE_VERSION } from '../insights/index.js';
 import type { AnalysisContext, Store } from '../store/index.js';
 import { AnalysisPool } from './analysis-pool.js';
-
-/** The analyzer's view of a business profile. */
-const analyzerOptions = (b: Business): AnalyzerOptions => ({
-  vertical: b.vertical,
-  technicians: b.technicians,
-  services: b.services,
-  serviceAreas: b.service_areas,
-});
+import { analyzerOptions, type Engine } from './engine.js';
 
 /**
  * "Analyse these reviews" on every core (a pool of threads for the call), for whoever stores analyses:
  * an import is given this, so the catalog stays the only caller of the analyzer.
  */
-export const analyseReviews = {
-  engine: ENGINE_VERSION,
+export const analyseReviews = (engine: Engine) => ({
+  engine: engine.version,
   async analyse(
     business: Business,
     reviews: readonly Pick<StoredReview, 'id' | 'rating' | 'text' | 'title' | 'language'>[],
     onProgress?: (done: number, total: number) => void,
   ): Promise<string[]> {
-    const pool = new AnalysisPool(analyzerOptions(business));
+    const pool = new AnalysisPool(engine, analyzerOptions(business));
     try {
       return await pool.analyze(
         reviews.map((r) => ({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language })),
@@ -32,7 +24,7 @@ export const analyseReviews = {
       await pool.close();
     }
   },
-};
+});
 
 /** Stored a batch at a time, so memory stays flat on a large corpus. */
 const BATCH = 2_000;
@@ -44,6 +36,7 @@ const BATCH = 2_000;
  */
 export async function analyzePending(
   store: Store,
+  engine: Engine,
   opts: {
     onProgress?: (done: number, total: number) => void;
     /** Only the rows this revision wrote (what an import just changed), instead of scanning every review. */
@@ -52,10 +45,10 @@ export async function analyzePending(
 ): Promise<{ analysed: number }> {
   const business = await store.getBusiness();
   if (!business) return { analysed: 0 };
-  const ctx: AnalysisContext = { engine: ENGINE_VERSION, business };
+  const ctx: AnalysisContext = { engine: engine.version, business };
   const pending = await store.pendingAnalyses(ctx, { revision: opts.revision });
   if (pending.length === 0) return { analysed: 0 };
-  const pool = new AnalysisPool(analyzerOptions(business));
+  const pool = new AnalysisPool(engine, analyzerOptions(business));
   try {
     for (let i = 0; i < pending.length; i += BATCH) {
       const batch = pending.slice(i, i + BATCH);

@@ -1,11 +1,11 @@
 import { type Business, NotReadyError, type StoredReview } from '../domain/index.js';
-import { ENGINE_VERSION } from '../insights/index.js';
 import { type AnalysisContext, type AnalysisWrite, analysisKey, type Revision, type Store } from '../store/index.js';
 import { SliceClock } from '../threads/index.js';
 import { Catalog } from './catalog.js';
 import { StaleCorpusError } from './corpus-model.js';
 import type { CorpusWorker } from './corpus-worker.js';
-import { decodeSnapshot, SNAPSHOT_FORMAT, SnapshotFormatError } from './snapshot-format.js';
+import type { Engine } from './engine.js';
+import { decodeSnapshot, SnapshotFormatError, snapshotFormat } from './snapshot-format.js';
 
 /** Without a profile there is nothing to publish: the service stays not ready until one is stored. */
 export const NO_PROFILE = 'No business profile is stored: run `reviewcast business set FILE` to publish one.';
@@ -32,6 +32,8 @@ export interface AnalysesToStore {
 
 export interface NextRevisionDeps {
   store: Store;
+  /** The NLP engine the corpus thread runs: its version keys analyses and stored snapshots. */
+  engine: Engine;
   /** The corpus thread: the only place reviews are analysed and insights made. */
   corpus: () => CorpusWorker;
   publicBaseUrl: string;
@@ -49,12 +51,13 @@ export async function loadRevision(
   deps: NextRevisionDeps,
 ): Promise<{ catalog: Catalog; held: HeldRevision; seeded: Promise<void> } | null> {
   const base = deps.publicBaseUrl;
-  const found = await deps.store.newestSnapshot(upTo.id, base, SNAPSHOT_FORMAT);
+  const format = snapshotFormat(deps.engine.version);
+  const found = await deps.store.newestSnapshot(upTo.id, base, format);
   if (!found) return null;
   const { revision } = found;
   let snapshot: Awaited<ReturnType<typeof decodeSnapshot>>;
   try {
-    snapshot = await decodeSnapshot(found.snapshot);
+    snapshot = await decodeSnapshot(found.snapshot, format);
   } catch (err) {
     // Stored by another version: this one builds the revision itself (and stores its own snapshot).
     if (!(err instanceof SnapshotFormatError)) throw err;
@@ -95,7 +98,7 @@ export async function buildNextRevision(
     // A profile is never removed: one seen before this read is still there.
     if (!revision || !business) throw new NotReadyError(NO_PROFILE);
     const context = buildContext(business, base);
-    const ctx: AnalysisContext = { engine: ENGINE_VERSION, business };
+    const ctx: AnalysisContext = { engine: deps.engine.version, business };
     const full = !(held && held.context === context);
     // Each row read by id (a full read: the published ones; an update: every changed one).
     const byId = new Map<string, StoredReview>();

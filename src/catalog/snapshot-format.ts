@@ -1,6 +1,6 @@
 import { createGunzip } from 'node:zlib';
-import type { StoredSnapshot } from '../domain/index.js';
-import { ENGINE_VERSION } from '../insights/index.js';
+import { z } from 'zod';
+import { hashOf, InsightsSchema, ReviewsDocumentSchema, type StoredSnapshot } from '../domain/index.js';
 
 /**
  * A gzip member decoded into shared memory of its exact size (the trailer's ISIZE; our bodies are one
@@ -22,11 +22,28 @@ async function gunzipShared(gz: Buffer): Promise<Buffer> {
   return out;
 }
 
-/** Bump when the rendered shape of /reviews.json or /insights.json changes, so stored snapshots are rebuilt. */
-export const CATALOG_FORMAT = 'catalog/2';
+/** Bump when the bodies' layout or rendering changes in a way the documents' schemas do not show. */
+const LAYOUT_VERSION = 2;
 
-/** The stored snapshots of this engine and catalog format (another version renders other bytes). */
-export const SNAPSHOT_FORMAT = `${ENGINE_VERSION} ${CATALOG_FORMAT}`;
+/**
+ * A schema as JSON Schema without its metadata (descriptions, component ids): only what the rendered
+ * bytes' shape depends on.
+ */
+const shapeOf = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', metadata: z.registry() });
+
+/**
+ * The format of stored bodies that render these documents: the layout version and a digest of the
+ * documents' shapes, so a new field in a review or an insight rebuilds stored snapshots without anyone
+ * remembering to bump a constant (a changed description does not).
+ */
+export const catalogFormat = (documents: readonly z.ZodType[]) =>
+  `catalog/${LAYOUT_VERSION}.${hashOf(documents.map(shapeOf)).slice(0, 12)}`;
+
+/** The stored snapshots' format: of /reviews.json and /insights.json as the domain describes them. */
+const CATALOG_FORMAT = catalogFormat([ReviewsDocumentSchema, InsightsSchema]);
+
+/** The format of stored snapshots of this engine's analyses in this catalog format (another version renders other bytes). */
+export const snapshotFormat = (engineVersion: string) => `${engineVersion} ${CATALOG_FORMAT}`;
 
 /** What is stored per revision (and base URL) besides its key: the exact bytes an earlier build rendered, with where each item lies. */
 export type SnapshotBodies = Pick<StoredSnapshot, 'engine' | 'reviews' | 'insights' | 'insights_core' | 'layout'>;
@@ -47,18 +64,21 @@ export interface CatalogSnapshot {
 /** A stored snapshot of another format: not an error to report, a revision to build again. */
 export class SnapshotFormatError extends Error {
   override readonly name = 'SnapshotFormatError';
-  constructor(readonly stored: string) {
-    super(`the stored snapshot is of format "${stored}", not "${SNAPSHOT_FORMAT}"`);
+  constructor(
+    readonly stored: string,
+    readonly wanted: string,
+  ) {
+    super(`the stored snapshot is of format "${stored}", not "${wanted}"`);
   }
 }
 
 /** What to store for one revision, in this format. */
-export function encodeSnapshot(s: Omit<CatalogSnapshot, 'reviews' | 'insights'>): SnapshotBodies & { layout: Buffer } {
+export function encodeSnapshot(s: Omit<CatalogSnapshot, 'reviews' | 'insights'>, format: string): SnapshotBodies & { layout: Buffer } {
   // Two layouts in one stored value: the first's length, then both.
   const n = Buffer.alloc(4);
   n.writeUInt32LE(s.reviewsLayout.length, 0);
   return {
-    engine: SNAPSHOT_FORMAT,
+    engine: format,
     reviews: s.reviewsGzip,
     insights: s.insightsGzip,
     insights_core: s.insightsCore,
@@ -66,9 +86,9 @@ export function encodeSnapshot(s: Omit<CatalogSnapshot, 'reviews' | 'insights'>)
   };
 }
 
-/** A stored snapshot decoded (its bodies gunzipped off the event loop); SnapshotFormatError when it is of another format. */
-export async function decodeSnapshot(stored: SnapshotBodies): Promise<CatalogSnapshot> {
-  if (stored.engine !== SNAPSHOT_FORMAT || !stored.layout) throw new SnapshotFormatError(stored.layout ? stored.engine : 'without layout');
+/** A stored snapshot decoded (its bodies gunzipped off the event loop); SnapshotFormatError when it is not of `format`. */
+export async function decodeSnapshot(stored: SnapshotBodies, format: string): Promise<CatalogSnapshot> {
+  if (stored.engine !== format || !stored.layout) throw new SnapshotFormatError(stored.layout ? stored.engine : 'without layout', format);
   const n = stored.layout.readUInt32LE(0);
   const [reviews, insights] = await Promise.all([gunzipShared(stored.reviews), gunzipShared(stored.insights)]);
   return {

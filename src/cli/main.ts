@@ -28,6 +28,12 @@ async function withStore<T>(opts: { databaseUrl?: string }, fn: (store: Store) =
     await store.close();
   }
 }
+/** The catalog's analyzer running this engine: loaded only by the commands that analyse (it is large). */
+async function importAnalyser() {
+  const [{ analyseReviews }, { engine }] = await Promise.all([import('../catalog/index.js'), import('../insights/index.js')]);
+  return analyseReviews(engine);
+}
+
 const dbOption = () =>
   new Option('--database-url <url>', 'SQLite file or postgres:// URL (default: $DATABASE_URL or ./data/reviewcast.db)');
 
@@ -99,7 +105,7 @@ const importCommand = program
         const started = performance.now();
         // The analyses of what the import writes are made by the catalog's analyzer and stored in the same
         // transaction (--no-analyze: the server makes them).
-        const analyze = opts.analyze ? (await import('../catalog/index.js')).analyseReviews : undefined;
+        const analyze = opts.analyze ? await importAnalyser() : undefined;
         const report = await importFile(store, file, {
           format: opts.format as Format | undefined,
           sync: opts.sync,
@@ -212,10 +218,14 @@ program
   .description('analyse reviews that have no current analysis (new, changed, or after an engine upgrade)')
   .addOption(dbOption())
   .action(async (opts) => {
-    const [{ analyzePending }, { progress }] = await Promise.all([import('../catalog/index.js'), import('./progress.js')]);
+    const [{ analyzePending }, { engine }, { progress }] = await Promise.all([
+      import('../catalog/index.js'),
+      import('../insights/index.js'),
+      import('./progress.js'),
+    ]);
     await withStore(opts, async (store) => {
       const bar = progress('analysing');
-      const r = await analyzePending(store, { onProgress: bar.update });
+      const r = await analyzePending(store, engine, { onProgress: bar.update });
       bar.stop();
       console.log(`analysed ${r.analysed} published review(s) that had no current analysis`);
     });

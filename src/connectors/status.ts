@@ -1,4 +1,5 @@
-import type { SourceRow, Store } from '../store/index.js';
+import type { StoredSource } from '../domain/index.js';
+import type { Store } from '../store/index.js';
 import { type CredentialsRef, SECRETS, type SourceKind } from './settings.js';
 
 export interface SourceStatus {
@@ -14,7 +15,7 @@ export interface SourceStatus {
 
 const iso = (ms: number | null) => (ms == null ? null : new Date(Number(ms)).toISOString());
 
-export function statusOf(r: SourceRow): SourceStatus {
+export function statusOf(r: StoredSource): SourceStatus {
   const failing = r.last_error != null && (r.last_success_at == null || Number(r.last_error_at) >= Number(r.last_success_at));
   return {
     name: r.name,

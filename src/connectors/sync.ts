@@ -1,6 +1,6 @@
-import type { ImportRecordInput } from '../domain/index.js';
+import type { ImportRecordInput, StoredSource } from '../domain/index.js';
 import { formatRowError, importRows } from '../ingest/index.js';
-import type { Claimed, SourceRow, Store } from '../store/index.js';
+import type { Claimed, Store } from '../store/index.js';
 import { ApiClient, type ApiClientOptions } from './api-client.js';
 import type { Connector } from './connector.js';
 import { newestOf } from './connector.js';
@@ -43,7 +43,7 @@ export interface SyncOutcome {
   error?: string;
 }
 
-export function parseSettings(row: SourceRow): SourceSettings {
+export function parseSettings(row: StoredSource): SourceSettings {
   const parsed = SourceSettingsSchema.safeParse(JSON.parse(row.settings));
   if (!parsed.success) throw new SyncError(row.name, `stored settings are invalid: run \`reviewcast sources add ${row.kind}\` again`);
   return parsed.data;

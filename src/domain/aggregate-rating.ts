@@ -19,7 +19,7 @@ export const AggregateRatingSchema = z
   .meta({ id: 'AggregateRating' });
 export type AggregateRating = z.infer<typeof AggregateRatingSchema>;
 
-export const RECENT_WINDOW_DAYS = 90;
+const RECENT_WINDOW_DAYS = 90;
 
 interface RatedReview {
   rating: number;
@@ -30,16 +30,10 @@ interface RatedReview {
 }
 
 /**
- * The aggregate rating is a pure function of the published reviews and a reference day (the data
- * revision's date, never the wall clock, so every replica renders identical bytes for one revision).
+ * The aggregate rating of the published reviews, added one at a time (a caller can pause between
+ * reviews): a pure function of them and a reference day (the data revision's date, never the wall
+ * clock, so every replica renders identical bytes for one revision).
  */
-export function computeAggregateRating(reviews: readonly RatedReview[], asOf: string): AggregateRating {
-  const tally = new RatingTally(asOf);
-  for (const r of reviews) tally.add(r);
-  return tally.result();
-}
-
-/** computeAggregateRating one review at a time, so a caller can pause between reviews. */
 export class RatingTally {
   private readonly distribution = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
   private readonly bySource = new Map<string, { sum: number; n: number }>();

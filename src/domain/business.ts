@@ -13,13 +13,13 @@ const Named = z.object({
 
 export const TechnicianSchema = Named.extend({ role: z.string().trim().max(120).nullable().default(null) });
 export const ServiceSchema = Named;
-export const ServiceAreaSchema = z.object({
+const ServiceAreaSchema = z.object({
   id: SlugSchema,
   name: z.string().trim().min(1).max(120),
   kind: z.enum(['city', 'neighborhood', 'county', 'postal_code', 'region']).default('city'),
 });
 
-export const AddressSchema = z.object({
+const AddressSchema = z.object({
   street_address: z.string().nullable().default(null),
   locality: z.string().nullable().default(null),
   region: z.string().nullable().default(null),
@@ -28,13 +28,13 @@ export const AddressSchema = z.object({
 });
 
 /** schema.org-style opening hours, e.g. `{ days: ["Mo","Tu"], opens: "08:00", closes: "17:00" }`. */
-export const OpeningHoursSchema = z.object({
+const OpeningHoursSchema = z.object({
   days: z.array(z.enum(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'])).min(1),
   opens: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM'),
   closes: z.string().regex(/^([01]\d|2[0-4]):[0-5]\d$/, 'HH:MM'),
 });
 
-export const ProfileSchema = z.object({ platform: z.string().min(1), url: HttpUrlSchema });
+const ProfileSchema = z.object({ platform: z.string().min(1), url: HttpUrlSchema });
 
 /** The business as served (`business` in /reviews.json, MCP `get_business`). */
 export const BusinessSchema = z

@@ -3,8 +3,8 @@ import { TimestampSchema } from './common.js';
 import { decodeCursor } from './cursor.js';
 import { ReviewSchema } from './review.js';
 
-export const CHANGES_LIMIT_DEFAULT = 100;
-export const CHANGES_LIMIT_MAX = 1000;
+const CHANGES_LIMIT_DEFAULT = 100;
+const CHANGES_LIMIT_MAX = 1000;
 
 /** The one schema behind REST `GET /api/reviews/changes` and MCP `get_changes`. */
 export const ChangesQuerySchema = z

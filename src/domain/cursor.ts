@@ -6,7 +6,7 @@ import type { ErrorIssue } from './errors.js';
  * item's sort key and id), never an offset, so a cursor stays meaningful in any later revision.
  * Written as base64url JSON: opaque to clients, checked by a schema when it comes back.
  */
-export const CURSOR_VERSION = 1;
+const CURSOR_VERSION = 1;
 
 const SearchCursorBody = z.object({
   v: z.literal(CURSOR_VERSION),
@@ -27,7 +27,7 @@ const ChangesCursorBody = z.object({
   revision: z.int().min(0),
   id: z.string().max(64).nullable(),
 });
-export type ChangesCursor = z.infer<typeof ChangesCursorBody>;
+type ChangesCursor = z.infer<typeof ChangesCursorBody>;
 
 const CursorBody = z.discriminatedUnion('k', [SearchCursorBody, ChangesCursorBody]);
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const ErrorIssueSchema = z.object({
+const ErrorIssueSchema = z.object({
   path: z.array(z.union([z.string(), z.number()])),
   message: z.string(),
   code: z.string(),
@@ -8,7 +8,7 @@ export const ErrorIssueSchema = z.object({
 export type ErrorIssue = z.infer<typeof ErrorIssueSchema>;
 
 /** The body of every 4xx/5xx on the REST surface (contract: Error body). */
-export const ErrorBodySchema = z
+const ErrorBodySchema = z
   .object({
     error: z.string().describe('short machine-readable code'),
     message: z.string().describe('one human sentence'),

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { DATASETS, TOPICS } from './public-paths.js';
 
-export const MAX_CALLBACK_LENGTH = 2048;
+const MAX_CALLBACK_LENGTH = 2048;
 /** WebSub: a secret shorter than 200 bytes. */
-export const MAX_SECRET_BYTES = 199;
+const MAX_SECRET_BYTES = 199;
 
 /**
  * Echoed user input is shortened so an error message cannot be used to reflect large payloads, and

@@ -1,19 +1,82 @@
-export * from './aggregate-rating.js';
-export * from './business.js';
-export * from './changes.js';
-export * from './common.js';
-export * from './cursor.js';
-export * from './errors.js';
-export * from './hash.js';
-export * from './hub.js';
-export * from './insights.js';
-export * from './json-feed.js';
-export * from './json-schema.js';
-export * from './mentions.js';
-export * from './public-paths.js';
-export * from './result.js';
-export * from './review.js';
-export * from './review-view.js';
-export * from './reviews-document.js';
-export * from './search.js';
-export * from './snapshot.js';
+export { type AggregateRating, AggregateRatingSchema, RatingTally, shiftDays } from './aggregate-rating.js';
+export { type Business, type BusinessInput, BusinessSchema, ServiceSchema, TechnicianSchema, VerticalSchema } from './business.js';
+export {
+  type ChangesQuery,
+  ChangesQuerySchema,
+  type ChangesResult,
+  ChangesResultSchema,
+  type Tombstone,
+  TombstoneSchema,
+} from './changes.js';
+export { IsoDateSchema } from './common.js';
+export { decodeCursor, encodeCursor, fingerprint, type SearchCursor } from './cursor.js';
+export { type ErrorBody, type ErrorIssue, NotReadyError, StoreBusyError, toErrorIssues } from './errors.js';
+export { hashOf } from './hash.js';
+export { HubRequestFormSchema } from './hub.js';
+export {
+  type AspectInsight,
+  AspectInsightSchema,
+  type AspectMention,
+  type EntityInsight,
+  EntityInsightSchema,
+  type FaqEntry,
+  type Insights,
+  InsightsSchema,
+  type MonthlyPoint,
+  type Polarity,
+  type ProblemInsight,
+  type ReviewAnalysis,
+  ReviewAnalysisSchema,
+  type ReviewAspect,
+  type SentenceAnalysis,
+  type TopicInsight,
+  type Trend,
+  type TrendDetail,
+} from './insights.js';
+export { type JsonFeed, JsonFeedSchema } from './json-feed.js';
+export { componentRef, componentSchemas, inlineLocalRefs, inlineRootRef, refName, standalone } from './json-schema.js';
+export { createMentionMatcher, foldText, type MentionMatcher, type Nameable } from './mentions.js';
+export {
+  DATASETS,
+  type DatasetName,
+  isTopic,
+  type Links,
+  linkHeader,
+  links,
+  PATHS,
+  TOPICS,
+  type TopicName,
+  topicUrl,
+} from './public-paths.js';
+export type { Result } from './result.js';
+export {
+  EARLIEST_REVIEW_DATE,
+  FUTURE_TOLERANCE_MS,
+  type ImportRecord,
+  type ImportRecordInput,
+  ImportRecordSchema,
+  type Review,
+  ReviewSchema,
+  type StoredAnalysis,
+  type StoredReview,
+  StoredReviewSchema,
+} from './review.js';
+export { REVIEW_VIEW_KEYS, ReviewItemSchema, type ReviewView, ReviewViewSchema, resolveView, viewReview } from './review-view.js';
+export { type ReviewsDocument, ReviewsDocumentSchema } from './reviews-document.js';
+export {
+  SEARCH_LIMIT_DEFAULT,
+  SEARCH_PARAMS,
+  type SearchParam,
+  type SearchQuery,
+  SearchQuerySchema,
+  type SearchRequest,
+  type SearchResult,
+  SearchResultSchema,
+  SinceQuerySchema,
+  type SinceResult,
+  SinceResultSchema,
+  searchFingerprint,
+  sinceAfterUntil,
+} from './search.js';
+export type { StoredSnapshot } from './snapshot.js';
+export type { StoredSource } from './source.js';

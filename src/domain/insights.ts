@@ -6,18 +6,18 @@ import { z } from 'zod';
 import { IsoDateSchema } from './common.js';
 
 /** A score on the -1..1 scale (negative … positive). */
-export const ScoreSchema = z.number().min(-1).max(1);
+const ScoreSchema = z.number().min(-1).max(1);
 
 /** A percentage 0..100, rounded to one decimal. */
-export const PercentSchema = z.number().min(0).max(100);
+const PercentSchema = z.number().min(0).max(100);
 
-export const PolaritySchema = z.enum(['positive', 'negative', 'neutral', 'conflict']);
+const PolaritySchema = z.enum(['positive', 'negative', 'neutral', 'conflict']);
 export type Polarity = z.infer<typeof PolaritySchema>;
 
 const YearMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
 
 /** One aspect mentioned in one sentence. */
-export const AspectMentionSchema = z.object({
+const AspectMentionSchema = z.object({
   id: z.string(),
   polarity: PolaritySchema,
   score: ScoreSchema,
@@ -25,7 +25,7 @@ export const AspectMentionSchema = z.object({
 export type AspectMention = z.infer<typeof AspectMentionSchema>;
 
 /** One sentence; `start`/`end` are UTF-16 offsets into the review text, so text.slice(start, end) is the sentence. */
-export const SentenceAnalysisSchema = z.object({
+const SentenceAnalysisSchema = z.object({
   start: z.number().int().nonnegative(),
   end: z.number().int().nonnegative(),
   score: ScoreSchema,
@@ -34,7 +34,7 @@ export const SentenceAnalysisSchema = z.object({
 export type SentenceAnalysis = z.infer<typeof SentenceAnalysisSchema>;
 
 /** An aspect summarised over the whole review (mixed positive and negative sentences make it `conflict`). */
-export const ReviewAspectSchema = z.object({
+const ReviewAspectSchema = z.object({
   id: z.string(),
   polarity: PolaritySchema,
   /** Mean of the aspect's sentence scores. */
@@ -69,13 +69,12 @@ export const ReviewAnalysisSchema = z.object({
 });
 export type ReviewAnalysis = z.infer<typeof ReviewAnalysisSchema>;
 
-export const QuoteSchema = z.object({
+const QuoteSchema = z.object({
   review_id: z.string(),
   /** An exact substring of that review's text. */
   text: z.string(),
   sentiment: PolaritySchema,
 });
-export type Quote = z.infer<typeof QuoteSchema>;
 
 export const AspectInsightSchema = z.object({
   id: z.string(),
@@ -112,7 +111,7 @@ export const EntityInsightSchema = z.object({
 });
 export type EntityInsight = z.infer<typeof EntityInsightSchema>;
 
-export const ProblemInsightSchema = z.object({
+const ProblemInsightSchema = z.object({
   /** Added: the taxonomy's problem id. */
   id: z.string(),
   label: z.string(),
@@ -121,7 +120,7 @@ export const ProblemInsightSchema = z.object({
 });
 export type ProblemInsight = z.infer<typeof ProblemInsightSchema>;
 
-export const TopicInsightSchema = z.object({
+const TopicInsightSchema = z.object({
   id: z.string(),
   label: z.string(),
   review_count: z.number().int().nonnegative(),
@@ -133,7 +132,7 @@ export const TopicInsightSchema = z.object({
 });
 export type TopicInsight = z.infer<typeof TopicInsightSchema>;
 
-export const MonthlyPointSchema = z.object({
+const MonthlyPointSchema = z.object({
   month: YearMonth,
   review_count: z.number().int().positive(),
   avg_rating: z.number().min(1).max(5),
@@ -141,11 +140,11 @@ export const MonthlyPointSchema = z.object({
 });
 export type MonthlyPoint = z.infer<typeof MonthlyPointSchema>;
 
-export const TrendSchema = z.enum(['improving', 'stable', 'declining']);
+const TrendSchema = z.enum(['improving', 'stable', 'declining']);
 export type Trend = z.infer<typeof TrendSchema>;
 
 /** Added: the numbers behind `trend`, so the label can be checked. */
-export const TrendDetailSchema = z.object({
+const TrendDetailSchema = z.object({
   rule: z.string(),
   metric: z.literal('rating'),
   window_start: YearMonth.nullable(),
@@ -156,7 +155,7 @@ export const TrendDetailSchema = z.object({
 });
 export type TrendDetail = z.infer<typeof TrendDetailSchema>;
 
-export const FaqEntrySchema = z.object({
+const FaqEntrySchema = z.object({
   question: z.string(),
   answer: z.string(),
   supporting_review_ids: z.array(z.string()).min(1),

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { MAX_REVIEW_TEXT, type Review, ReviewSchema } from './review.js';
 
 /** Every field of a Review, in the contract's order: what `fields` may name. */
-export const REVIEW_FIELDS = Object.keys(ReviewSchema.shape) as (keyof Review)[];
+const REVIEW_FIELDS = Object.keys(ReviewSchema.shape) as (keyof Review)[];
 /** The `compact` preset: enough for an agent to pick reviews and fetch the rest with get_review. */
-export const COMPACT_FIELDS: readonly (keyof Review)[] = ['id', 'rating', 'date', 'text'];
-export const COMPACT_TEXT_CHARS = 200;
+const COMPACT_FIELDS: readonly (keyof Review)[] = ['id', 'rating', 'date', 'text'];
+const COMPACT_TEXT_CHARS = 200;
 
 /**
  * How much of each review a list returns, for agents on a token budget: the options every MCP tool that
@@ -42,10 +42,10 @@ export const ReviewItemSchema = ReviewSchema.partial()
   .required({ id: true })
   .extend({ text_truncated: z.literal(true).optional().describe('text was cut to text_chars characters') })
   .describe('a Review, whole unless fields, text_chars or compact asked for less');
-export type ReviewItem = z.infer<typeof ReviewItemSchema>;
+type ReviewItem = z.infer<typeof ReviewItemSchema>;
 
 /** What a view keeps, resolved; null: the whole review. */
-export interface ResolvedView {
+interface ResolvedView {
   fields: readonly (keyof Review)[];
   textChars: number | null;
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { HttpUrlSchema, IsoDateSchema, SlugSchema, TimestampSchema } from './common.js';
 
-export const RatingSchema = z.int().min(1).max(5);
-export const ReviewSourceSchema = z
+const RatingSchema = z.int().min(1).max(5);
+const ReviewSourceSchema = z
   .string()
   .min(1)
   .max(40)
@@ -13,7 +13,7 @@ export const OwnerReplySchema = z.object({
   date: IsoDateSchema,
 });
 
-export const VerificationSchema = z.object({
+const VerificationSchema = z.object({
   method: z.string().min(1).describe('platform, crm_job_match, manual, …'),
 });
 
@@ -60,7 +60,7 @@ export const StoredReviewSchema = ReviewSchema.omit({ url: true }).extend({
 export type StoredReview = z.infer<typeof StoredReviewSchema>;
 
 /** A stored analysis of a review: current when `key` is the analysis key of the review's version under this profile and engine. */
-export const StoredAnalysisSchema = z.object({
+const StoredAnalysisSchema = z.object({
   review_id: z.string(),
   key: z.string(),
   /** The analysis as JSON text (parsed only where it is used). */

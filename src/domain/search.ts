@@ -4,9 +4,9 @@ import { decodeCursor, fingerprint } from './cursor.js';
 import { ReviewSchema } from './review.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
-export const SEARCH_LIMIT_MAX = 100;
-export const SEARCH_SORTS = ['newest', 'oldest', 'highest', 'lowest'] as const;
-export type SearchSort = (typeof SEARCH_SORTS)[number];
+const SEARCH_LIMIT_MAX = 100;
+const SEARCH_SORTS = ['newest', 'oldest', 'highest', 'lowest'] as const;
+type SearchSort = (typeof SEARCH_SORTS)[number];
 
 /**
  * The one schema behind REST `GET /api/reviews/search` and MCP `search_reviews`. Filters combine with
@@ -109,7 +109,7 @@ export const SinceResultSchema = z
   .meta({ id: 'SinceResult' });
 export type SinceResult = z.infer<typeof SinceResultSchema>;
 
-export const SINCE_LIMIT_MAX = 1000;
+const SINCE_LIMIT_MAX = 1000;
 
 /** Query of `GET /api/reviews/since/{date}`: no limit means every review (the interface's default). */
 export const SinceQuerySchema = z
@@ -118,4 +118,3 @@ export const SinceQuerySchema = z
     cursor: z.string().min(1).max(1000).optional().describe('next_cursor of the previous page, unchanged'),
   })
   .meta({ id: 'SinceQuery' });
-export type SinceQuery = z.output<typeof SinceQuerySchema>;

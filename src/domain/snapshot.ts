@@ -3,7 +3,7 @@ import { z } from 'zod';
 const BytesSchema = z.custom<Buffer>((v) => Buffer.isBuffer(v), 'bytes');
 
 /** One revision's rendered /reviews.json and /insights.json for one public base URL and snapshot format, as stored. */
-export const StoredSnapshotSchema = z.object({
+const StoredSnapshotSchema = z.object({
   revision: z.int(),
   base_url: z.string(),
   /** The snapshot format the bodies are in. */

@@ -1,11 +1,10 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
-import type { Catalog, ChangesReader } from '../catalog/index.js';
+import type { Catalog, ChangesReader, MemoBudget } from '../catalog/index.js';
 import { NotReadyError, PATHS } from '../domain/index.js';
 import { frameworkError, registerErrorHandling, sendError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
-import type { MemoBudget } from './revision-cache.js';
 import { changesRoutes } from './routes/changes.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { discoveryRoutes } from './routes/discovery.js';

@@ -5,6 +5,4 @@ export { NotFoundError, sendError } from './errors.js';
 export { parseHttpDate } from './http-date.js';
 export { memoMetricsText } from './metrics.js';
 export { buildOpenApi } from './openapi.js';
-export { MemoBudget, perRevision, RevisionCache } from './revision-cache.js';
-export { representationSize } from './routes/search.js';
 export { parseSearchParams, searchKey } from './search-params.js';

@@ -1,4 +1,4 @@
-import type { MemoBudget } from './revision-cache.js';
+import type { MemoBudget } from '../catalog/index.js';
 
 /** Prometheus text exposition (version 0.0.4) of the per-URL memos' byte budget. */
 export function memoMetricsText(m: MemoBudget): string {

@@ -1,4 +1,14 @@
-import type { AnalysisContext, CandidateKeys, ReviewIdentity, ReviewUpdate, ReviewWrite, Revision, Store } from '../store/index.js';
+import {
+  type AnalysisContext,
+  type CandidateKeys,
+  type ReviewFields,
+  type ReviewIdentity,
+  type ReviewInput,
+  type ReviewUpdate,
+  type Revision,
+  reviewVersion,
+  type Store,
+} from '../store/index.js';
 import type { AnalyseReviews, AnalysisSource } from './analyse-reviews.js';
 import { TEXT_FIXES, type TextFix } from './clean-text.js';
 import { formatRef, type RowError } from './errors.js';
@@ -114,7 +124,7 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
   // be (planned against a plain read), and the transaction writes those analyses with the reviews, so
   // a review and its analysis commit together (a killed import leaves neither). A row that turns out
   // different inside the transaction (another import in between) is analysed there.
-  const prepared = new Map<string, { row_hash: string; analysis: string }>();
+  const prepared = new Map<string, { version: string; analysis: string }>();
   if (analysis) {
     const planned = planWrites(valid, await store.reviewCandidates(candidateKeys(valid, sync)), now);
     const targets = analysisTargets(planned);
@@ -124,7 +134,7 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
         targets.map((t) => t.input),
         opts.onAnalysisProgress,
       );
-      targets.forEach((t, i) => prepared.set(t.input.id, { row_hash: t.row_hash, analysis: out[i] }));
+      targets.forEach((t, i) => prepared.set(t.input.id, { version: t.version, analysis: out[i] }));
     }
   }
 
@@ -138,7 +148,7 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     const sources = new Set(valid.map((n) => n.record.source));
     const gone =
       sync && invalid.length === 0
-        ? existing.filter((e) => e.published === 1 && sources.has(e.source) && !planned.touched.has(e.id)).map((e) => e.id)
+        ? existing.filter((e) => e.published && sources.has(e.source) && !planned.touched.has(e.id)).map((e) => e.id)
         : [];
     report.unpublished = gone.length;
     // An import that changes nothing makes no revision; otherwise every written row names it, so catalog
@@ -163,7 +173,7 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     await reviews.unpublish(gone);
     if (analysis) {
       const targets = analysisTargets(planned);
-      const late = targets.filter((t) => prepared.get(t.input.id)?.row_hash !== t.row_hash);
+      const late = targets.filter((t) => prepared.get(t.input.id)?.version !== t.version);
       const lateAnalyses =
         late.length > 0
           ? await opts.analyze!.analyse(
@@ -171,8 +181,8 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
               late.map((t) => t.input),
             )
           : [];
-      late.forEach((t, i) => prepared.set(t.input.id, { row_hash: t.row_hash, analysis: lateAnalyses[i] }));
-      const items = targets.map((t) => ({ reviewId: t.input.id, version: t.row_hash, analysis: prepared.get(t.input.id)!.analysis }));
+      late.forEach((t, i) => prepared.set(t.input.id, { version: t.version, analysis: lateAnalyses[i] }));
+      const items = targets.map((t) => ({ reviewId: t.input.id, version: t.version, analysis: prepared.get(t.input.id)!.analysis }));
       await w.saveAnalyses(items, analysis);
     }
   });
@@ -180,12 +190,9 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
   return report;
 }
 
-type InsertRow = ReviewWrite;
-type UpdateSet = ReviewUpdate;
-
 interface PlannedWrites {
-  inserts: InsertRow[];
-  updates: { id: string; set: UpdateSet }[];
+  inserts: ReviewInput[];
+  updates: { id: string; set: ReviewUpdate }[];
   unchanged: number;
   /** Stored reviews the file matched (written or not): --sync keeps them. */
   touched: Set<string>;
@@ -218,61 +225,55 @@ function planWrites(valid: NormalizedReview[], existing: Existing[], now: string
   for (const n of valid) {
     const r = n.record;
     const content_hash = hashOf([r.text, r.rating, r.owner_reply]);
-    const base = {
-      source: r.source,
-      source_review_id: r.source_review_id,
+    // The record's fields pass through by name (a new review field needs nothing here); these are derived.
+    const { verification, published_at, updated_at: importedUpdatedAt, technicians, services, service_area, ...same } = r;
+    const base: ReviewFields = {
+      ...same,
       fingerprint: n.fingerprint,
-      author: r.author,
-      author_avatar_url: r.author_avatar_url,
-      rating: r.rating,
-      date: r.date,
-      text: r.text,
-      source_url: r.source_url,
-      owner_reply_text: r.owner_reply?.text ?? null,
-      owner_reply_date: r.owner_reply?.date ?? null,
-      verified: r.verified ? 1 : 0,
-      published: r.verified ? 1 : 0,
-      published_at: r.published_at ?? `${r.date}T00:00:00.000Z`,
-      title: r.title,
-      language: r.language,
-      technicians: JSON.stringify(n.technicians),
-      services: JSON.stringify(n.services),
+      published: r.verified,
+      published_at: published_at ?? `${r.date}T00:00:00.000Z`,
+      technicians: n.technicians,
+      services: n.services,
       service_area: n.service_area,
-      verification_method: r.verification?.method ?? (r.source === 'direct' ? 'manual' : 'platform'),
+      verification: verification ?? { method: r.source === 'direct' ? 'manual' : 'platform' },
       content_hash,
     };
     const prev = find(n);
     if (!prev) {
-      const updated_at = r.updated_at ?? base.published_at;
+      const updated_at = importedUpdatedAt ?? base.published_at;
       out.inserts.push({
-        id: reviewId(n.key, base.published_at),
         ...base,
+        id: reviewId(n.key, base.published_at),
         updated_at,
         first_seen_at: now,
-        row_hash: hashOf([base, updated_at]),
+        version: reviewVersion(base, updated_at),
       });
       continue;
     }
     out.touched.add(prev.id);
-    // updated_at moves only when the text, rating or owner reply changes; the hash covers what is stored.
+    // updated_at moves only when the text, rating or owner reply changes; the version covers what is stored.
     const updated_at =
-      prev.content_hash === content_hash ? prev.updated_at : r.updated_at && r.updated_at > prev.updated_at ? r.updated_at : now;
-    const row_hash = hashOf([base, updated_at]);
-    if (prev.row_hash === row_hash) out.unchanged++;
+      prev.content_hash === content_hash
+        ? prev.updated_at
+        : importedUpdatedAt && importedUpdatedAt > prev.updated_at
+          ? importedUpdatedAt
+          : now;
+    const version = reviewVersion(base, updated_at);
+    if (prev.version === version) out.unchanged++;
     // A source id learnt for a review first imported without one is kept (and the key is then the id).
     else
       out.updates.push({
         id: prev.id,
-        set: { ...base, source_review_id: base.source_review_id ?? prev.source_review_id, updated_at, row_hash },
+        set: { ...base, source_review_id: base.source_review_id ?? prev.source_review_id, updated_at, version },
       });
   }
   return out;
 }
 
-/** The published rows a plan writes, as analysis inputs with the row hash their analysis is of. */
-function analysisTargets(p: PlannedWrites): { input: AnalysisSource; row_hash: string }[] {
+/** The published rows a plan writes, as analysis inputs with the version their analysis is of. */
+function analysisTargets(p: PlannedWrites): { input: AnalysisSource; version: string }[] {
   const rows = [...p.inserts, ...p.updates.map((u) => ({ id: u.id, ...u.set }))];
   return rows
-    .filter((r) => r.published === 1)
-    .map((r) => ({ input: { id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language }, row_hash: r.row_hash }));
+    .filter((r) => r.published)
+    .map((r) => ({ input: { id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language }, version: r.version }));
 }

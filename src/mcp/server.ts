@@ -1,7 +1,6 @@
 import { type CallToolResult, McpServer } from '@modelcontextprotocol/server';
-import type { Catalog, ChangesReader } from '../catalog/index.js';
+import { type Catalog, type ChangesReader, type MemoBudget, RevisionCache } from '../catalog/index.js';
 import { REVIEW_VIEW_KEYS, type Review, type ReviewView, resolveView, viewReview } from '../domain/index.js';
-import { type MemoBudget, RevisionCache } from '../http/index.js';
 import { UnknownName } from './lookup.js';
 import { preparePrompts } from './prompts.js';
 import { prepareResources } from './resources.js';

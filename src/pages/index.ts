@@ -1,15 +1,15 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { type Catalog, PER_URL, Representation } from '../catalog/index.js';
-import { PATHS } from '../domain/index.js';
 import {
+  type Catalog,
   type MemoBudget,
-  NotFoundError,
+  PER_URL,
   perRevision,
-  prefersHtml,
+  Representation,
   RevisionCache,
   representationSize,
-  sendRepresentation,
-} from '../http/index.js';
+} from '../catalog/index.js';
+import { PATHS } from '../domain/index.js';
+import { NotFoundError, prefersHtml, sendRepresentation } from '../http/index.js';
 import type { HubLimits } from '../websub/index.js';
 import { assetRoutes } from './assets.js';
 import { renderDevelopers, type ToolDefinition } from './developers.js';

@@ -1,11 +1,12 @@
 export { type AnalysisContext, type AnalysisWrite, analysisKey } from './analyses.js';
 export type { ReviewChange } from './changes.js';
+export { reviewVersion } from './codec.js';
 export type { Listener } from './dialect.js';
 export type { ClaimedDelivery, Delivery } from './hub-deliveries.js';
 export type { HubGauges, SubscriptionInfo, SubscriptionInput } from './hub-subscriptions.js';
 export type { Verification, VerificationRequest } from './hub-verifications.js';
 export type { McpSession } from './mcp-sessions.js';
 export { RateLimiter } from './rate-limit.js';
-export type { CandidateKeys, ReviewIdentity, ReviewUpdate, ReviewWrite } from './review-writes.js';
-export type { Claimed, SourceRow, SyncResult } from './sources.js';
+export type { CandidateKeys, ReviewFields, ReviewIdentity, ReviewInput, ReviewUpdate } from './review-writes.js';
+export type { Claimed, SyncResult } from './sources.js';
 export { type PendingAnalysis, type Revision, type RevisionWrite, Store } from './store.js';

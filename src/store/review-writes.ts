@@ -1,38 +1,35 @@
+import type { StoredReview } from '../domain/index.js';
+import { IDENTITY_COLUMNS, identityOf, insertRow, updateRow } from './codec.js';
 import type { Queryable } from './dialect.js';
-import type { ReviewTable } from './schema.js';
 
 /**
- * One review as an import writes it (the store's input type: ingest builds it, the store encodes
- * nothing more). Booleans are 0/1 and id lists JSON text, as stored; `row_hash` is the version that
- * says whether anything changed.
+ * A review's imported fields, shaped as its stored record (the store encodes them): what an import
+ * writes and what a review's version is a hash of.
  */
-export type ReviewWrite = Omit<ReviewTable, 'changed_revision'>;
-export type ReviewUpdate = Omit<ReviewWrite, 'id' | 'first_seen_at'>;
+export type ReviewFields = Omit<StoredReview, 'id' | 'first_seen_at' | 'updated_at' | 'version' | 'changed_revision'> & {
+  /** Same source, author, day and text: how a review without a platform id is recognised. */
+  fingerprint: string;
+  /** Hash of the fields whose change bumps updated_at (text, rating, owner reply). */
+  content_hash: string;
+};
+
+/** One review as an import writes it (the store's input type); `version` is `reviewVersion` of the import's fields. */
+export type ReviewInput = ReviewFields & Pick<StoredReview, 'id' | 'first_seen_at' | 'updated_at' | 'version'>;
+export type ReviewUpdate = Omit<ReviewInput, 'id' | 'first_seen_at'>;
 
 /** What matching an import's rows needs of a stored review. */
 export type ReviewIdentity = Pick<
-  ReviewTable,
-  'id' | 'source' | 'source_review_id' | 'fingerprint' | 'row_hash' | 'content_hash' | 'published' | 'updated_at' | 'first_seen_at'
+  ReviewInput,
+  'id' | 'source' | 'source_review_id' | 'fingerprint' | 'version' | 'content_hash' | 'published' | 'updated_at' | 'first_seen_at'
 >;
 
 /** The stored reviews an import's rows may match: all of them, or those sharing a platform id or a fingerprint. */
 export type CandidateKeys = 'all' | { platformIds: ReadonlyMap<string, readonly string[]>; fingerprints: readonly string[] };
 
 const BATCH = 500;
-const IDENTITY_COLUMNS = [
-  'id',
-  'source',
-  'source_review_id',
-  'fingerprint',
-  'row_hash',
-  'content_hash',
-  'published',
-  'updated_at',
-  'first_seen_at',
-] as const;
 
 export async function candidates(db: Queryable, keys: CandidateKeys): Promise<ReviewIdentity[]> {
-  if (keys === 'all') return db.selectFrom('reviews').select(IDENTITY_COLUMNS).execute();
+  if (keys === 'all') return (await db.selectFrom('reviews').select(IDENTITY_COLUMNS).execute()).map(identityOf);
   // By (source, platform id), the unique index's order, and by fingerprint, its own index.
   const found = new Map<string, ReviewIdentity>();
   for (const [source, ids] of keys.platformIds) {
@@ -43,7 +40,7 @@ export async function candidates(db: Queryable, keys: CandidateKeys): Promise<Re
         .where('source', '=', source)
         .where('source_review_id', 'in', ids.slice(i, i + BATCH))
         .execute();
-      for (const e of rows) found.set(e.id, e);
+      for (const e of rows) found.set(e.id, identityOf(e));
     }
   }
   for (let i = 0; i < keys.fingerprints.length; i += BATCH) {
@@ -52,7 +49,7 @@ export async function candidates(db: Queryable, keys: CandidateKeys): Promise<Re
       .select(IDENTITY_COLUMNS)
       .where('fingerprint', 'in', keys.fingerprints.slice(i, i + BATCH))
       .execute())
-      found.set(e.id, e);
+      found.set(e.id, identityOf(e));
   }
   return [...found.values()];
 }
@@ -64,9 +61,9 @@ export class ReviewWriter {
     private readonly revision: number,
   ) {}
 
-  async insert(rows: readonly ReviewWrite[]): Promise<void> {
+  async insert(rows: readonly ReviewInput[]): Promise<void> {
     for (let i = 0; i < rows.length; i += BATCH) {
-      const batch = rows.slice(i, i + BATCH).map((r) => ({ ...r, changed_revision: this.revision }));
+      const batch = rows.slice(i, i + BATCH).map((r) => ({ ...insertRow(r), changed_revision: this.revision }));
       await this.trx.insertInto('reviews').values(batch).execute();
     }
   }
@@ -74,7 +71,7 @@ export class ReviewWriter {
   async update(id: string, set: ReviewUpdate): Promise<void> {
     await this.trx
       .updateTable('reviews')
-      .set({ ...set, changed_revision: this.revision })
+      .set({ ...updateRow(set), changed_revision: this.revision })
       .where('id', '=', id)
       .execute();
   }

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { StoredSnapshot } from '../domain/index.js';
+import type { StoredReview, StoredSnapshot } from '../domain/index.js';
 
 /** Row types. Timestamps are RFC 3339 text and booleans 0/1 integers on both engines, so rows read back identically. */
 export interface BusinessTable {
@@ -8,38 +8,30 @@ export interface BusinessTable {
   updated_at: string;
 }
 
-export interface ReviewTable {
-  id: string;
-  source: string;
-  source_review_id: string | null;
-  fingerprint: string;
-  author: string;
-  author_avatar_url: string | null;
-  rating: number;
-  date: string;
-  text: string | null;
-  source_url: string | null;
+/**
+ * A review's row: the stored record's fields as they are, except those encoded into columns (0/1
+ * booleans, JSON id lists, the owner reply's two columns) and the matching keys only the store reads.
+ * Derived from the record, so a new review field is a new column here without writing it twice.
+ */
+export type ReviewTable = Omit<StoredReview, EncodedReviewField> & {
   owner_reply_text: string | null;
   owner_reply_date: string | null;
   verified: number;
   published: number;
-  published_at: string;
-  updated_at: string;
-  first_seen_at: string;
-  title: string | null;
-  language: string | null;
   /** JSON arrays of ids given explicitly by the import; text mentions are added when the catalog is built. */
   technicians: string;
   services: string;
-  service_area: string | null;
   verification_method: string;
+  /** Same source, author, day and text: how a review without a platform id is recognised. */
+  fingerprint: string;
   /** Hash of the fields whose change bumps updated_at (text, rating, owner reply). */
   content_hash: string;
-  /** Hash of every imported field: equal means the row is unchanged and nothing is written. */
+  /** The record's `version`: hash of every imported field; equal means the row is unchanged and nothing is written. */
   row_hash: string;
-  /** The revision whose import last wrote this row (inserted, changed or unpublished). */
-  changed_revision: number | null;
-}
+};
+
+/** The record's fields a review row stores encoded (see ReviewTable). */
+export type EncodedReviewField = 'owner_reply' | 'verified' | 'published' | 'technicians' | 'services' | 'verification' | 'version';
 
 export interface RevisionTable {
   id: Generated<number>;

@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Result } from '../domain/index.js';
+import type { Result, StoredSource } from '../domain/index.js';
+import { sourceOf } from './codec.js';
 import type { Db } from './dialect.js';
-import type { ReviewSourceTable } from './schema.js';
-
-/** The review platforms Reviewcast syncs from (their connectors live in src/connectors). */
-export type SourceRow = ReviewSourceTable;
 
 export interface Claimed {
-  source: SourceRow;
+  source: StoredSource;
   token: string;
 }
 
@@ -18,7 +15,7 @@ export type SyncResult = Result<{ checkpoint: string | null; full: boolean; seen
 export class SourceRepository {
   constructor(private readonly db: Db) {}
 
-  async add(row: Pick<SourceRow, 'name' | 'kind' | 'settings'>, now: number): Promise<'added' | 'updated'> {
+  async add(row: Pick<StoredSource, 'name' | 'kind' | 'settings'>, now: number): Promise<'added' | 'updated'> {
     const existing = await this.get(row.name);
     if (existing) {
       // New settings make the next sync a full one: the account or location may have changed.
@@ -36,12 +33,13 @@ export class SourceRepository {
     return 'added';
   }
 
-  list(): Promise<SourceRow[]> {
-    return this.db.selectFrom('review_sources').selectAll().orderBy('name').execute();
+  async list(): Promise<StoredSource[]> {
+    return (await this.db.selectFrom('review_sources').selectAll().orderBy('name').execute()).map(sourceOf);
   }
 
-  async get(name: string): Promise<SourceRow | null> {
-    return (await this.db.selectFrom('review_sources').selectAll().where('name', '=', name).executeTakeFirst()) ?? null;
+  async get(name: string): Promise<StoredSource | null> {
+    const row = await this.db.selectFrom('review_sources').selectAll().where('name', '=', name).executeTakeFirst();
+    return row ? sourceOf(row) : null;
   }
 
   async remove(name: string): Promise<boolean> {

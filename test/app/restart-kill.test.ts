@@ -9,6 +9,7 @@ import { before, test } from 'node:test';
 import { analyseReviews } from '../../src/catalog/index.js';
 import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
 import { importFile, importRows } from '../../src/ingest/index.js';
+import { engine } from '../../src/insights/index.js';
 import { Store } from '../../src/store/index.js';
 import { rawDb, type ServerProcess, spawnServe, startTestServer, tempDir } from '../helpers/index.js';
 
@@ -158,7 +159,7 @@ before(async () => {
       .map((r) => JSON.stringify(r))
       .join('\n'),
   );
-  assert.equal((await importFile(store, file, { analyze: analyseReviews })).added, 300);
+  assert.equal((await importFile(store, file, { analyze: analyseReviews(engine) })).added, 300);
   seeded = (await store.latestRevision())!.id;
   await store.close();
   // The first start builds the revision and stores its snapshot; every test starts from that.

@@ -3,13 +3,14 @@ import { test } from 'node:test';
 import { Catalog, LocalCorpus } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { Review } from '../../src/domain/index.js';
+import { engine as nlp } from '../../src/insights/index.js';
 import { storedReviews } from '../helpers/index.js';
 
 // The catalog keeps its reviews as their bytes in /reviews.json (a Proxy each): they must read, spread
 // and serialise exactly as the Review objects they were rendered from.
 const business = demoBusiness();
 const rows = storedReviews(300, 11);
-const engine = new LocalCorpus();
+const engine = new LocalCorpus(nlp);
 const common = { business, analyses: new Map<string, string>(), publicBaseUrl: 'http://127.0.0.1' };
 const first = await Catalog.fromReviews(
   { ...common, revision: { id: 1, created_at: '2026-11-01T00:00:00.000Z' }, rows: new Map(rows.slice(0, 299).map((r) => [r.id, r])) },

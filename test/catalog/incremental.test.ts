@@ -8,15 +8,17 @@ import {
   CorpusWorker,
   decodeSnapshot,
   LocalCorpus,
-  SNAPSHOT_FORMAT,
   SnapshotFormatError,
   SplicedJson,
+  snapshotFormat,
   TextIndex,
 } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { foldText, type StoredReview } from '../../src/domain/index.js';
-import { createAnalyzer } from '../../src/insights/index.js';
+import { createAnalyzer, engine } from '../../src/insights/index.js';
 import { storedReviews } from '../helpers/index.js';
+
+const FORMAT = snapshotFormat(engine.version);
 
 const business = demoBusiness();
 const base = storedReviews(120, 11);
@@ -68,11 +70,11 @@ const common = (revision: number) => ({
 });
 // Incremental builds run on the corpus thread, as on a server; builds from scratch in this thread: the
 // bytes must agree across both.
-const worker = new CorpusWorker();
+const worker = new CorpusWorker(engine);
 after(() => worker.close());
 /** From scratch; the catalog analyses every review itself. */
 const build = (rows: Map<string, StoredReview>, revision: number) =>
-  Catalog.fromReviews({ ...common(revision), rows, analyses: new Map() }, new LocalCorpus());
+  Catalog.fromReviews({ ...common(revision), rows, analyses: new Map() }, new LocalCorpus(engine));
 /** Only what changed: each changed id's current row (or null once removed) and its stored analysis. */
 const update = (previous: Catalog, rows: Map<string, StoredReview>, changed: Set<string>, revision: number) =>
   Catalog.update(
@@ -95,7 +97,7 @@ const QUERIES = [
 
 /** The catalog as another process loads it: from the stored snapshot (gzip-coded bodies and layout); the corpus thread takes it over. */
 async function reloaded(c: Catalog): Promise<Catalog> {
-  const { reviews, insights, ...snapshot } = await decodeSnapshot(await c.snapshot());
+  const { reviews, insights, ...snapshot } = await decodeSnapshot(await c.snapshot(FORMAT), FORMAT);
   const loaded = Catalog.fromSnapshot(
     { id: c.revision, created_at: c.generatedAt },
     { reviews, insights, ...snapshot },
@@ -194,9 +196,9 @@ test('an empty corpus updates, reloads and fills again like a build from scratch
 
 test('a damaged stored layout is refused, not trusted', async () => {
   const c = await build(new Map(base.slice(0, 10).map((r) => [r.id, r])), 1);
-  const ok = await c.snapshot();
+  const ok = await c.snapshot(FORMAT);
   const load = async (layout: Buffer) =>
-    Catalog.fromSnapshot({ id: 1, created_at: c.generatedAt }, await decodeSnapshot({ ...ok, layout }), 'https://reviews.example');
+    Catalog.fromSnapshot({ id: 1, created_at: c.generatedAt }, await decodeSnapshot({ ...ok, layout }, FORMAT), 'https://reviews.example');
   assert.equal((await load(ok.layout)).representations.reviews.etag, c.representations.reviews.etag);
   const shifted = Buffer.from(ok.layout);
   shifted.writeUInt32LE(shifted.readUInt32LE(4 + 8) + 1, 4 + 8); // the first review's start (after the pack header and the layout header), one byte off
@@ -205,10 +207,10 @@ test('a damaged stored layout is refused, not trusted', async () => {
 });
 
 test('a stored snapshot of another format (or without layouts) is a SnapshotFormatError, so the revision is built instead', async () => {
-  const ok = await (await build(new Map(base.slice(0, 3).map((r) => [r.id, r])), 1)).snapshot();
-  assert.equal(ok.engine, SNAPSHOT_FORMAT);
-  await assert.rejects(decodeSnapshot({ ...ok, engine: 'engine/0 catalog/1' }), SnapshotFormatError);
-  await assert.rejects(decodeSnapshot({ ...ok, layout: null }), SnapshotFormatError);
+  const ok = await (await build(new Map(base.slice(0, 3).map((r) => [r.id, r])), 1)).snapshot(FORMAT);
+  assert.equal(ok.engine, FORMAT);
+  await assert.rejects(decodeSnapshot({ ...ok, engine: 'engine/0 catalog/1' }, FORMAT), SnapshotFormatError);
+  await assert.rejects(decodeSnapshot({ ...ok, layout: null }, FORMAT), SnapshotFormatError);
 });
 
 test('spliced JSON is JSON.stringify of the document, for arrays and objects, empty or not, with items carried or fresh', () => {

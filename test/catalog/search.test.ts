@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { Catalog, LocalCorpus, newestFirst, ReviewIndex } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { decodeCursor, encodeCursor, foldText, type Review, type SearchQuery, SearchQuerySchema } from '../../src/domain/index.js';
+import { engine } from '../../src/insights/index.js';
 import { storedReviews } from '../helpers/index.js';
 
 // A catalog built straight from demo records (no database): the search is pure logic.
@@ -17,7 +18,7 @@ const catalog = await Catalog.fromReviews(
     analyses: new Map(),
     publicBaseUrl: 'http://127.0.0.1',
   },
-  new LocalCorpus(),
+  new LocalCorpus(engine),
 );
 
 const viaTrigrams = ReviewIndex.create(catalog.reviews, catalog.attribution.technicians, catalog.attribution.services, Infinity);

@@ -5,10 +5,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { Catalog, decodeSnapshot, LocalCorpus, SplicedJson } from '../../src/catalog/index.js';
+import { Catalog, decodeSnapshot, LocalCorpus, SplicedJson, snapshotFormat } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { SearchQuerySchema, type StoredReview } from '../../src/domain/index.js';
+import { engine } from '../../src/insights/index.js';
 import { storedReviews } from '../helpers/index.js';
+
+const FORMAT = snapshotFormat(engine.version);
 
 const business = demoBusiness();
 const common = (revision: number) => ({
@@ -18,19 +21,19 @@ const common = (revision: number) => ({
 });
 const rows = new Map(storedReviews(150, 21).map((r) => [r.id, r]));
 // One corpus engine follows one chain of revisions (it holds the revision it built last).
-const corpus = new LocalCorpus();
+const corpus = new LocalCorpus(engine);
 const scratch = await Catalog.fromReviews({ ...common(1), rows, analyses: new Map() }, corpus);
 const added: StoredReview = { ...storedReviews(1, 22, 'new')[0], changed_revision: 2 };
 const updated = await Catalog.update(scratch, { ...common(2), changes: new Map([[added.id, added]]), analyses: new Map() }, corpus);
 const updatedFromScratch = await Catalog.fromReviews(
   { ...common(2), rows: new Map([...rows, [added.id, added]]), analyses: new Map() },
-  new LocalCorpus(),
+  new LocalCorpus(engine),
 );
 
 async function reloaded(c: Catalog): Promise<Catalog> {
   return Catalog.fromSnapshot(
     { id: c.revision, created_at: c.generatedAt },
-    await decodeSnapshot(await c.snapshot()),
+    await decodeSnapshot(await c.snapshot(FORMAT), FORMAT),
     'https://reviews.example',
   );
 }

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { analyseReviews } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { ImportFileError, importFile, type RowError } from '../../src/ingest/index.js';
+import { engine } from '../../src/insights/index.js';
 import { Store } from '../../src/store/index.js';
 import { GOOD_RECORD, importedState, importFileIn, rawDb, startTestServer, tempDir } from '../helpers/index.js';
 
@@ -30,7 +31,7 @@ async function rejected(path: string): Promise<RowError[]> {
   const before = await dump();
   let errors: RowError[];
   try {
-    const report = await importFile(store, path, { analyze: analyseReviews });
+    const report = await importFile(store, path, { analyze: analyseReviews(engine) });
     assert.equal(report.written, false, `nothing may be written for ${path}`);
     errors = report.invalid;
   } catch (err) {

@@ -9,6 +9,7 @@ import SQLite from 'better-sqlite3';
 import { analyseReviews } from '../../src/catalog/index.js';
 import { demoBusiness, generateDemoReviews, prng } from '../../src/demo/index.js';
 import { importFile } from '../../src/ingest/index.js';
+import { engine } from '../../src/insights/index.js';
 import { Store } from '../../src/store/index.js';
 import { tempDir } from '../helpers/index.js';
 
@@ -64,7 +65,7 @@ before(async () => {
   const seedFile = join(dir, 'seed.ndjson');
   const seed = generateDemoReviews({ reviews: 300, seed: 5 });
   writeFileSync(seedFile, seed.map((r) => JSON.stringify(r)).join('\n'));
-  assert.equal((await importFile(store, seedFile, { analyze: analyseReviews })).added, 300);
+  assert.equal((await importFile(store, seedFile, { analyze: analyseReviews(engine) })).added, 300);
   await store.close();
   // The import: 800 new reviews, and 100 of the stored ones with a new text (and an explicit
   // updated_at, so both runs write the same value).

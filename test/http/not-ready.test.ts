@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, test } from 'node:test';
 import { pino } from 'pino';
-import type { Catalog } from '../../src/catalog/index.js';
+import { type Catalog, MemoBudget } from '../../src/catalog/index.js';
 import { NotReadyError } from '../../src/domain/index.js';
-import { buildApp, MemoBudget } from '../../src/http/index.js';
+import { buildApp } from '../../src/http/index.js';
 
 // The REST surface before its first revision: the catalog getter throws the named not-ready error.
 const lines: { level: number; msg: string }[] = [];

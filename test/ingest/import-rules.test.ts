@@ -6,6 +6,7 @@ import { analyzePending } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { ImportRecordInput } from '../../src/domain/index.js';
 import { importRows } from '../../src/ingest/index.js';
+import { engine } from '../../src/insights/index.js';
 import { Store } from '../../src/store/index.js';
 import { collect, rawDb, tempDir } from '../helpers/index.js';
 
@@ -194,6 +195,6 @@ test('the analysis after an import covers exactly the rows that import wrote', a
     ).n,
   );
   assert.ok(unanalysedElsewhere >= 5, 'the earlier import is unanalysed too');
-  assert.equal((await analyzePending(store, { revision: written.revision!.id })).analysed, 3);
-  assert.equal((await analyzePending(store, { revision: written.revision!.id })).analysed, 0, 'and once is enough');
+  assert.equal((await analyzePending(store, engine, { revision: written.revision!.id })).analysed, 3);
+  assert.equal((await analyzePending(store, engine, { revision: written.revision!.id })).analysed, 0, 'and once is enough');
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import type { Kysely } from 'kysely';
 import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
-import type { ImportRecordInput } from '../../src/domain/index.js';
+import { type ImportRecordInput, StoredReviewSchema } from '../../src/domain/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
 import { collect, freshPgDatabase, PG_SKIP, rawDb, tempDir } from '../helpers/index.js';
@@ -69,6 +69,41 @@ function repositorySuite(
         published.map((r) => r.id).sort(),
         'paged by id',
       );
+    });
+
+    test('a review written through the store reads back as the record it was, every schema field', async () => {
+      await store.setBusiness(demoBusiness(), NOW);
+      const input: ImportRecordInput = {
+        source: 'google',
+        source_review_id: 'codec-1',
+        author: 'Round Trip',
+        author_avatar_url: 'https://example.com/a.png',
+        rating: 4,
+        date: '2025-03-04',
+        text: 'Came on time.',
+        source_url: 'https://example.com/r/1',
+        owner_reply: { text: 'Thanks!', date: '2025-03-05' },
+        verified: true,
+        verification: { method: 'crm_job_match' },
+        updated_at: '2025-03-06T00:00:00.000Z',
+        title: 'Good',
+        language: 'en',
+        technicians: [],
+        services: [],
+        service_area: null,
+      };
+      await importRows(store, rows([input]), [], { now: NOW });
+      const [r] = await collect(store.publishedReviewPages());
+      assert.deepEqual(Object.keys(r).sort(), Object.keys(StoredReviewSchema.shape).sort(), 'one field per schema field');
+      StoredReviewSchema.parse(r);
+      const { version, changed_revision, id, first_seen_at, published_at, ...fields } = r;
+      const { updated_at, ...imported } = input;
+      assert.deepEqual(fields, { ...imported, published: true, updated_at });
+      assert.deepEqual([changed_revision, first_seen_at, published_at], [2, NOW, '2025-03-04T00:00:00.000Z']);
+      // Golden value: a stored version that moved would make every re-import rewrite and re-analyse every review.
+      assert.equal(version, GOLDEN_VERSION);
+      const row = await raw.selectFrom('reviews').select(['verified', 'technicians', 'owner_reply_text']).executeTakeFirstOrThrow();
+      assert.deepEqual(row, { verified: 1, technicians: '[]', owner_reply_text: 'Thanks!' }, 'the row encoding stays as it was');
     });
 
     test('ids are ULIDs derived from the source identity, equal on every engine', async () => {
@@ -176,6 +211,7 @@ function repositorySuite(
 
 const CTX = { engine: 'x/1', business: demoBusiness() };
 const GOLDEN_ID = '01JGJ4ZP00DJX7GVNEWE31XRFE';
+const GOLDEN_VERSION = 'iRjnkMxiTQUnb2rrLOn6EWsapVGd5mvu';
 
 repositorySuite('sqlite', async () => {
   const url = join(tempDir(), 'store.db');

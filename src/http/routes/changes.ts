@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { type Catalog, type ChangesReader, changesPage } from '../../catalog/index.js';
+import { type Catalog, type ChangesReader, changesPage, type MemoBudget, RevisionCache, representationSize } from '../../catalog/index.js';
 import { ChangesQuerySchema, PATHS } from '../../domain/index.js';
 import { InvalidQueryError } from '../errors.js';
 import { Page, sendPage } from '../page.js';
-import { type MemoBudget, RevisionCache } from '../revision-cache.js';
 import { parseQuery } from '../search-params.js';
-import { representationSize } from './search.js';
 
 /**
  * `GET /api/reviews/changes?after=CURSOR`: every review added, changed or removed since the cursor, in

@@ -1,14 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { Catalog, Representation } from '../../catalog/index.js';
+import { type Catalog, type MemoBudget, type Representation, RevisionCache, representationSize } from '../../catalog/index.js';
 import { IsoDateSchema, PATHS, SinceQuerySchema, toErrorIssues } from '../../domain/index.js';
 import { sendRepresentation } from '../conditional.js';
 import { InvalidDateError, InvalidQueryError } from '../errors.js';
 import { Page, sendPage } from '../page.js';
-import { type MemoBudget, RevisionCache } from '../revision-cache.js';
 import { parseQuery, parseSearchParams, searchKey, searchQueryString } from '../search-params.js';
-
-/** A rendered body's own bytes and compressed variants, for the memo budget. */
-export const representationSize = (rep: Representation, grew: (bytes: number) => void) => rep.track(grew);
 
 export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo: MemoBudget) {
   const searches = new RevisionCache<Representation>(memo, 'search', representationSize);

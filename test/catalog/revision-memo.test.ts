@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MemoBudget, RevisionCache } from '../../src/http/index.js';
+import { MemoBudget, RevisionCache } from '../../src/catalog/index.js';
 
 const OVERHEAD = 160;
 const sized = (budget: MemoBudget, name: string) => new RevisionCache<{ bytes: number }>(budget, name, (v) => v.bytes);

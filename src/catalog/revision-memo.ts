@@ -1,4 +1,5 @@
-import type { Catalog } from '../catalog/index.js';
+import type { Catalog } from './catalog.js';
+import type { Representation } from './representation.js';
 
 /** Bytes counted for an entry's bookkeeping (map slots, the entry object) on top of its key and value. */
 const ENTRY_OVERHEAD = 160;
@@ -89,6 +90,9 @@ export class MemoBudget {
     }
   }
 }
+
+/** A rendered body's own bytes and compressed variants, for the memo budget. */
+export const representationSize = (rep: Representation, grew: (bytes: number) => void) => rep.track(grew);
 
 /**
  * A memo for values derived from one catalog revision (rendered search and since bodies, pages, MCP

@@ -1,0 +1,39 @@
+import type { Business, Insights, ReviewAnalysis, StoredReview } from '../domain/index.js';
+
+/** A review as the engine analyses it. */
+export type AnalysisInput = Pick<StoredReview, 'id' | 'rating' | 'text' | 'title' | 'language'>;
+
+/** A published review as the corpus insights read it (its attributions include the mentions its analysis found). */
+export type CorpusReview = Pick<StoredReview, 'id' | 'rating' | 'date' | 'text' | 'technicians' | 'services' | 'service_area'>;
+
+/** What an analyzer is made for: the profile's vertical and the names it attributes mentions to. */
+export interface AnalyzerOptions {
+  vertical: string;
+  technicians: Business['technicians'];
+  services: Business['services'];
+  serviceAreas: Business['service_areas'];
+}
+
+/**
+ * The NLP engine as the catalog uses it. The composition root (app/, cli/, a test) hands it in, so the
+ * catalog never imports the engine; `module` is the URL of a module whose `engine` export is this
+ * object, which is how a worker thread (given only data) gets the same engine.
+ */
+export interface Engine {
+  /** Part of every analysis key and of the stored snapshots' format: another version analyses again. */
+  version: string;
+  module: string;
+  createAnalyzer(options: AnalyzerOptions): { analyze(input: AnalysisInput): ReviewAnalysis };
+  buildInsights(input: { business: Business; reviews: CorpusReview[]; analyses: readonly ReviewAnalysis[]; generatedAt: string }): Insights;
+}
+
+/** The engine a worker thread was given the module of. */
+export const loadEngine = async (module: string): Promise<Engine> => ((await import(module)) as { engine: Engine }).engine;
+
+/** The analyzer's view of a business profile. */
+export const analyzerOptions = (b: Business): AnalyzerOptions => ({
+  vertical: b.vertical,
+  technicians: b.technicians,
+  services: b.services,
+  serviceAreas: b.service_areas,
+});
