@@ -91,28 +91,9 @@ describe('streamed imports', () => {
   test('a file larger than the importer’s heap imports in one transaction', async () => {
     const HEAP_MB = 96;
     const ROWS = 1_500;
-    const path = join(dir, 'large.ndjson');
-    const fd = openSync(path, 'w');
-    for (let i = 0; i < ROWS; i++) writeSync(fd, `${line(i, 100_000)}\n`);
-    closeSync(fd);
-    assert.ok(statSync(path).size > 1.4 * HEAP_MB * 2 ** 20, 'the file is well larger than the heap');
-    const { stdout } = await run(process.execPath, [
-      `--max-old-space-size=${HEAP_MB}`,
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'import',
-      path,
-      '--no-analyze',
-      '--database-url',
-      dbFile,
-    ]);
-    assert.match(stdout, new RegExp(`ndjson: ${ROWS} added`));
-    const [{ n }] = await raw
-      .selectFrom('reviews')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .execute();
-    assert.equal(Number(n), ROWS);
+    const path = writeLines('large.ndjson', ROWS, (i) => `${line(i, 100_000)}\n`);
+    assert.match(await importInSmallHeap(path, HEAP_MB), new RegExp(`ndjson: ${ROWS} added`));
+    assert.equal(await storedCount('s-'), ROWS);
   });
 
   test('a JSON array on one line, larger than the importer’s heap, imports in one transaction', async () => {
