@@ -22,18 +22,12 @@ export async function* utf8Lines(chunks: AsyncIterable<Uint8Array>): AsyncGenera
   let partial: Buffer[] = [];
   let first = true;
   const decode = (bytes: Uint8Array): Line => {
-    if (first && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
-      throw new ImportFileError([
-        { line: 1, field: '', reason: 'the file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8' },
-      ]);
-    }
+    if (first) refuseUtf16(bytes);
     let text: string;
     try {
       text = (first ? firstLineDecoder : decoder).decode(bytes);
     } catch {
-      throw new ImportFileError([
-        { line, field: '', reason: `invalid UTF-8 at byte ${offset + firstInvalidUtf8(bytes)}; save the file as UTF-8` },
-      ]);
+      throw invalidUtf8(line, offset + firstInvalidUtf8(bytes));
     }
     first = false;
     const out = { line, text };
@@ -72,15 +66,11 @@ export async function* utf8Text(chunks: AsyncIterable<Uint8Array>): AsyncGenerat
     const at = firstInvalidUtf8(bytes);
     let line = lines;
     for (let i = bytes.indexOf(0x0a); i >= 0 && i < at; i = bytes.indexOf(0x0a, i + 1)) line++;
-    throw new ImportFileError([{ line, field: '', reason: `invalid UTF-8 at byte ${offset + at}; save the file as UTF-8` }]);
+    throw invalidUtf8(line, offset + at);
   };
   for await (const chunk of chunks) {
     const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (offset === 0 && pending.length === 0 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
-      throw new ImportFileError([
-        { line: 1, field: '', reason: 'the file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8' },
-      ]);
-    }
+    if (offset === 0 && pending.length === 0) refuseUtf16(bytes);
     let text: string;
     try {
       text = stream.decode(bytes, { stream: true });
@@ -102,6 +92,18 @@ export async function* utf8Text(chunks: AsyncIterable<Uint8Array>): AsyncGenerat
     invalid(pending);
   }
 }
+
+/** A file's first bytes starting with a UTF-16 byte order mark are refused, whichever reader meets them. */
+function refuseUtf16(bytes: Uint8Array): void {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    throw new ImportFileError([
+      { line: 1, field: '', reason: 'the file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8' },
+    ]);
+  }
+}
+
+const invalidUtf8 = (line: number, byte: number) =>
+  new ImportFileError([{ line, field: '', reason: `invalid UTF-8 at byte ${byte}; save the file as UTF-8` }]);
 
 /** How many bytes at the end of valid UTF-8 `bytes` begin a character that is not complete yet (0–3). */
 function unfinishedTail(bytes: Uint8Array): number {

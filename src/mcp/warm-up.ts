@@ -6,18 +6,18 @@
  */
 export async function warmUp(handle: (request: Request) => Promise<Response>): Promise<number[]> {
   const statuses: number[] = [];
-  const post = async (body: object, headers: Record<string, string> = {}) => {
-    const res = await handle(
-      new Request(WARM_UP_URL, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-        body: JSON.stringify(body),
-      }),
-    );
+  const send = async (init: RequestInit) => {
+    const res = await handle(new Request(WARM_UP_URL, init));
     await res.arrayBuffer();
     statuses.push(res.status);
     return res;
   };
+  const post = (body: object, headers: Record<string, string> = {}) =>
+    send({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(body),
+    });
   // 2025 era: a whole session.
   const init = await post({
     jsonrpc: '2.0',
@@ -30,9 +30,7 @@ export async function warmUp(handle: (request: Request) => Promise<Response>): P
     const headers = { 'mcp-session-id': session, 'mcp-protocol-version': SESSION_REVISION };
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
     await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, headers);
-    const ended = await handle(new Request(WARM_UP_URL, { method: 'DELETE', headers }));
-    await ended.arrayBuffer();
-    statuses.push(ended.status);
+    await send({ method: 'DELETE', headers });
   }
   // 2026-07-28: one stateless request with its envelope.
   await post(
