@@ -213,7 +213,7 @@ export async function buildParts(
     insightsJson,
     insightsCore: insights.core,
     attribution,
-    index: index.withReviews(held),
+    index: await runInSlices(index.withReviews(held), clock),
     positions,
     analysed: staged.analysed,
     feeds: insights.feeds,

@@ -42,4 +42,4 @@ export type FromCorpus =
   | { t: 'failed'; id: number; message: string; stale: boolean };
 
 /** Entries per message. */
-export const PART = 2_000;
+export const PART = 500;

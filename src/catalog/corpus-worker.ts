@@ -60,7 +60,7 @@ function shared(b: Buffer): Uint8Array {
 
 /**
  * The corpus model on its own thread: analysing reviews and building the insights (hundreds of
- * milliseconds to seconds at 100k reviews) never holds up requests. Messages go in parts of 2,000
+ * milliseconds to seconds at 100k reviews) never holds up requests. Messages go in parts of 500
  * rows, so copying any one of them is short too. A thread that fails is done; its owner starts another.
  */
 export class CorpusWorker implements CorpusEngine {

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
-
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
+import type { Transform } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { constants, createBrotliCompress, createGzip } from 'node:zlib';
+import { joinSteps, runInSlices, SliceClock } from '../threads/index.js';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -91,15 +90,17 @@ export class Representation {
     if (!v) {
       const body = this.body;
       // Quality is tuned for large bodies: brotli 11 on tens of MB takes minutes; 5 is near gzip speed and smaller.
-      v =
+      v = compress(
+        body,
         encoding === 'br'
-          ? brotliAsync(body, {
+          ? createBrotliCompress({
               params: {
                 [constants.BROTLI_PARAM_QUALITY]: this.policy.brotliQuality(body.length),
                 [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
               },
             })
-          : gzipAsync(body, { level: 6 });
+          : createGzip({ level: 6 }),
+      );
       v.then(
         (b) => {
           this.retainedBytes += b.length;
@@ -111,6 +112,18 @@ export class Representation {
     }
     return v;
   }
+}
+
+/**
+ * `body` through a zlib coder on zlib's thread pool, its output joined a slice at a time: a coding of a
+ * large body is megabytes, and joining it in one go (as zlib's one-call helpers do) holds the event loop.
+ */
+async function compress(body: Buffer, coder: Transform): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  coder.on('data', (c: Buffer) => chunks.push(c));
+  coder.end(body);
+  await finished(coder);
+  return chunks.length === 1 ? chunks[0] : runInSlices(joinSteps(chunks), new SliceClock());
 }
 
 export const httpDate = (iso: string) => new Date(iso).toUTCString();

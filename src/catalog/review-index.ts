@@ -132,16 +132,21 @@ export class ReviewIndex {
   }
 
   /** This index over other objects standing for the same reviews in the same order (held reviews, after a build). */
-  withReviews(reviews: readonly Review[]): ReviewIndex {
+  *withReviews(reviews: readonly Review[]): Steps<ReviewIndex> {
     if (reviews.length !== this.reviews.length) throw new Error('ReviewIndex.withReviews: one object per review');
+    // Their dates: a held review's is one string shared by every review of that day.
+    const dates: string[] = new Array(reviews.length);
+    for (let i = 0; i < reviews.length; i++) {
+      dates[i] = reviews[i].date;
+      if (i % 4096 === 0) yield;
+    }
     return new ReviewIndex(
       reviews,
       this.technicians,
       this.services,
       this.postingsPerCheck,
       this.words,
-      // Their dates: a held review's is one string shared by every review of that day.
-      reviews.map((r) => r.date),
+      dates,
       this.ratingExact,
       this.ratingAtLeast,
       this.byTechnician,

@@ -1,6 +1,7 @@
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
 import { hashOf, InsightsSchema, ReviewsDocumentSchema, type StoredSnapshot } from '../domain/index.js';
+import { joinSteps, type Steps } from '../threads/index.js';
 
 /**
  * A gzip member decoded into shared memory of its exact size (the trailer's ISIZE; our bodies are one
@@ -72,17 +73,28 @@ export class SnapshotFormatError extends Error {
   }
 }
 
-/** What to store for one revision, in this format. */
-export function encodeSnapshot(s: Omit<CatalogSnapshot, 'reviews' | 'insights'>, format: string): SnapshotBodies & { layout: Buffer } {
+/** What to store for one revision, in this format, made in steps: the layouts are joined a slice at a time. */
+export function* encodeSnapshot(
+  s: Omit<CatalogSnapshot, 'reviews' | 'insights' | 'reviewsLayout' | 'insightsLayout'> & {
+    /** Each layout in the parts SplicedJson.layoutParts gives. */
+    reviewsLayout: readonly Buffer[];
+    insightsLayout: readonly Buffer[];
+  },
+  format: string,
+): Steps<SnapshotBodies & { layout: Buffer }> {
   // Two layouts in one stored value: the first's length, then both.
   const n = Buffer.alloc(4);
-  n.writeUInt32LE(s.reviewsLayout.length, 0);
+  n.writeUInt32LE(
+    s.reviewsLayout.reduce((sum, p) => sum + p.length, 0),
+    0,
+  );
+  const layout = yield* joinSteps([n, ...s.reviewsLayout, ...s.insightsLayout]);
   return {
     engine: format,
     reviews: s.reviewsGzip,
     insights: s.insightsGzip,
     insights_core: s.insightsCore,
-    layout: Buffer.concat([n, s.reviewsLayout, s.insightsLayout]),
+    layout,
   };
 }
 

@@ -7,6 +7,8 @@ const MASK = BUCKETS - 1;
 
 /** Items between two points where a slice may end: about a millisecond of work. */
 const STEP = 512;
+/** Buckets between two such points in passes over every bucket (256 KB of a 4 MB array). */
+const BUCKET_STEP = 1 << 16;
 
 /** Documents added since the base was built, past which the next index rebuilds the base (amortized: at 100k reviews a rebuild is ~0.4 s, an update ~20 ms). */
 const MIN_DELTA = 2_000;
@@ -39,27 +41,36 @@ class Segment {
 
   static *build(folded: readonly string[], from: number, to: number): Steps<Segment> {
     const counts = new Int32Array(BUCKETS + 1);
-    const lastDoc = new Int32Array(BUCKETS).fill(-1);
-    function* each(fn: (doc: number, bucket: number) => void): Steps<void> {
+    // The mark of the last document that had each bucket: doc + 1 in the first pass, -(doc + 1) in the
+    // second, so neither the zeroed array nor the first pass's marks need a 4 MB fill.
+    const lastDoc = new Int32Array(BUCKETS);
+    function* each(sign: 1 | -1, fn: (doc: number, bucket: number) => void): Steps<void> {
       for (let doc = from; doc < to; doc++) {
         const s = folded[doc];
+        const mark = sign * (doc + 1);
         for (let i = 0; i + 2 < s.length; i++) {
           const b = trigramBucket(s.charCodeAt(i), s.charCodeAt(i + 1), s.charCodeAt(i + 2));
-          if (lastDoc[b] !== doc) {
-            lastDoc[b] = doc;
+          if (lastDoc[b] !== mark) {
+            lastDoc[b] = mark;
             fn(doc, b);
           }
         }
         if (doc % STEP === 0) yield;
       }
     }
-    yield* each((_, b) => counts[b + 1]++);
-    for (let i = 1; i <= BUCKETS; i++) counts[i] += counts[i - 1];
-    yield;
-    const fill = counts.slice(0, BUCKETS);
+    yield* each(1, (_, b) => counts[b + 1]++);
+    // Bucket-wide passes touch 4 MB each: in steps, since fresh memory can be slow to touch (threads/join.ts).
+    for (let i = 1; i <= BUCKETS; i++) {
+      counts[i] += counts[i - 1];
+      if (i % BUCKET_STEP === 0) yield;
+    }
+    const fill = new Int32Array(BUCKETS);
+    for (let i = 0; i < BUCKETS; i += BUCKET_STEP) {
+      fill.set(counts.subarray(i, i + BUCKET_STEP), i);
+      yield;
+    }
     const postings = new Int32Array(counts[BUCKETS]);
-    lastDoc.fill(-1);
-    yield* each((doc, b) => (postings[fill[b]++] = doc));
+    yield* each(-1, (doc, b) => (postings[fill[b]++] = doc));
     return new Segment(counts, postings);
   }
 

@@ -1,18 +1,17 @@
 import { createHash, hash } from 'node:crypto';
 import { endianness } from 'node:os';
-import { runAtOnce, type Steps } from '../../threads/index.js';
+import { runAtOnce, type Steps, TOUCH_STEP } from '../../threads/index.js';
 
 const DIGEST = 32;
-/** Bytes copied between two points where a slice may end (a copy into fresh memory runs at about 1 GB/s). */
-const COPY_STEP = 1 << 21;
-
 /** Typed arrays are copied as bytes where the host order is the stored one (little-endian), instead of a word at a time. */
 const HOST_LE = endianness() === 'LE';
 
-/** `words` as little-endian bytes into `out` at `at`. */
-function writeWords(words: Uint32Array, out: Buffer, at: number): void {
-  if (HOST_LE) Buffer.from(words.buffer, words.byteOffset, words.byteLength).copy(out, at);
-  else for (let i = 0; i < words.length; i++) out.writeUInt32LE(words[i], at + i * 4);
+/** `words` as little-endian bytes: a view of them where the host order is the stored one. */
+function wordBytes(words: Uint32Array): Buffer {
+  if (HOST_LE) return Buffer.from(words.buffer, words.byteOffset, words.byteLength);
+  const out = Buffer.allocUnsafe(words.length * 4);
+  for (let i = 0; i < words.length; i++) out.writeUInt32LE(words[i], i * 4);
+  return out;
 }
 
 /** n little-endian words of `b` from `at`. */
@@ -135,8 +134,8 @@ export class SplicedJson {
       while (k + 1 < n && from[k + 1] === from[k] + 1) k++;
       const prev = previous!;
       const end = prev.starts[from[k]] + prev.lengths[from[k]];
-      for (let at = prev.starts[j]; at < end; at += COPY_STEP) {
-        prev.body.copy(body, starts[i] + (at - prev.starts[j]), at, Math.min(end, at + COPY_STEP));
+      for (let at = prev.starts[j]; at < end; at += TOUCH_STEP) {
+        prev.body.copy(body, starts[i] + (at - prev.starts[j]), at, Math.min(end, at + TOUCH_STEP));
         yield;
       }
       prev.digests.copy(digests, i * DIGEST, j * DIGEST, (from[k] + 1) * DIGEST);
@@ -152,14 +151,16 @@ export class SplicedJson {
    * count, bytes before the first item, then each item's start and length, then the digests.
    */
   layout(): Buffer {
+    return Buffer.concat(this.layoutParts());
+  }
+
+  /** `layout()` in the parts it is joined from, views of what this render holds where they can be (a caller joins them a slice at a time). */
+  layoutParts(): Buffer[] {
     const n = this.starts.length;
-    const out = Buffer.allocUnsafe(8 + n * 8 + n * DIGEST);
-    out.writeUInt32LE(n, 0);
-    out.writeUInt32LE(this.openLength, 4);
-    writeWords(this.starts, out, 8);
-    writeWords(this.lengths, out, 8 + n * 4);
-    this.digests.copy(out, 8 + n * 8);
-    return out;
+    const head = Buffer.allocUnsafe(8);
+    head.writeUInt32LE(n, 0);
+    head.writeUInt32LE(this.openLength, 4);
+    return [head, wordBytes(this.starts), wordBytes(this.lengths), this.digests];
   }
 
   /**
