@@ -23,7 +23,7 @@ async function gunzipShared(gz: Buffer): Promise<Buffer> {
 }
 
 /** Bump when the bodies' layout or rendering changes in a way the documents' schemas do not show. */
-const LAYOUT_VERSION = 2;
+const LAYOUT_VERSION = 3;
 
 /**
  * A schema as JSON Schema without its metadata (descriptions, component ids): only what the rendered
@@ -59,6 +59,10 @@ export interface CatalogSnapshot {
   reviewsLayout: Buffer;
   insightsLayout: Buffer;
   insightsCore: string;
+  /** The fields each review is held by, so a load parses none (lazy-review heldColumns). */
+  heldColumns: string;
+  /** The search's text index as TextIndex.encode made it, so a load does not rebuild it. */
+  textIndex: Buffer;
 }
 
 /** A stored snapshot of another format: not an error to report, a revision to build again. */
@@ -72,32 +76,60 @@ export class SnapshotFormatError extends Error {
   }
 }
 
-/** What to store for one revision, in this format. */
-export function encodeSnapshot(s: Omit<CatalogSnapshot, 'reviews' | 'insights'>, format: string): SnapshotBodies & { layout: Buffer } {
-  // Two layouts in one stored value: the first's length, then both.
-  const n = Buffer.alloc(4);
-  n.writeUInt32LE(s.reviewsLayout.length, 0);
+/**
+ * What to store for one revision, in this format. Everything but the two bodies goes in one stored
+ * value (`layout`), section after section: each its length (4 bytes), its bytes and zeros up to a
+ * multiple of 4, so the text index's Int32 arrays can be read where they lie.
+ */
+export function encodeSnapshot(
+  s: Omit<CatalogSnapshot, 'reviews' | 'insights' | 'textIndex'> & { textIndex: Buffer[] },
+  format: string,
+): SnapshotBodies & { layout: Buffer } {
+  const parts: Buffer[] = [];
+  for (const section of [[s.reviewsLayout], [s.insightsLayout], [Buffer.from(s.heldColumns)], s.textIndex]) {
+    const length = section.reduce((n, b) => n + b.length, 0);
+    const head = Buffer.alloc(4);
+    head.writeUInt32LE(length, 0);
+    parts.push(head, ...section, Buffer.alloc((4 - (length % 4)) % 4));
+  }
   return {
     engine: format,
     reviews: s.reviewsGzip,
     insights: s.insightsGzip,
     insights_core: s.insightsCore,
-    layout: Buffer.concat([n, s.reviewsLayout, s.insightsLayout]),
+    layout: Buffer.concat(parts),
   };
+}
+
+/** The sections encodeSnapshot packed into one stored value, in order. */
+function sections(packed: Buffer, count: number): Buffer[] {
+  const out: Buffer[] = [];
+  let at = 0;
+  for (let k = 0; k < count; k++) {
+    if (at + 4 > packed.length) throw new Error('a stored snapshot layout does not fit its sections');
+    const length = packed.readUInt32LE(at);
+    if (at + 4 + length > packed.length) throw new Error('a stored snapshot layout does not fit its sections');
+    out.push(packed.subarray(at + 4, at + 4 + length));
+    at += 4 + length + ((4 - (length % 4)) % 4);
+  }
+  if (at !== packed.length) throw new Error('a stored snapshot layout does not fit its sections');
+  return out;
 }
 
 /** A stored snapshot decoded (its bodies gunzipped off the event loop); SnapshotFormatError when it is not of `format`. */
 export async function decodeSnapshot(stored: SnapshotBodies, format: string): Promise<CatalogSnapshot> {
   if (stored.engine !== format || !stored.layout) throw new SnapshotFormatError(stored.layout ? stored.engine : 'without layout', format);
-  const n = stored.layout.readUInt32LE(0);
+  const [reviewsLayout, insightsLayout, held, textIndex] = sections(stored.layout, 4);
   const [reviews, insights] = await Promise.all([gunzipShared(stored.reviews), gunzipShared(stored.insights)]);
   return {
     reviews,
     insights,
     reviewsGzip: stored.reviews,
     insightsGzip: stored.insights,
-    reviewsLayout: stored.layout.subarray(4, 4 + n),
-    insightsLayout: stored.layout.subarray(4 + n),
+    reviewsLayout,
+    insightsLayout,
     insightsCore: stored.insights_core,
+    heldColumns: held.toString(),
+    textIndex,
   };
 }
