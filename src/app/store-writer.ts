@@ -22,8 +22,12 @@ export type FromWriter = { id: number; error?: string };
 /** Rows per message: copying one is a millisecond or two. */
 const PART = 1_000;
 
-/** A shared-memory copy of a buffer, made a slice at a time, so the thread reads it without another copy. */
+/**
+ * A shared-memory copy of a buffer, made a slice at a time, so the thread reads it without another
+ * copy (none when it is in shared memory already).
+ */
 async function shared(b: Buffer, clock: SliceClock): Promise<Uint8Array> {
+  if (b.buffer instanceof SharedArrayBuffer) return b;
   const out = new Uint8Array(new SharedArrayBuffer(b.length));
   for (let at = 0; at < b.length; at += 1 << 21) {
     out.set(b.subarray(at, Math.min(b.length, at + (1 << 21))), at);

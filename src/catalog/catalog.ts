@@ -12,7 +12,7 @@ import {
   type SinceResult,
 } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
-import { runAtOnce, SliceClock } from '../threads/index.js';
+import { runAtOnce, runInSlices, SliceClock } from '../threads/index.js';
 import { attributionFor, buildParts, type CatalogChanges, type CatalogInput, positionsOf } from './build-catalog.js';
 import type { SeedBodies } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
@@ -205,22 +205,26 @@ export class Catalog {
    * two large bodies gzip-coded (the coding clients are served anyway, made off the event loop), which
    * keeps the write small enough not to stall requests. `format` is snapshotFormat of the engine whose analyses it holds.
    */
-  async snapshot(format: string): Promise<SnapshotBodies & { layout: Buffer }> {
+  async snapshot(format: string, clock = new SliceClock()): Promise<SnapshotBodies & { layout: Buffer }> {
     const [reviewsGzip, insightsGzip] = await Promise.all([
       this.representations.reviews.encoded('gzip'),
       this.representations.insights.encoded('gzip'),
     ]);
-    return encodeSnapshot(
-      {
-        reviewsGzip,
-        insightsGzip,
-        insightsCore: this.insightsCore,
-        reviewsLayout: this.reviewsJson.layout(),
-        insightsLayout: this.insightsJson.layout(),
-        heldColumns: heldColumns(this.reviews),
-        textIndex: this.index.text.encode(),
-      },
-      format,
+    const held = await runInSlices(heldColumns(this.reviews), clock);
+    return runInSlices(
+      encodeSnapshot(
+        {
+          reviewsGzip,
+          insightsGzip,
+          insightsCore: this.insightsCore,
+          reviewsLayout: this.reviewsJson.layout(),
+          insightsLayout: this.insightsJson.layout(),
+          heldColumns: held,
+          textIndex: this.index.text.encode(),
+        },
+        format,
+      ),
+      clock,
     );
   }
 

@@ -1,4 +1,5 @@
 import type { Review } from '../domain/index.js';
+import type { Steps } from '../threads/index.js';
 
 /**
  * Where a held review's bytes are (its item in the rendered /reviews.json), and the few fields the
@@ -132,8 +133,11 @@ interface HeldColumns {
   flags: number[];
 }
 
-/** What a loading process needs of each review to hold it without parsing it (see holdColumns), as JSON. */
-export function heldColumns(reviews: readonly Review[]): string {
+/**
+ * What a loading process needs of each review to hold it without parsing it (see holdColumns), as JSON;
+ * in steps (a snapshot is made after every revision, beside requests).
+ */
+export function* heldColumns(reviews: readonly Review[]): Steps<string> {
   const c: HeldColumns = {
     id: [],
     date: [],
@@ -166,6 +170,7 @@ export function heldColumns(reviews: readonly Review[]): string {
     c.technicians.push(list(r.technicians));
     c.services.push(list(r.services));
     c.flags.push((has.text ? 1 : 0) | (has.reply ? 2 : 0));
+    if (c.id.length % 1024 === 0) yield;
   }
   return JSON.stringify(c);
 }
