@@ -44,10 +44,7 @@ export class RevisionScheduler {
   constructor(
     private readonly store: Store,
     private readonly opts: { publicBaseUrl: () => string; databaseUrl: string; pollMs: number; log: Logger },
-  ) {
-    // Started now, so its modules load while the server starts rather than on the first build.
-    this.corpus();
-  }
+  ) {}
 
   get(): Catalog {
     if (!this.current) throw new NotReadyError(this.waiting ?? 'The catalog is still loading; retry in a moment.');
@@ -96,20 +93,23 @@ export class RevisionScheduler {
     let catalog: Catalog;
     let from: string;
     let analysed: AnalysesToStore | null = null;
-    if (loaded) {
-      this.state = loaded.held;
-      void loaded.seeded.catch((err) => {
+    if (loaded) this.state = loaded.held;
+    // The corpus thread (started on first use: its modules take seconds of CPU under load) takes a
+    // loaded revision over in the background: before the next build, or once the loaded revision is served.
+    const seed = () =>
+      loaded &&
+      void loaded.seed().catch((err) => {
         this.opts.log.warn(
           { err, revision: loaded.catalog.revision },
           'the corpus thread could not take over the loaded catalog; the next revision reads everything',
         );
         if (this.state?.catalog === loaded.catalog) this.state = null;
       });
-    }
     if (loaded?.catalog.revision === latest.id) {
       ({ catalog } = loaded);
       from = 'snapshot';
     } else {
+      seed();
       // Until this build completes nothing is held (it updates the held ids in place), so a failure starts over.
       const held = this.state;
       this.state = null;
@@ -130,6 +130,7 @@ export class RevisionScheduler {
       },
       'catalog revision loaded',
     );
+    if (from === 'snapshot') seed();
     if (analysed) this.persist(catalog, analysed, deps.publicBaseUrl);
     for (const l of this.listeners) {
       try {
@@ -203,7 +204,7 @@ export class RevisionScheduler {
     });
   }
 
-  /** The corpus thread, started again (fresh, holding nothing) after a failure. */
+  /** The corpus thread, started on first use, and again (fresh, holding nothing) after a failure. */
   private corpus(): CorpusWorker {
     if (!this.engine || this.engine.failed) {
       if (this.engine) {

@@ -22,12 +22,17 @@ export type FromWriter = { id: number; error?: string };
 /** Rows per message: serialising one writes about 200 KB (a few milliseconds even into fresh memory). */
 const PART = 200;
 
-/** A shared-memory copy of a buffer, made a slice at a time, so the thread reads it without another copy. */
-const shared = (b: Buffer, clock: SliceClock) =>
-  runInSlices(
-    joinSteps([b], (n) => Buffer.from(new SharedArrayBuffer(n))),
-    clock,
-  );
+/**
+ * A shared-memory copy of a buffer, made a slice at a time, so the thread reads it without another
+ * copy (none when it is in shared memory already).
+ */
+const shared = async (b: Buffer, clock: SliceClock): Promise<Uint8Array> =>
+  b.buffer instanceof SharedArrayBuffer
+    ? b
+    : runInSlices(
+        joinSteps([b], (n) => Buffer.from(new SharedArrayBuffer(n))),
+        clock,
+      );
 
 /**
  * Writes on a thread of its own with its own connection: SQLite writes run on the calling thread

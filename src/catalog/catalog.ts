@@ -16,12 +16,13 @@ import { runAtOnce, runInSlices, SliceClock } from '../threads/index.js';
 import { attributionFor, buildParts, type CatalogChanges, type CatalogInput, positionsOf } from './build-catalog.js';
 import type { SeedBodies } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
-import { HeldReviews, plainReview } from './lazy-review.js';
+import { heldColumns, holdColumns, plainReview } from './lazy-review.js';
 import { FEED_SIZE, renderFeeds } from './render/feeds.js';
 import { SplicedJson } from './render/spliced-json.js';
 import { httpDate, PER_URL, Representation } from './representation.js';
 import { ReviewIndex } from './review-index.js';
 import { type CatalogSnapshot, encodeSnapshot, type SnapshotBodies } from './snapshot-format.js';
+import { TextIndex } from './text-index.js';
 import type { Attribution } from './to-review.js';
 
 /** Everything one revision is made of: what a build computes, or a snapshot holds. */
@@ -136,19 +137,13 @@ export class Catalog {
    * not re-validated. Analyses are parsed one at a time when used, from the stored layout.
    */
   static fromSnapshot(revision: Revision, input: CatalogSnapshot, publicBaseUrl: string): Catalog {
-    // One review parsed at a time and held where its bytes are (the body is never one string, nor
-    // parsed whole at once); of the parsed review only its text is kept, for the text index.
-    const spans = SplicedJson.storedSpans(input.reviews, input.reviewsLayout);
-    const held = new HeldReviews();
-    const reviews: Review[] = [];
-    const texts: { text: string | null }[] = [];
-    let step = spans.next();
-    for (; !step.done; step = spans.next()) {
-      const { start, length } = step.value;
-      const r = JSON.parse(input.reviews.toString('utf8', start, start + length)) as Review;
-      reviews.push(held.hold(r, input.reviews, start, length));
-      texts.push({ text: r.text });
-    }
+    // No review is parsed: each is held where its bytes are by the fields stored beside the body, and
+    // the text index is restored as it was stored.
+    const spans: { start: number; length: number }[] = [];
+    const items = SplicedJson.storedSpans(input.reviews, input.reviewsLayout);
+    let step = items.next();
+    for (; !step.done; step = items.next()) spans.push(step.value);
+    const reviews = holdColumns(input.heldColumns, input.reviews, spans);
     const doc = JSON.parse(step.value) as Omit<ReviewsDocument, 'reviews'>;
     const ids = reviews.map((r) => r.id);
     const l = links(publicBaseUrl);
@@ -163,7 +158,14 @@ export class Catalog {
       insightsJson: SplicedJson.fromLayout(input.insights, input.insightsLayout, ids, []),
       insightsCore: input.insightsCore,
       attribution,
-      index: ReviewIndex.create(reviews, attribution.technicians, attribution.services, undefined, undefined, texts),
+      index: ReviewIndex.create(
+        reviews,
+        attribution.technicians,
+        attribution.services,
+        undefined,
+        undefined,
+        TextIndex.decode(input.textIndex),
+      ),
       positions: null,
       analysed: new Map(),
       feeds: renderFeeds(doc.business, reviews.slice(0, FEED_SIZE).map(plainReview), l, revision.created_at),
@@ -208,6 +210,7 @@ export class Catalog {
       this.representations.reviews.encoded('gzip'),
       this.representations.insights.encoded('gzip'),
     ]);
+    const held = await runInSlices(heldColumns(this.reviews), clock);
     return runInSlices(
       encodeSnapshot(
         {
@@ -216,6 +219,8 @@ export class Catalog {
           insightsCore: this.insightsCore,
           reviewsLayout: this.reviewsJson.layoutParts(),
           insightsLayout: this.insightsJson.layoutParts(),
+          heldColumns: held,
+          textIndex: this.index.text.encode(),
         },
         format,
       ),

@@ -52,6 +52,12 @@ interface Call {
 
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
+/**
+ * A layout as posted: only its own bytes (a view into a larger buffer, such as a loaded snapshot's
+ * packed sections, would be cloned with the whole buffer).
+ */
+const own = (b: Buffer): Uint8Array => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : new Uint8Array(b));
+
 /** A body in shared memory, as the thread is handed it (the same bytes, not a copy). */
 function shared(b: Buffer): Uint8Array {
   if (!(b.buffer instanceof SharedArrayBuffer)) throw new Error('CorpusWorker.seed: the bodies must be in shared memory (decodeSnapshot)');
@@ -170,9 +176,9 @@ export class CorpusWorker implements CorpusEngine {
       id,
       revision,
       reviews: shared(bodies.reviews),
-      reviewsLayout: bodies.reviewsLayout,
+      reviewsLayout: own(bodies.reviewsLayout),
       insights: shared(bodies.insights),
-      insightsLayout: bodies.insightsLayout,
+      insightsLayout: own(bodies.insightsLayout),
     });
     await answer;
   }

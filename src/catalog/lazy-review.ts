@@ -1,4 +1,5 @@
 import type { Review } from '../domain/index.js';
+import type { Steps } from '../threads/index.js';
 
 /**
  * Where a held review's bytes are (its item in the rendered /reviews.json), and the few fields the
@@ -113,6 +114,101 @@ export class HeldReviews {
 
 function heldOf(r: object): Held | undefined {
   return (r as { [HELD]?: Held })[HELD];
+}
+
+/** The held fields of reviews, a column each (lists and flags as numbers), as a snapshot stores them. */
+interface HeldColumns {
+  id: string[];
+  date: string[];
+  published_at: string[];
+  updated_at: string[];
+  rating: number[];
+  source: string[];
+  language: (string | null)[];
+  /** Each distinct technicians or services list once; a review names its lists by index. */
+  lists: string[][];
+  technicians: number[];
+  services: number[];
+  /** 1: has text, 2: has an owner reply. */
+  flags: number[];
+}
+
+/**
+ * What a loading process needs of each review to hold it without parsing it (see holdColumns), as JSON;
+ * in steps (a snapshot is made after every revision, beside requests).
+ */
+export function* heldColumns(reviews: readonly Review[]): Steps<string> {
+  const c: HeldColumns = {
+    id: [],
+    date: [],
+    published_at: [],
+    updated_at: [],
+    rating: [],
+    source: [],
+    language: [],
+    lists: [],
+    technicians: [],
+    services: [],
+    flags: [],
+  };
+  const lists = new Map<string, number>();
+  const list = (v: readonly string[]) => {
+    const key = JSON.stringify(v);
+    let i = lists.get(key);
+    if (i === undefined) lists.set(key, (i = c.lists.push([...v]) - 1));
+    return i;
+  };
+  for (const r of reviews) {
+    const has = presence(r);
+    c.id.push(r.id);
+    c.date.push(r.date);
+    c.published_at.push(r.published_at);
+    c.updated_at.push(r.updated_at);
+    c.rating.push(r.rating);
+    c.source.push(r.source);
+    c.language.push(r.language);
+    c.technicians.push(list(r.technicians));
+    c.services.push(list(r.services));
+    c.flags.push((has.text ? 1 : 0) | (has.reply ? 2 : 0));
+    if (c.id.length % 1024 === 0) yield;
+  }
+  return JSON.stringify(c);
+}
+
+/**
+ * Held reviews from `heldColumns`' JSON, each at its span of `body` (the rendered /reviews.json the
+ * columns were taken from, in the same order): no review is parsed.
+ */
+export function holdColumns(json: string, body: Buffer, spans: Iterable<{ start: number; length: number }>): Review[] {
+  const c = JSON.parse(json) as HeldColumns;
+  const strings = new Interner<string>();
+  const s = (v: string) => strings.get(v, () => v);
+  const lists = c.lists.map((v) => Object.freeze(v));
+  const out: Review[] = [];
+  let i = 0;
+  for (const { start, length } of spans) {
+    if (i >= c.id.length) throw new Error('holdColumns: more reviews in the body than held columns');
+    const h: Held = {
+      body,
+      start,
+      length,
+      id: c.id[i],
+      date: s(c.date[i]),
+      published_at: c.published_at[i],
+      updated_at: c.updated_at[i],
+      rating: c.rating[i],
+      source: s(c.source[i]),
+      language: c.language[i] === null ? null : s(c.language[i]!),
+      technicians: lists[c.technicians[i]],
+      services: lists[c.services[i]],
+      hasText: (c.flags[i] & 1) !== 0,
+      hasReply: (c.flags[i] & 2) !== 0,
+    };
+    out.push(new Proxy(h, handler) as unknown as Review);
+    i++;
+  }
+  if (i !== c.id.length) throw new Error('holdColumns: fewer reviews in the body than held columns');
+  return out;
 }
 
 /** A plain Review object (a held one parsed; any other returned as it is): for structured clones. */

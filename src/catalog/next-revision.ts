@@ -43,13 +43,15 @@ export interface NextRevisionDeps {
 /**
  * The newest stored snapshot up to revision `upTo` as a catalog, or null when there is none usable.
  * It is of an older revision when the process that built the newer ones stopped before storing theirs:
- * the caller builds the rest on it. The corpus thread is seeded with it in the background (`seeded`),
- * so the next revision is built on it.
+ * the caller builds the rest on it. `seed` hands it to the corpus thread (which takes it over in the
+ * background) so the next revision is built on it: the caller calls it before building the next
+ * revision, and may call it only once the loaded one is served, so the thread's start does not
+ * compete with the load for the CPU.
  */
 export async function loadRevision(
   upTo: Revision,
   deps: NextRevisionDeps,
-): Promise<{ catalog: Catalog; held: HeldRevision; seeded: Promise<void> } | null> {
+): Promise<{ catalog: Catalog; held: HeldRevision; seed: () => Promise<void> } | null> {
   const base = deps.publicBaseUrl;
   const format = snapshotFormat(deps.engine.version);
   const found = await deps.store.newestSnapshot(upTo.id, base, format);
@@ -72,8 +74,7 @@ export async function loadRevision(
     catalog,
   };
   // The corpus thread takes this revision over (parsing its analyses there).
-  const seeded = deps.corpus().seed(catalog.revision, snapshot);
-  return { catalog, held, seeded };
+  return { catalog, held, seed: () => deps.corpus().seed(catalog.revision, snapshot) };
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 import { runAtOnce, type Steps } from '../threads/index.js';
 import { presence } from './lazy-review.js';
 import { newestFirst } from './ordered-reviews.js';
-import { type TextDoc, TextIndex } from './text-index.js';
+import { TextIndex } from './text-index.js';
 
 /** A set of review positions as bits, one per review (newest first), 32 to a word. */
 type Bits = Uint32Array;
@@ -35,7 +35,8 @@ export class ReviewIndex {
     private readonly ratingAtLeast: Bits[],
     private readonly byTechnician: Map<string, Bits>,
     private readonly byService: Map<string, Bits>,
-    private readonly text: TextIndex,
+    /** The trigram index of the texts (stored with a snapshot, carried to the next revision). */
+    readonly text: TextIndex,
     /** Keys lowercased: source, language tag; and the reviews with text, with an owner reply. */
     private readonly bySource: Map<string, Bits>,
     private readonly byLanguage: Map<string, Bits>,
@@ -73,14 +74,15 @@ export class ReviewIndex {
     services: MentionMatcher,
     postingsPerCheck = POSTINGS_PER_CHECK,
     previous?: { index: ReviewIndex; fresh: ReadonlySet<unknown> },
-    /** The reviews' texts, when reading them from `reviews` would parse each (held reviews, no `previous`). */
-    texts?: readonly TextDoc[],
+    /** The reviews' text index as a stored revision had it (no `previous`). */
+    stored?: TextIndex,
   ): Steps<ReviewIndex> {
     const words = Math.ceil(reviews.length / 32);
-    const text = yield* TextIndex.build(
-      texts ?? reviews,
-      previous && { index: previous.index.text, docs: previous.index.reviews, fresh: previous.fresh },
-    );
+    if (stored && stored.positions !== reviews.length)
+      throw new Error('ReviewIndex: the stored text index is of another number of reviews');
+    const text =
+      stored ??
+      (yield* TextIndex.build(reviews, previous && { index: previous.index.text, docs: previous.index.reviews, fresh: previous.fresh }));
     const dates: string[] = new Array(reviews.length);
     const ratingExact: Bits[] = [];
     const byTechnician = new Map<string, Bits>();

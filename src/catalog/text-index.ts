@@ -34,9 +34,9 @@ export interface PreviousText {
  * add candidates, never lose matches, because every candidate is confirmed with a real substring check.
  */
 class Segment {
-  private constructor(
-    private readonly offsets: Int32Array,
-    private readonly postings: Int32Array,
+  constructor(
+    readonly offsets: Int32Array,
+    readonly postings: Int32Array,
   ) {}
 
   static *build(folded: readonly string[], from: number, to: number): Steps<Segment> {
@@ -170,7 +170,66 @@ export class TextIndex {
     }
   }
 
+  /** How many positions (this revision's documents) the index covers. */
+  get positions(): number {
+    return this.docOf.length;
+  }
+
   matches(position: number, needle: string): boolean {
     return this.folded[this.docOf[position]].includes(needle);
+  }
+
+  /**
+   * This index as bytes, exactly (stale documents and the delta included), so a process loading a
+   * stored revision restores it instead of folding 100k texts and hashing their trigrams again: one
+   * Int32 array (counts, each folded text's end, docOf, the segments' offsets and postings), then the
+   * folded texts as one UTF-8 string.
+   */
+  encode(): Buffer[] {
+    const ends = new Int32Array(this.folded.length);
+    let chars = 0;
+    for (let d = 0; d < this.folded.length; d++) ends[d] = chars += this.folded[d].length;
+    const segments = this.delta ? [this.base, this.delta] : [this.base];
+    const header = Int32Array.of(
+      this.folded.length,
+      this.baseEnd,
+      this.docOf.length,
+      segments.length,
+      ...segments.map((s) => s.postings.length),
+    );
+    const bytes = (a: Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    return [header, ends, this.docOf, ...segments.flatMap((s) => [s.offsets, s.postings])]
+      .map(bytes)
+      .concat(Buffer.from(this.folded.join('')));
+  }
+
+  /**
+   * An index from `encode`'s bytes. Its arrays are views of `bytes` (copied only if they are not
+   * 4-byte aligned), its texts slices of one decoded string.
+   */
+  static decode(bytes: Buffer): TextIndex {
+    const aligned = bytes.byteOffset % 4 === 0 ? bytes : Buffer.from(bytes);
+    let at = 0;
+    const ints = (n: number) => {
+      if (aligned.byteOffset + at + n * 4 > aligned.byteOffset + aligned.length)
+        throw new Error('TextIndex.decode: the stored index is cut short');
+      const a = new Int32Array(aligned.buffer, aligned.byteOffset + at, n);
+      at += n * 4;
+      return a;
+    };
+    const [documents, baseEnd, positions, segmentCount] = ints(4);
+    const lengths = ints(segmentCount);
+    const ends = ints(documents);
+    const docOf = ints(positions);
+    const segments: Segment[] = [];
+    for (let k = 0; k < segmentCount; k++) segments.push(new Segment(ints(BUCKETS + 1), ints(lengths[k])));
+    const text = aligned.toString('utf8', at);
+    if (text.length !== (documents === 0 ? 0 : ends[documents - 1]))
+      throw new Error('TextIndex.decode: the stored texts do not fit their ends');
+    const folded: string[] = new Array(documents);
+    for (let d = 0, start = 0; d < documents; start = ends[d++]) folded[d] = text.slice(start, ends[d]);
+    const positionOf = new Int32Array(documents).fill(-1);
+    for (let i = 0; i < positions; i++) positionOf[docOf[i]] = i;
+    return new TextIndex(folded, segments[0], baseEnd, segments[1] ?? null, docOf, positionOf);
   }
 }

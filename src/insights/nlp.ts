@@ -1,8 +1,10 @@
 // The one place that talks to wink-nlp: turns text into sentences of tokens with character offsets.
 // The rest of the engine works on these plain arrays, so it does not depend on wink's API.
 
-import model from 'wink-eng-lite-web-model';
-import winkNLP, { type ItsFunction } from 'wink-nlp';
+import { createRequire } from 'node:module';
+import type { Model } from 'wink-eng-lite-web-model';
+import type winkNLP from 'wink-nlp';
+import type { ItsFunction } from 'wink-nlp';
 
 export interface Token {
   /** Lowercased surface form (wink's `normal`, which also expands contractions: "n't" → "not"). */
@@ -37,11 +39,14 @@ let loaded: Wink | null = null;
 
 /**
  * The English model is loaded on first use, not at import: a server that loads a stored snapshot
- * never analyses anything, and should not pay for the model at start.
+ * never analyses anything, and should not pay for the model at start. Even evaluating the model's
+ * module costs about 0.3 s of CPU, so both packages are required here rather than imported.
  */
 function wink(): Wink {
   if (loaded) return loaded;
-  const nlp = winkNLP(model, ['sbd', 'negation', 'pos']);
+  const require = createRequire(import.meta.url);
+  const model = require('wink-eng-lite-web-model') as Model;
+  const nlp = (require('wink-nlp') as typeof winkNLP)(model, ['sbd', 'negation', 'pos']);
   const its = nlp.its;
   loaded = {
     nlp,

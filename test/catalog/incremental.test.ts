@@ -253,7 +253,7 @@ test('spliced JSON is JSON.stringify of the document, for arrays and objects, em
   );
 });
 
-test('the text index carried across revisions finds exactly what a substring scan finds, before and after its base is rebuilt', () => {
+test('the text index carried across revisions (and through its stored form) finds exactly what a substring scan finds, before and after its base is rebuilt', () => {
   const docs0 = storedReviews(200, 3).map((r) => ({ text: r.text }));
   let docs = docs0;
   let index = TextIndex.create(docs);
@@ -277,6 +277,16 @@ test('the text index carried across revisions finds exactly what a substring sca
     }
     index = TextIndex.create(nextDocs, { index, docs, fresh }, { minDelta: 20 });
     docs = nextDocs;
+    // Every other round the index goes through its stored form (as a loading process restores it,
+    // sometimes from bytes at an unaligned offset) and the next round is carried on the restored one.
+    if (round % 2 === 1) {
+      const bytes = Buffer.concat(index.encode());
+      const unaligned = Buffer.alloc(bytes.length + 1).subarray(1);
+      bytes.copy(unaligned);
+      index = TextIndex.decode(round % 4 === 1 ? bytes : unaligned);
+      assert.equal(index.positions, docs.length);
+      assert.throws(() => TextIndex.decode(bytes.subarray(0, bytes.length >> 1)), /cut short|do not fit/);
+    }
     for (const n of needles) {
       const needle = foldText(n);
       const expected = docs.flatMap((d, i) => (foldText(d.text ?? '').includes(needle) ? [i] : []));
