@@ -126,8 +126,8 @@ export async function stageAll(
       await clock.maybePause();
     }
   } catch (err) {
-    // The engine's stage is ended (and its answer dropped), so it is not left waiting for parts.
-    sink.end().catch(() => {});
+    // The engine drops the stage, so it is not left waiting for parts (nor this call for its answer).
+    sink.abort();
     throw err;
   }
   const staged = await sink.end();

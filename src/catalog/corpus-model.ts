@@ -187,6 +187,10 @@ export class CorpusModel {
     }
   }
 
+  stageAbort(): void {
+    this.staging = null;
+  }
+
   stageEnd(): Staged {
     const s = this.staging;
     if (!s) throw new Error('CorpusModel: stage end without a stage begun');

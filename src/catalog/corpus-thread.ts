@@ -22,6 +22,9 @@ function handle(m: ToCorpus): void {
       case 'stage-part':
         model.stageRows(m.rows, m.changed);
         return;
+      case 'stage-abort':
+        model.stageAbort();
+        return;
       case 'stage-end': {
         const { found, analysed } = model.stageEnd();
         const entries: FoundEntry[] = [...found].map(([id, f]) => [id, [...f.technicians], [...f.services], [...f.service_areas]]);

@@ -30,6 +30,8 @@ export type StageHead = Pick<StageInput, 'business' | 'basedOn'>;
 export interface StageSink {
   add(rows: CorpusRow[], changed?: string[]): Promise<void>;
   end(): Promise<Staged>;
+  /** Drops the stage (its read failed): nothing is answered, and the next stage starts clean. */
+  abort(): void;
 }
 
 /** `stage` as one part of a sink. */
@@ -67,6 +69,9 @@ export class LocalCorpus implements CorpusEngine {
       async end() {
         if (begun) throw begun;
         return model.stageEnd();
+      },
+      abort() {
+        model.stageAbort();
       },
     };
   }
@@ -125,11 +130,15 @@ export class CorpusWorker implements CorpusEngine {
     this.calls.clear();
   }
 
+  /** A call whose answer no one waits for any more. */
+  private forget(id: number): void {
+    if (this.calls.delete(id) && this.calls.size === 0) this.worker.unref();
+  }
+
   private receive(m: FromCorpus): void {
     const call = this.calls.get(m.id);
     if (!call) return;
-    this.calls.delete(m.id);
-    if (this.calls.size === 0) this.worker.unref();
+    this.forget(m.id);
     if (m.t === 'failed') call.reject(m.stale ? new StaleCorpusError(m.message) : new Error(`corpus thread: ${m.message}`));
     else call.resolve(m);
   }
@@ -178,6 +187,10 @@ export class CorpusWorker implements CorpusEngine {
           if (clock?.due()) await clock.pause();
         }
         return staged;
+      },
+      abort: () => {
+        this.post({ t: 'stage-abort', id });
+        this.forget(id);
       },
     };
   }
