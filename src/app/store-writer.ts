@@ -21,6 +21,8 @@ export type FromWriter = { id: number; error?: string };
 
 /** Rows per message: serialising one writes about 200 KB (a few milliseconds even into fresh memory). */
 const PART = 200;
+/** Analysis parts sent ahead of the one being written: 3,200 rows in flight. */
+const IN_FLIGHT = 16;
 
 /**
  * A shared-memory copy of a buffer, made a slice at a time, so the thread reads it without another
@@ -73,12 +75,15 @@ export class StoreWriter {
   }
 
   async saveAnalyses(items: AnalysisWrite[], ctx: AnalysisContext, clock: SliceClock): Promise<void> {
-    const parts: Promise<void>[] = [];
+    // A few parts in flight, not all: the thread's queue would otherwise hold a copy of every analysis
+    // at once (a gigabyte for a million reviews analysed on a first start).
+    const inFlight: Promise<void>[] = [];
     for (let i = 0; i < items.length; i += PART) {
-      parts.push(this.send({ t: 'analyses', id: this.nextId++, items: items.slice(i, i + PART), ctx }));
+      if (inFlight.length >= IN_FLIGHT) await inFlight.shift();
+      inFlight.push(this.send({ t: 'analyses', id: this.nextId++, items: items.slice(i, i + PART), ctx }));
       if (clock.due()) await clock.pause();
     }
-    await Promise.all(parts);
+    await Promise.all(inFlight);
   }
 
   async saveSnapshot(

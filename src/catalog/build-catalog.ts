@@ -14,24 +14,48 @@ import type { Catalog, CatalogParts } from './catalog.js';
 import type { CorpusRow } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
 import { HeldReviews, plainReview, tallied } from './lazy-review.js';
-import { orderAll, orderUpdated } from './ordered-reviews.js';
+import { type OrderedReviews, orderAll, orderUpdated } from './ordered-reviews.js';
 import { FEED_SIZE } from './render/feeds.js';
 import { SplicedJson } from './render/spliced-json.js';
 import { ReviewIndex } from './review-index.js';
-import type { Attribution } from './to-review.js';
+import { type Attribution, NO_MENTIONS, toReview, withMentions } from './to-review.js';
 
-interface BuildCommon {
+interface BuildHead {
   revision: Revision;
   business: Business;
-  /** Stored analyses (JSON) by review id, each of its row as it is now; a review without one is analysed. */
-  analyses: ReadonlyMap<string, string>;
   publicBaseUrl: string;
 }
 
-/** Build from stored reviews: what a revision is made of. */
+interface BuildCommon extends BuildHead {
+  /** Stored analyses (JSON) by review id, each of its row as it is now; a review without one is analysed. */
+  analyses: ReadonlyMap<string, string>;
+}
+
+/** Build from stored reviews held at once (tests, tools): what a revision is made of. */
 export interface CatalogInput extends BuildCommon {
   /** The published reviews by id. */
   rows: ReadonlyMap<string, StoredReview>;
+}
+
+/** One page of a full read: published rows, and the stored analyses (JSON) of those that have a current one. */
+export interface RowsPage {
+  rows: readonly StoredReview[];
+  analyses: ReadonlyMap<string, string>;
+}
+
+/** A full build's reviews, made page by page as the rows were read, with their corpus staged. */
+export interface StagedReviews {
+  /** In the order read (orderAll sorts them in place). */
+  reviews: Review[];
+  /** Analyses the corpus made because none was stored (JSON), by id. */
+  analysed: ReadonlyMap<string, string>;
+  /** The row version of each review that had no stored analysis: what a made analysis is stored under. */
+  versions: ReadonlyMap<string, string>;
+}
+
+/** A full build after its read: every published review made and staged. */
+export interface CatalogFromStaged extends BuildHead {
+  staged: StagedReviews;
 }
 
 /**
@@ -72,6 +96,48 @@ const corpusRow = (r: StoredReview, stored: string | null): CorpusRow => ({
   service_area: r.service_area,
   stored,
 });
+
+/**
+ * A full build's read side: each page of rows becomes reviews (their mentions added once staged) and
+ * corpus rows sent to the engine before the next page is read, so neither the stored rows nor their
+ * analyses' JSON are held for the whole corpus (at 1M reviews that is gigabytes).
+ */
+export async function stageAll(
+  pages: AsyncIterable<RowsPage> | Iterable<RowsPage>,
+  head: Pick<BuildHead, 'business' | 'publicBaseUrl'>,
+  engine: CorpusEngine,
+  clock: SliceClock,
+): Promise<StagedReviews> {
+  const permalink = links(head.publicBaseUrl).review;
+  const sink = engine.beginStage({ business: head.business, basedOn: null }, clock);
+  const reviews: Review[] = [];
+  const versions = new Map<string, string>();
+  try {
+    for await (const page of pages) {
+      const rows: CorpusRow[] = new Array(page.rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        const r = page.rows[i];
+        const stored = page.analyses.get(r.id) ?? null;
+        if (stored === null) versions.set(r.id, r.version);
+        rows[i] = corpusRow(r, stored);
+        reviews.push(toReview(r, NO_MENTIONS, permalink));
+      }
+      await sink.add(rows);
+      await clock.maybePause();
+    }
+  } catch (err) {
+    // The engine drops the stage, so it is not left waiting for parts (nor this call for its answer).
+    sink.abort();
+    throw err;
+  }
+  const staged = await sink.end();
+  for (let i = 0; i < reviews.length; i++) {
+    const found = staged.found.get(reviews[i].id);
+    if (found) withMentions(reviews[i], found);
+    if (i % 4096 === 0) await clock.maybePause();
+  }
+  return { reviews, analysed: staged.analysed, versions };
+}
 
 function* corpusRows(rows: Iterable<StoredReview>, analyses: ReadonlyMap<string, string>): Steps<CorpusRow[]> {
   const out: CorpusRow[] = [];
@@ -115,37 +181,38 @@ function* tally(reviews: ReviewsDocument['reviews'], asOf: string): Steps<Return
 }
 
 /**
- * What a catalog for a revision is made of (Catalog.fromReviews and Catalog.update), made in slices of
+ * What a catalog for a revision is made of (Catalog.fromStaged and Catalog.update), made in slices of
  * about `clock`'s length with the event loop running in between, so requests keep being answered
  * however large the change: the analyses and the insights are made by the corpus engine (a worker
  * thread on a server), and this thread builds the reviews, their body and the search index meanwhile.
  * With `previous`, the engine must hold that revision's corpus.
  */
 export async function buildParts(
-  input: CatalogInput | CatalogChanges,
+  input: CatalogFromStaged | CatalogChanges,
   previous: Catalog | null,
   engine: CorpusEngine,
   clock: SliceClock,
 ): Promise<CatalogParts> {
   const l = links(input.publicBaseUrl);
-  const update = 'changes' in input && previous ? { previous, changes: input.changes } : null;
-  const published: StoredReview[] = [];
-  for (const r of update ? update.changes.values() : (input as CatalogInput).rows.values()) if (r) published.push(r);
-  const rows = await runInSlices(corpusRows(published, input.analyses), clock);
-  const staged = await engine.stage(
-    {
-      business: input.business,
-      basedOn: update ? update.previous.revision : null,
-      changed: update ? [...update.changes.keys()] : [],
-      rows,
-    },
-    clock,
-  );
-
-  const ordered = await runInSlices(
-    update ? orderUpdated(update.previous.reviews, update.changes, staged.found, l.review) : orderAll(published, staged.found, l.review),
-    clock,
-  );
+  let ordered: OrderedReviews;
+  let analysed: ReadonlyMap<string, string>;
+  if ('staged' in input) {
+    ordered = await runInSlices(orderAll(input.staged.reviews), clock);
+    analysed = input.staged.analysed;
+  } else {
+    if (!previous) throw new Error('buildParts: changes without the previous catalog');
+    const published: StoredReview[] = [];
+    for (const r of input.changes.values()) if (r) published.push(r);
+    const rows = await runInSlices(corpusRows(published, input.analyses), clock);
+    const staged = await engine.stage(
+      { business: input.business, basedOn: previous.revision, changed: [...input.changes.keys()], rows },
+      clock,
+    );
+    ordered = await runInSlices(orderUpdated(previous.reviews, input.changes, staged.found, l.review), clock);
+    analysed = staged.analysed;
+  }
+  // What an update carries over from (a full build renders and indexes everything).
+  const update = 'staged' in input ? null : previous;
   const { reviews, freshPositions } = ordered;
   const freshIds: string[] = new Array(freshPositions.length);
   for (let k = 0; k < freshIds.length; k++) {
@@ -179,7 +246,7 @@ export async function buildParts(
       'reviews',
       'array',
       { keys: ids, values: reviews },
-      update?.previous.reviewsJson,
+      update?.reviewsJson,
       update ? ordered.fresh : undefined,
       // In shared memory, like the insights body: a new corpus thread can take the revision over without a copy.
       (n) => Buffer.from(new SharedArrayBuffer(n)),
@@ -193,7 +260,7 @@ export async function buildParts(
       attribution.technicians,
       attribution.services,
       undefined,
-      update ? { index: update.previous.index, fresh: ordered.fresh } : undefined,
+      update ? { index: update.index, fresh: ordered.fresh } : undefined,
     ),
     clock,
   );
@@ -215,7 +282,7 @@ export async function buildParts(
     attribution,
     index: await runInSlices(index.withReviews(held), clock),
     positions,
-    analysed: staged.analysed,
+    analysed,
     feeds: insights.feeds,
   };
 }

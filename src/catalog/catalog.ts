@@ -13,7 +13,15 @@ import {
 } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
 import { runAtOnce, runInSlices, SliceClock } from '../threads/index.js';
-import { attributionFor, buildParts, type CatalogChanges, type CatalogInput, positionsOf } from './build-catalog.js';
+import {
+  attributionFor,
+  buildParts,
+  type CatalogChanges,
+  type CatalogFromStaged,
+  type CatalogInput,
+  positionsOf,
+  stageAll,
+} from './build-catalog.js';
 import type { SeedBodies } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
 import { heldColumns, holdColumns, plainReview } from './lazy-review.js';
@@ -59,7 +67,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /**
  * One data revision, immutable: everything every surface serves, with the dataset and feed bodies
  * rendered once. Built off the request path and swapped in whole, so a request never sees two
- * revisions. Made only by its named builders: fromReviews (from scratch), update (on the previous
+ * revisions. Made only by its named builders: fromReviews or fromStaged (from scratch), update (on the previous
  * revision, from what changed) and fromSnapshot (the bytes an earlier build stored).
  */
 export class Catalog {
@@ -119,8 +127,14 @@ export class Catalog {
     };
   }
 
-  /** A revision from every published review (a full read). */
+  /** A revision from every published review, held at once (tests and tools; a server reads in pages). */
   static async fromReviews(input: CatalogInput, engine: CorpusEngine, clock = new SliceClock()): Promise<Catalog> {
+    const staged = await stageAll([{ rows: [...input.rows.values()], analyses: input.analyses }], input, engine, clock);
+    return Catalog.fromStaged({ ...input, staged }, engine, clock);
+  }
+
+  /** A revision from every published review, made and staged page by page as they were read (stageAll). */
+  static async fromStaged(input: CatalogFromStaged, engine: CorpusEngine, clock = new SliceClock()): Promise<Catalog> {
     return new Catalog(await buildParts(input, null, engine, clock));
   }
 

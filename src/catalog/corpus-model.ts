@@ -33,7 +33,7 @@ export interface StageInput {
 }
 
 export interface Staged {
-  /** The mentions each row's analysis found, by id. */
+  /** The mentions each row's analysis found, by id (a row whose analysis found none has no entry). */
   found: Map<string, FoundMentions>;
   /** Analyses made because none was stored (JSON, to be stored), by id. */
   analysed: Map<string, string>;
@@ -100,6 +100,13 @@ const corpusReview = (r: CorpusReview): CorpusReview => ({
 /** The analyzer's options for a profile, and the key under which one is reused. */
 const analyzerKey = (b: Business) => JSON.stringify([b.vertical, b.technicians, b.services, b.service_areas]);
 
+/** The rows of a stage, kept until its commit. */
+interface StagedRows {
+  business: Business;
+  changed: Set<string>;
+  fresh: Map<string, { review: CorpusReview; analysis: ReviewAnalysis }>;
+}
+
 /**
  * Everything about a corpus that is computed from analyses: the per-review analyses themselves (stored
  * ones parsed, missing ones made), the corpus insights and the per_review body; and the feeds, whose
@@ -109,11 +116,9 @@ const analyzerKey = (b: Business) => JSON.stringify([b.vertical, b.technicians, 
  */
 export class CorpusModel {
   private held: Held | null = null;
-  private staged: {
-    business: Business;
-    changed: Set<string>;
-    fresh: Map<string, { review: CorpusReview; analysis: ReviewAnalysis }>;
-  } | null = null;
+  private staged: StagedRows | null = null;
+  /** A stage under way (between stageBegin and stageEnd). */
+  private staging: (StagedRows & Staged) | null = null;
   private analyzer: { key: string; analyzer: ReturnType<Engine['createAnalyzer']> } | null = null;
 
   constructor(
@@ -132,27 +137,43 @@ export class CorpusModel {
   }
 
   stage(input: StageInput): Staged {
-    if (input.basedOn === null) this.held = null;
-    else if (this.held?.revision !== input.basedOn)
-      throw new StaleCorpusError(`the corpus is at revision ${this.held?.revision ?? 'none'}, not ${input.basedOn}`);
-    const found = new Map<string, FoundMentions>();
-    const analysed = new Map<string, string>();
-    const fresh = new Map<string, { review: CorpusReview; analysis: ReviewAnalysis }>();
-    for (const row of input.rows) {
+    this.stageBegin(input.business, input.basedOn);
+    this.stageRows(input.rows, input.changed);
+    return this.stageEnd();
+  }
+
+  /**
+   * A stage in parts (`stage` is begin, one part, end): each part's stored analyses are parsed as it
+   * arrives, so a full build of a large corpus never holds every row's analysis JSON at once.
+   */
+  stageBegin(business: Business, basedOn: number | null): void {
+    if (basedOn === null) this.held = null;
+    else if (this.held?.revision !== basedOn)
+      throw new StaleCorpusError(`the corpus is at revision ${this.held?.revision ?? 'none'}, not ${basedOn}`);
+    this.staging = { business, changed: new Set(), fresh: new Map(), found: new Map(), analysed: new Map() };
+    this.staged = null;
+  }
+
+  stageRows(rows: readonly CorpusRow[], changed: readonly string[]): void {
+    const s = this.staging;
+    if (!s) throw new Error('CorpusModel: stage rows without a stage begun');
+    for (const id of changed) s.changed.add(id);
+    for (const row of rows) {
       let analysis: ReviewAnalysis;
       if (row.stored !== null) analysis = JSON.parse(row.stored) as ReviewAnalysis;
       else {
-        analysis = this.analyzerFor(input.business).analyze({
+        analysis = this.analyzerFor(s.business).analyze({
           id: row.id,
           rating: row.rating,
           text: row.text,
           title: row.title,
           language: row.language,
         });
-        analysed.set(row.id, JSON.stringify(analysis));
+        s.analysed.set(row.id, JSON.stringify(analysis));
       }
-      const mentions = { technicians: analysis.technicians, services: analysis.services, service_areas: analysis.service_areas };
-      found.set(row.id, mentions);
+      // Only rows whose analysis found a mention are answered (most find none: no entry means none).
+      if (analysis.technicians.length + analysis.services.length + analysis.service_areas.length > 0)
+        s.found.set(row.id, { technicians: analysis.technicians, services: analysis.services, service_areas: analysis.service_areas });
       const review: CorpusReview = {
         id: row.id,
         rating: row.rating,
@@ -162,10 +183,20 @@ export class CorpusModel {
         services: union(row.services, analysis.services),
         service_area: row.service_area ?? analysis.service_areas[0] ?? null,
       };
-      fresh.set(row.id, { review, analysis });
+      s.fresh.set(row.id, { review, analysis });
     }
-    this.staged = { business: input.business, changed: new Set(input.changed), fresh };
-    return { found, analysed };
+  }
+
+  stageAbort(): void {
+    this.staging = null;
+  }
+
+  stageEnd(): Staged {
+    const s = this.staging;
+    if (!s) throw new Error('CorpusModel: stage end without a stage begun');
+    this.staging = null;
+    this.staged = { business: s.business, changed: s.changed, fresh: s.fresh };
+    return { found: s.found, analysed: s.analysed };
   }
 
   commit(input: CommitInput): Committed {

@@ -7,6 +7,8 @@ export type ToCorpus =
   | { t: 'stage-begin'; id: number; business: Business; basedOn: number | null }
   | { t: 'stage-part'; id: number; changed: string[]; rows: CorpusRow[] }
   | { t: 'stage-end'; id: number }
+  /** The stage's read failed: drop what was staged, answer nothing. */
+  | { t: 'stage-abort'; id: number }
   /** The next part of the staged answer: taken one at a time, since a port delivers every queued message in one turn. */
   | { t: 'stage-take'; id: number }
   /** `freshIds` joined by newlines: one string copies faster than 100k small ones. */

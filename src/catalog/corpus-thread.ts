@@ -1,6 +1,6 @@
 // Worker thread: the corpus model (analyses, insights, per_review body) of CorpusWorker.
 import { parentPort, workerData } from 'node:worker_threads';
-import { CorpusModel, type CorpusRow, StaleCorpusError } from './corpus-model.js';
+import { CorpusModel, StaleCorpusError } from './corpus-model.js';
 import { type FoundEntry, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 import { loadEngine } from './engine.js';
 
@@ -9,29 +9,24 @@ const send = (m: FromCorpus) => port.postMessage(m);
 // Bodies in shared memory, so the main thread serves them as they are.
 let model: CorpusModel;
 let outbox: { found: FoundEntry[]; analysed: [string, string][] }[] = [];
-let staging: {
-  business: Extract<ToCorpus, { t: 'stage-begin' }>['business'];
-  basedOn: number | null;
-  changed: string[];
-  rows: CorpusRow[];
-} | null = null;
 
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 function handle(m: ToCorpus): void {
   try {
     switch (m.t) {
+      // Each part is staged as it arrives: its rows (and their analyses' JSON) are let go before the next.
       case 'stage-begin':
-        staging = { business: m.business, basedOn: m.basedOn, changed: [], rows: [] };
+        model.stageBegin(m.business, m.basedOn);
         return;
       case 'stage-part':
-        for (const id of m.changed) staging!.changed.push(id);
-        for (const row of m.rows) staging!.rows.push(row);
+        model.stageRows(m.rows, m.changed);
+        return;
+      case 'stage-abort':
+        model.stageAbort();
         return;
       case 'stage-end': {
-        const input = staging!;
-        staging = null;
-        const { found, analysed } = model.stage(input);
+        const { found, analysed } = model.stageEnd();
         const entries: FoundEntry[] = [...found].map(([id, f]) => [id, [...f.technicians], [...f.services], [...f.service_areas]]);
         const made = [...analysed];
         outbox = [];
@@ -74,7 +69,6 @@ function handle(m: ToCorpus): void {
         return;
     }
   } catch (err) {
-    staging = null;
     send({
       t: 'failed',
       id: m.id,

@@ -4,6 +4,7 @@ import {
   type CommitInput,
   type Committed,
   CorpusModel,
+  type CorpusRow,
   type SeedBodies,
   type Staged,
   type StageInput,
@@ -16,10 +17,28 @@ import type { FoundMentions } from './to-review.js';
 /** The corpus model as the catalog builder uses it: on a worker thread (a server) or in this thread (tests, tools). */
 export interface CorpusEngine {
   stage(input: StageInput, clock?: SliceClock): Promise<Staged>;
+  /** A stage sent in parts as they are read (`stage` is one part), so the caller holds one part at a time. */
+  beginStage(head: StageHead, clock?: SliceClock): StageSink;
   commit(input: CommitInput): Promise<Committed>;
   /** Take over a revision loaded from a snapshot (see CorpusModel.seed). */
   seed(revision: number, bodies: SeedBodies): Promise<void>;
   close(): Promise<void>;
+}
+
+export type StageHead = Pick<StageInput, 'business' | 'basedOn'>;
+
+export interface StageSink {
+  add(rows: CorpusRow[], changed?: string[]): Promise<void>;
+  end(): Promise<Staged>;
+  /** Drops the stage (its read failed): nothing is answered, and the next stage starts clean. */
+  abort(): void;
+}
+
+/** `stage` as one part of a sink. */
+async function stageWhole(engine: CorpusEngine, input: StageInput, clock?: SliceClock): Promise<Staged> {
+  const sink = engine.beginStage({ business: input.business, basedOn: input.basedOn }, clock);
+  await sink.add(input.rows, input.changed);
+  return sink.end();
 }
 
 /** The model in the calling thread: the same results, with the work on the caller's event loop. */
@@ -32,6 +51,29 @@ export class LocalCorpus implements CorpusEngine {
 
   async stage(input: StageInput): Promise<Staged> {
     return this.model.stage(input);
+  }
+
+  beginStage(head: StageHead): StageSink {
+    const model = this.model;
+    let begun: Error | null = null;
+    // Thrown by the sink's end, as the worker's answer would be.
+    try {
+      model.stageBegin(head.business, head.basedOn);
+    } catch (err) {
+      begun = err as Error;
+    }
+    return {
+      async add(rows, changed = []) {
+        if (!begun) model.stageRows(rows, changed);
+      },
+      async end() {
+        if (begun) throw begun;
+        return model.stageEnd();
+      },
+      abort() {
+        model.stageAbort();
+      },
+    };
   }
 
   async commit(input: CommitInput): Promise<Committed> {
@@ -94,11 +136,15 @@ export class CorpusWorker implements CorpusEngine {
     this.calls.clear();
   }
 
+  /** A call whose answer no one waits for any more. */
+  private forget(id: number): void {
+    if (this.calls.delete(id) && this.calls.size === 0) this.worker.unref();
+  }
+
   private receive(m: FromCorpus): void {
     const call = this.calls.get(m.id);
     if (!call) return;
-    this.calls.delete(m.id);
-    if (this.calls.size === 0) this.worker.unref();
+    this.forget(m.id);
     if (m.t === 'failed') call.reject(m.stale ? new StaleCorpusError(m.message) : new Error(`corpus thread: ${m.message}`));
     else call.resolve(m);
   }
@@ -117,28 +163,42 @@ export class CorpusWorker implements CorpusEngine {
     this.worker.postMessage(m, transfer);
   }
 
-  async stage(input: StageInput, clock?: SliceClock): Promise<Staged> {
+  stage(input: StageInput, clock?: SliceClock): Promise<Staged> {
+    return stageWhole(this, input, clock);
+  }
+
+  beginStage(head: StageHead, clock?: SliceClock): StageSink {
     const id = this.nextId++;
     const answer = this.call(id);
-    this.post({ t: 'stage-begin', id, business: input.business, basedOn: input.basedOn });
-    for (let i = 0; i < Math.max(input.changed.length, input.rows.length); i += PART) {
-      this.post({ t: 'stage-part', id, changed: input.changed.slice(i, i + PART), rows: input.rows.slice(i, i + PART) });
-      if (clock?.due()) await clock.pause();
-    }
-    this.post({ t: 'stage-end', id });
-    const { parts } = (await answer) as Extract<FromCorpus, { t: 'staged' }>;
-    const staged: Staged = { found: new Map(), analysed: new Map() };
-    for (let k = 0; k < parts; k++) {
-      const take = this.nextId++;
-      const part = this.call(take);
-      this.post({ t: 'stage-take', id: take });
-      const m = (await part) as Extract<FromCorpus, { t: 'staged-part' }>;
-      for (const [rid, technicians, services, service_areas] of m.found)
-        staged.found.set(rid, { technicians, services, service_areas } satisfies FoundMentions);
-      for (const [rid, json] of m.analysed) staged.analysed.set(rid, json);
-      if (clock?.due()) await clock.pause();
-    }
-    return staged;
+    this.post({ t: 'stage-begin', id, business: head.business, basedOn: head.basedOn });
+    return {
+      add: async (rows, changed = []) => {
+        for (let i = 0; i < Math.max(changed.length, rows.length); i += PART) {
+          this.post({ t: 'stage-part', id, changed: changed.slice(i, i + PART), rows: rows.slice(i, i + PART) });
+          if (clock?.due()) await clock.pause();
+        }
+      },
+      end: async () => {
+        this.post({ t: 'stage-end', id });
+        const { parts } = (await answer) as Extract<FromCorpus, { t: 'staged' }>;
+        const staged: Staged = { found: new Map(), analysed: new Map() };
+        for (let k = 0; k < parts; k++) {
+          const take = this.nextId++;
+          const part = this.call(take);
+          this.post({ t: 'stage-take', id: take });
+          const m = (await part) as Extract<FromCorpus, { t: 'staged-part' }>;
+          for (const [rid, technicians, services, service_areas] of m.found)
+            staged.found.set(rid, { technicians, services, service_areas } satisfies FoundMentions);
+          for (const [rid, json] of m.analysed) staged.analysed.set(rid, json);
+          if (clock?.due()) await clock.pause();
+        }
+        return staged;
+      },
+      abort: () => {
+        this.post({ t: 'stage-abort', id });
+        this.forget(id);
+      },
+    };
   }
 
   async commit(input: CommitInput): Promise<Committed> {

@@ -1,6 +1,7 @@
 import { type Business, NotReadyError, type StoredReview } from '../domain/index.js';
 import { type AnalysisContext, type AnalysisWrite, analysisKey, type Revision, type Store } from '../store/index.js';
 import { SliceClock } from '../threads/index.js';
+import { type RowsPage, stageAll } from './build-catalog.js';
 import { Catalog } from './catalog.js';
 import { StaleCorpusError } from './corpus-model.js';
 import type { CorpusWorker } from './corpus-worker.js';
@@ -100,63 +101,99 @@ export async function buildNextRevision(
     if (!revision || !business) throw new NotReadyError(NO_PROFILE);
     const context = buildContext(business, base);
     const ctx: AnalysisContext = { engine: deps.engine.version, business };
-    const full = !(held && held.context === context);
-    // Each row read by id (a full read: the published ones; an update: every changed one).
+    if (!(held && held.context === context)) {
+      // A full read: each page of rows becomes reviews and corpus rows before the next one is read.
+      const staged = await stageAll(publishedPages(view, ctx), { business, publicBaseUrl: base }, engine, clock);
+      return { revision, business, context, ctx, staged };
+    }
+    // An update: every changed row, by id.
     const byId = new Map<string, StoredReview>();
     const published: string[] = [];
-    for await (const page of full ? view.publishedReviewPages() : view.reviewsChangedAfterPages(held!.revision)) {
+    for await (const page of view.reviewsChangedAfterPages(held.revision)) {
       for (const r of page) {
         byId.set(r.id, r);
         if (r.published) published.push(r.id);
       }
       await clock.maybePause();
     }
-    // A stored analysis counts only if it is of this text under this profile and engine; the others
-    // (and the missing ones) are made on the corpus thread.
-    const stored = new Map<string, string>();
-    for await (const page of view.analysisPages(full ? null : published)) {
-      for (const a of page) {
-        const row = byId.get(a.review_id);
-        if (row?.published && a.key === analysisKey(row.version, ctx)) stored.set(a.review_id, a.analysis);
-      }
-      await clock.maybePause();
-    }
-    return { revision, business, context, ctx, byId, full, published: full ? byId.size : await view.publishedCount(), stored };
+    const stored = await currentAnalyses(view, published, byId, ctx, clock);
+    return { revision, business, context, ctx, changed: { byId, stored, published: await view.publishedCount() } };
   });
-  const ids = read.full ? new Set<string>() : held!.ids;
+  const common = { revision: read.revision, business: read.business, publicBaseUrl: base };
+  const analysed: AnalysesToStore = { items: [], ctx: read.ctx };
+  const { staged } = read;
+  if (staged) {
+    const ids = new Set<string>();
+    for (let i = 0; i < staged.reviews.length; i++) {
+      ids.add(staged.reviews[i].id);
+      if (i % 4096 === 0) await clock.maybePause();
+    }
+    const catalog = await Catalog.fromStaged({ ...common, staged }, engine, clock);
+    for (const [id, analysis] of catalog.analysed) {
+      analysed.items.push({ reviewId: id, version: staged.versions.get(id)!, analysis });
+      if (clock.due()) await clock.pause();
+    }
+    return { catalog, held: { revision: read.revision.id, context: read.context, ids, catalog }, analysed, from: 'full read' };
+  }
+  const { byId, stored, published } = read.changed;
+  const ids = held!.ids;
   const changes = new Map<string, StoredReview | null>();
-  for (const r of read.byId.values()) {
+  for (const r of byId.values()) {
     changes.set(r.id, r.published ? r : null);
     if (r.published) ids.add(r.id);
     else ids.delete(r.id);
     if (clock.due()) await clock.pause();
   }
-  if (ids.size !== read.published) {
-    deps.log.warn({ held: ids.size, published: read.published }, 'catalog drifted from the store; reading everything');
+  if (ids.size !== published) {
+    deps.log.warn({ held: ids.size, published }, 'catalog drifted from the store; reading everything');
     return buildNextRevision(null, deps);
   }
-  const common = { revision: read.revision, business: read.business, analyses: read.stored, publicBaseUrl: base };
   let catalog: Catalog;
   try {
-    catalog = read.full
-      ? await Catalog.fromReviews({ ...common, rows: read.byId }, engine, clock)
-      : await Catalog.update(held!.catalog, { ...common, changes }, engine, clock);
+    catalog = await Catalog.update(held!.catalog, { ...common, analyses: stored, changes }, engine, clock);
   } catch (err) {
     // The corpus thread holds another revision than the one this build is based on (it was replaced,
     // or its take-over of a loaded snapshot failed): read everything.
-    if (!(err instanceof StaleCorpusError) || read.full) throw err;
+    if (!(err instanceof StaleCorpusError)) throw err;
     deps.log.warn({ err: err.message }, 'the corpus thread is not at the held revision; reading everything');
     return buildNextRevision(null, deps);
   }
-  const analysed: AnalysesToStore = { items: [], ctx: read.ctx };
   for (const [id, analysis] of catalog.analysed) {
-    analysed.items.push({ reviewId: id, version: read.byId.get(id)!.version, analysis });
+    analysed.items.push({ reviewId: id, version: byId.get(id)!.version, analysis });
     if (clock.due()) await clock.pause();
   }
-  return {
-    catalog,
-    held: { revision: read.revision.id, context: read.context, ids, catalog },
-    analysed,
-    from: read.full ? 'full read' : 'update',
-  };
+  return { catalog, held: { revision: read.revision.id, context: read.context, ids, catalog }, analysed, from: 'update' };
+}
+
+type StoreView = Parameters<Parameters<Store['consistentRead']>[0]>[0];
+
+/**
+ * The stored analyses that count for these rows: only one of the row's text under this profile and
+ * engine (the others, and the missing ones, are made on the corpus thread).
+ */
+async function currentAnalyses(
+  view: StoreView,
+  ids: string[],
+  rows: ReadonlyMap<string, StoredReview>,
+  ctx: AnalysisContext,
+  clock: SliceClock,
+): Promise<Map<string, string>> {
+  const stored = new Map<string, string>();
+  for await (const page of view.analysisPages(ids)) {
+    for (const a of page) {
+      const row = rows.get(a.review_id);
+      if (row?.published && a.key === analysisKey(row.version, ctx)) stored.set(a.review_id, a.analysis);
+    }
+    await clock.maybePause();
+  }
+  return stored;
+}
+
+/** Every published row a page at a time, each page with its current stored analyses. */
+async function* publishedPages(view: StoreView, ctx: AnalysisContext): AsyncGenerator<RowsPage> {
+  const clock = new SliceClock();
+  for await (const rows of view.publishedReviewPages()) {
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    yield { rows, analyses: await currentAnalyses(view, [...byId.keys()], byId, ctx, clock) };
+  }
 }

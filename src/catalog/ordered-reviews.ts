@@ -1,6 +1,6 @@
 import type { Review, StoredReview } from '../domain/index.js';
 import type { Steps } from '../threads/index.js';
-import { type FoundMentions, toReview } from './to-review.js';
+import { type FoundMentions, NO_MENTIONS, toReview } from './to-review.js';
 
 /** Published reviews newest first. */
 export interface OrderedReviews {
@@ -35,19 +35,15 @@ function* reviewsOf(
 ): Steps<Review[]> {
   const out: Review[] = [];
   for (const row of rows) {
-    out.push(toReview(row, found.get(row.id)!, permalink));
+    out.push(toReview(row, found.get(row.id) ?? NO_MENTIONS, permalink));
     if (out.length % 256 === 0) yield;
   }
   return out;
 }
 
-/** Every row as a review, sorted. */
-export function* orderAll(
-  rows: Iterable<StoredReview>,
-  found: ReadonlyMap<string, FoundMentions>,
-  permalink: (id: string) => string,
-): Steps<OrderedReviews> {
-  const reviews = yield* sortSteps(yield* reviewsOf(rows, found, permalink), newestFirst);
+/** Every review of a full build, sorted (in place). */
+export function* orderAll(made: Review[]): Steps<OrderedReviews> {
+  const reviews = yield* sortSteps(made, newestFirst);
   const freshPositions = new Int32Array(reviews.length);
   for (let i = 0; i < reviews.length; i++) freshPositions[i] = i;
   return { reviews, fresh: yield* setOf(reviews), freshPositions };

@@ -13,6 +13,9 @@ export interface FoundMentions {
   service_areas: readonly string[];
 }
 
+/** What an analysis that found no mention has (the corpus reports only rows with some). */
+export const NO_MENTIONS: FoundMentions = { technicians: [], services: [], service_areas: [] };
+
 export const union = (explicit: string[], found: readonly string[]) =>
   found.every((id) => explicit.includes(id)) ? explicit : [...new Set([...explicit, ...found])];
 
@@ -24,11 +27,16 @@ export const union = (explicit: string[], found: readonly string[]) =>
 export function toReview(r: StoredReview, analysis: FoundMentions, permalink: (id: string) => string): Review {
   // The record is in the Review's key order (the bytes follow it), so a new review field passes through.
   const { source_review_id, published, version, changed_revision, ...review } = r;
-  return {
-    ...review,
-    technicians: union(r.technicians, analysis.technicians),
-    services: union(r.services, analysis.services),
-    service_area: r.service_area ?? analysis.service_areas[0] ?? null,
-    url: permalink(r.id),
-  };
+  return withMentions({ ...review, url: permalink(r.id) }, analysis);
+}
+
+/**
+ * Adds what an analysis found to a review made from its row alone (in place: the keys keep their
+ * order), so a full build can make each review as its row is read, before the analyses are staged.
+ */
+export function withMentions(review: Review, analysis: FoundMentions): Review {
+  review.technicians = union(review.technicians, analysis.technicians);
+  review.services = union(review.services, analysis.services);
+  review.service_area = review.service_area ?? analysis.service_areas[0] ?? null;
+  return review;
 }
