@@ -1,5 +1,5 @@
 // Measures a training configuration without touching the shipped weights:
-//   node --import tsx tools/absa/cv.ts --vertical NAME [--folds K] [--eval FILE]... [--epochs N --rate R --l2 L --min-count M --threshold T]
+//   node --import tsx tools/absa/cv.ts --vertical NAME [--folds K] [--score-first N] [--eval FILE]... [--epochs N --rate R --l2 L --min-count M --threshold T]
 // --tune-thresholds measures per-aspect category thresholds chosen on the folds' predictions (see tuneThresholds).
 // K-fold cross-validation over the vertical's training files (folds by position, so runs repeat exactly),
 // and/or a model trained on all of them scored on each --eval file. Prints the same figures as eval:absa.
@@ -120,7 +120,9 @@ if (folds > 1) {
       if (c) outOfFold[i] = { p, z: sigmoidProbabilities(c.weights, c.mlp, c.aspects.length + 1, categoryFeatures(p.evidence)) };
     });
   }
-  const indexed = sentences.map((s, i) => ({ ...s, id: `${i}` }));
+  // --score-first N scores only the first N sentences (those of an earlier train split) while every fold
+  // still trains on the rest, so added training sentences are measured on the sentences that were there before.
+  const indexed = sentences.map((s, i) => ({ ...s, id: `${i}` })).slice(0, Number(arg('score-first') ?? sentences.length));
   const result = evaluate(indexed, (s) => predictions.get(s.id)!);
   process.stdout.write(`${line(`${vertical} ${folds}-fold CV (${sentences.length})`, result)}\n`);
   if (process.argv.includes('--per-category')) {
