@@ -234,7 +234,7 @@ export class Catalog {
           reviewsLayout: this.reviewsJson.layoutParts(),
           insightsLayout: this.insightsJson.layoutParts(),
           heldColumns: held,
-          textIndex: this.index.text.encode(),
+          textIndex: await runInSlices(this.index.text.encodeSteps(), clock),
         },
         format,
       ),

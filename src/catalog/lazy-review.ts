@@ -1,5 +1,5 @@
 import type { Review } from '../domain/index.js';
-import type { Steps } from '../threads/index.js';
+import { type Steps, TOUCH_STEP } from '../threads/index.js';
 
 /**
  * Where a held review's bytes are (its item in the rendered /reviews.json), and the few fields the
@@ -137,7 +137,7 @@ interface HeldColumns {
  * What a loading process needs of each review to hold it without parsing it (see holdColumns), as JSON;
  * in steps (a snapshot is made after every revision, beside requests).
  */
-export function* heldColumns(reviews: readonly Review[]): Steps<string> {
+export function* heldColumns(reviews: readonly Review[]): Steps<Buffer[]> {
   const c: HeldColumns = {
     id: [],
     date: [],
@@ -172,7 +172,30 @@ export function* heldColumns(reviews: readonly Review[]): Steps<string> {
     c.flags.push((has.text ? 1 : 0) | (has.reply ? 2 : 0));
     if (c.id.length % 1024 === 0) yield;
   }
-  return JSON.stringify(c);
+  return yield* jsonInPieces(c);
+}
+
+/**
+ * JSON.stringify(columns) as UTF-8 pieces of about TOUCH_STEP bytes, a step each: at 100k reviews the
+ * whole is megabytes, too much to write into fresh memory in one go (threads/join.ts).
+ */
+function* jsonInPieces(columns: object): Steps<Buffer[]> {
+  const pieces: Buffer[] = [];
+  let pending = '{';
+  for (const [k, [key, values]] of (Object.entries(columns) as [string, readonly unknown[]][]).entries()) {
+    pending += `${k > 0 ? ',' : ''}${JSON.stringify(key)}:[`;
+    for (let i = 0; i < values.length; i++) {
+      pending += `${i > 0 ? ',' : ''}${JSON.stringify(values[i])}`;
+      if (pending.length >= TOUCH_STEP) {
+        pieces.push(Buffer.from(pending));
+        pending = '';
+        yield;
+      }
+    }
+    pending += ']';
+  }
+  pieces.push(Buffer.from(`${pending}}`));
+  return pieces;
 }
 
 /**

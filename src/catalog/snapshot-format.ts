@@ -95,15 +95,16 @@ export class SnapshotFormatError extends Error {
  * 100k reviews) is copied together in steps, into shared memory: the store writer thread reads it there.
  */
 export function* encodeSnapshot(
-  s: Omit<CatalogSnapshot, 'reviews' | 'insights' | 'textIndex' | 'reviewsLayout' | 'insightsLayout'> & {
-    /** The layouts in the parts SplicedJson.layoutParts gives, and the text index's. */
+  s: Omit<CatalogSnapshot, 'reviews' | 'insights' | 'textIndex' | 'reviewsLayout' | 'insightsLayout' | 'heldColumns'> & {
+    /** Each section in parts (SplicedJson.layoutParts, heldColumns, TextIndex.encodeSteps), joined here. */
     reviewsLayout: readonly Buffer[];
     insightsLayout: readonly Buffer[];
-    textIndex: Buffer[];
+    heldColumns: readonly Buffer[];
+    textIndex: readonly Buffer[];
   },
   format: string,
 ): Steps<SnapshotBodies & { layout: Buffer }> {
-  const sections = [s.reviewsLayout, s.insightsLayout, [Buffer.from(s.heldColumns)], s.textIndex];
+  const sections = [s.reviewsLayout, s.insightsLayout, s.heldColumns, s.textIndex];
   const padded = (n: number) => n + ((4 - (n % 4)) % 4);
   const lengths = sections.map((parts) => parts.reduce((n, b) => n + b.length, 0));
   const layout = Buffer.from(new SharedArrayBuffer(lengths.reduce((n, length) => n + 4 + padded(length), 0)));

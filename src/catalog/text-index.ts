@@ -1,5 +1,5 @@
 import { foldText } from '../domain/index.js';
-import { runAtOnce, type Steps } from '../threads/index.js';
+import { runAtOnce, type Steps, TOUCH_STEP } from '../threads/index.js';
 
 const BUCKET_BITS = 20;
 const BUCKETS = 1 << BUCKET_BITS;
@@ -186,9 +186,17 @@ export class TextIndex {
    * folded texts as one UTF-8 string.
    */
   encode(): Buffer[] {
+    return runAtOnce(this.encodeSteps());
+  }
+
+  /** `encode` in steps: the folded texts (tens of MB at 100k) are encoded in pieces of about TOUCH_STEP bytes. */
+  *encodeSteps(): Steps<Buffer[]> {
     const ends = new Int32Array(this.folded.length);
     let chars = 0;
-    for (let d = 0; d < this.folded.length; d++) ends[d] = chars += this.folded[d].length;
+    for (let d = 0; d < this.folded.length; d++) {
+      ends[d] = chars += this.folded[d].length;
+      if (d % 8192 === 0) yield;
+    }
     const segments = this.delta ? [this.base, this.delta] : [this.base];
     const header = Int32Array.of(
       this.folded.length,
@@ -198,9 +206,16 @@ export class TextIndex {
       ...segments.map((s) => s.postings.length),
     );
     const bytes = (a: Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-    return [header, ends, this.docOf, ...segments.flatMap((s) => [s.offsets, s.postings])]
-      .map(bytes)
-      .concat(Buffer.from(this.folded.join('')));
+    const parts = [header, ends, this.docOf, ...segments.flatMap((s) => [s.offsets, s.postings])].map(bytes);
+    // Whole documents per piece: the pieces' bytes, concatenated, are the UTF-8 of the joined texts.
+    for (let d = 0; d < this.folded.length; ) {
+      const from = d;
+      let size = 0;
+      while (d < this.folded.length && size < TOUCH_STEP) size += this.folded[d++].length;
+      parts.push(Buffer.from(this.folded.slice(from, d).join('')));
+      yield;
+    }
+    return parts;
   }
 
   /**
