@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { AnalysisContext, AnalysisWrite } from '../store/index.js';
-import { joinSteps, runInSlices, type SliceClock, startWorker } from '../threads/index.js';
+import { joinSteps, runInSlices, type SliceClock, sharedBuffer, startWorker } from '../threads/index.js';
 
 type SnapshotMessage = {
   revision: number;
@@ -29,12 +29,7 @@ const IN_FLIGHT = 16;
  * copy (none when it is in shared memory already).
  */
 const shared = async (b: Buffer, clock: SliceClock): Promise<Uint8Array> =>
-  b.buffer instanceof SharedArrayBuffer
-    ? b
-    : runInSlices(
-        joinSteps([b], (n) => Buffer.from(new SharedArrayBuffer(n))),
-        clock,
-      );
+  b.buffer instanceof SharedArrayBuffer ? b : runInSlices(joinSteps([b], sharedBuffer), clock);
 
 /**
  * Writes on a thread of its own with its own connection: SQLite writes run on the calling thread

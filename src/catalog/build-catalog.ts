@@ -9,7 +9,7 @@ import {
 } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
 import type { SliceClock, Steps } from '../threads/index.js';
-import { runInSlices } from '../threads/index.js';
+import { runInSlices, sharedBuffer } from '../threads/index.js';
 import type { Catalog, CatalogParts } from './catalog.js';
 import type { CorpusRow } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
@@ -249,7 +249,7 @@ export async function buildParts(
       update?.reviewsJson,
       update ? ordered.fresh : undefined,
       // In shared memory, like the insights body: a new corpus thread can take the revision over without a copy.
-      (n) => Buffer.from(new SharedArrayBuffer(n)),
+      sharedBuffer,
     ),
     clock,
   );

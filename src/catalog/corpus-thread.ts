@@ -1,5 +1,6 @@
 // Worker thread: the corpus model (analyses, insights, per_review body) of CorpusWorker.
 import { parentPort, workerData } from 'node:worker_threads';
+import { sharedBuffer } from '../threads/index.js';
 import { CorpusModel, StaleCorpusError } from './corpus-model.js';
 import { type FoundEntry, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 import { loadEngine } from './engine.js';
@@ -83,5 +84,5 @@ function handle(m: ToCorpus): void {
 const early: ToCorpus[] = [];
 port.on('message', (m: ToCorpus) => (model ? handle(m) : early.push(m)));
 const engine = await loadEngine((workerData as { engine: string }).engine);
-model = new CorpusModel(engine, (n) => Buffer.from(new SharedArrayBuffer(n)));
+model = new CorpusModel(engine, sharedBuffer);
 for (const m of early.splice(0)) handle(m);

@@ -1,7 +1,7 @@
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
 import { hashOf, InsightsSchema, ReviewsDocumentSchema, type StoredSnapshot } from '../domain/index.js';
-import { type Steps, TOUCH_STEP } from '../threads/index.js';
+import { joinSteps, type Steps, sharedBuffer } from '../threads/index.js';
 
 /** zlib's stream fields that say where its next output goes (Node's own, the same from 20 to 26). */
 interface ZlibOutput {
@@ -19,7 +19,7 @@ interface ZlibOutput {
  */
 async function gunzipShared(gz: Buffer): Promise<Buffer> {
   const size = gz.length >= 4 ? gz.readUInt32LE(gz.length - 4) : 0;
-  const out = Buffer.from(new SharedArrayBuffer(size));
+  const out = sharedBuffer(size);
   const z = createGunzip({ chunkSize: Math.max(size, 64) });
   const internals = z as unknown as ZlibOutput;
   if (size >= 64 && internals._chunkSize === size && internals._outBuffer?.length === size) internals._outBuffer = out;
@@ -73,7 +73,7 @@ export interface CatalogSnapshot {
   insightsCore: string;
   /** The fields each review is held by, so a load parses none (lazy-review heldColumns). */
   heldColumns: string;
-  /** The search's text index as TextIndex.encode made it, so a load does not rebuild it. */
+  /** The search's text index as TextIndex.encodeSteps made it, so a load does not rebuild it. */
   textIndex: Buffer;
 }
 
@@ -104,21 +104,14 @@ export function* encodeSnapshot(
   },
   format: string,
 ): Steps<SnapshotBodies & { layout: Buffer }> {
-  const sections = [s.reviewsLayout, s.insightsLayout, s.heldColumns, s.textIndex];
-  const padded = (n: number) => n + ((4 - (n % 4)) % 4);
-  const lengths = sections.map((parts) => parts.reduce((n, b) => n + b.length, 0));
-  const layout = Buffer.from(new SharedArrayBuffer(lengths.reduce((n, length) => n + 4 + padded(length), 0)));
-  let at = 0;
-  for (const [k, parts] of sections.entries()) {
-    layout.writeUInt32LE(lengths[k], at);
-    at += 4;
-    for (const part of parts)
-      for (let from = 0; from < part.length; from += TOUCH_STEP) {
-        at += part.copy(layout, at, from, Math.min(part.length, from + TOUCH_STEP));
-        yield;
-      }
-    at += padded(lengths[k]) - lengths[k];
+  const parts: Buffer[] = [];
+  for (const section of [s.reviewsLayout, s.insightsLayout, s.heldColumns, s.textIndex]) {
+    const length = section.reduce((n, b) => n + b.length, 0);
+    const head = Buffer.alloc(4);
+    head.writeUInt32LE(length, 0);
+    parts.push(head, ...section, Buffer.alloc((4 - (length % 4)) % 4));
   }
+  const layout = yield* joinSteps(parts, sharedBuffer);
   return { engine: format, reviews: s.reviewsGzip, insights: s.insightsGzip, insights_core: s.insightsCore, layout };
 }
 

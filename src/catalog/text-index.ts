@@ -183,13 +183,8 @@ export class TextIndex {
    * This index as bytes, exactly (stale documents and the delta included), so a process loading a
    * stored revision restores it instead of folding 100k texts and hashing their trigrams again: one
    * Int32 array (counts, each folded text's end, docOf, the segments' offsets and postings), then the
-   * folded texts as one UTF-8 string.
+   * folded texts as one UTF-8 string, made in pieces of about TOUCH_STEP bytes, a step each.
    */
-  encode(): Buffer[] {
-    return runAtOnce(this.encodeSteps());
-  }
-
-  /** `encode` in steps: the folded texts (tens of MB at 100k) are encoded in pieces of about TOUCH_STEP bytes. */
   *encodeSteps(): Steps<Buffer[]> {
     const ends = new Int32Array(this.folded.length);
     let chars = 0;
@@ -219,7 +214,7 @@ export class TextIndex {
   }
 
   /**
-   * An index from `encode`'s bytes. Its arrays are views of `bytes` (copied only if they are not
+   * An index from `encodeSteps`' bytes, joined. Its arrays are views of `bytes` (copied only if they are not
    * 4-byte aligned), its texts slices of one decoded string.
    */
   static decode(bytes: Buffer): TextIndex {

@@ -9,6 +9,9 @@ export const TOUCH_STEP = 256 << 10;
 
 const allocUnsafeSlow = (n: number) => Buffer.allocUnsafeSlow(n);
 
+/** A buffer in shared memory: another thread reads it without a copy. */
+export const sharedBuffer = (n: number) => Buffer.from(new SharedArrayBuffer(n));
+
 /** `parts` joined into one buffer made by `allocate`, as steps that pause every TOUCH_STEP bytes. */
 export function* joinSteps(parts: readonly Uint8Array[], allocate: (n: number) => Buffer = allocUnsafeSlow): Steps<Buffer> {
   let total = 0;

@@ -16,6 +16,7 @@ import {
 import { demoBusiness } from '../../src/demo/index.js';
 import { foldText, type StoredReview } from '../../src/domain/index.js';
 import { createAnalyzer, engine } from '../../src/insights/index.js';
+import { runAtOnce } from '../../src/threads/index.js';
 import { storedReviews } from '../helpers/index.js';
 
 const FORMAT = snapshotFormat(engine.version);
@@ -280,7 +281,7 @@ test('the text index carried across revisions (and through its stored form) find
     // Every other round the index goes through its stored form (as a loading process restores it,
     // sometimes from bytes at an unaligned offset) and the next round is carried on the restored one.
     if (round % 2 === 1) {
-      const bytes = Buffer.concat(index.encode());
+      const bytes = Buffer.concat(runAtOnce(index.encodeSteps()));
       const unaligned = Buffer.alloc(bytes.length + 1).subarray(1);
       bytes.copy(unaligned);
       index = TextIndex.decode(round % 4 === 1 ? bytes : unaligned);
