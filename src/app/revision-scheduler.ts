@@ -16,6 +16,9 @@ import type { Listener, Store } from '../store/index.js';
 import { SliceClock } from '../threads/index.js';
 import { StoreWriter } from './store-writer.js';
 
+/** How often the server's own writes (sessions, hub state, limits) are copied back from SQLite's log. */
+const CHECKPOINT_EVERY_MS = 30_000;
+
 export type RevisionListener = (catalog: Catalog) => void | Promise<void>;
 
 /**
@@ -40,6 +43,7 @@ export class RevisionScheduler {
   private writer: StoreWriter | null = null;
   /** Threads let go of (an idle store writer, a replaced corpus thread) until they have exited. */
   private readonly closing = new Set<Promise<void>>();
+  private checkedWritesAt = performance.now();
 
   constructor(
     private readonly store: Store,
@@ -260,10 +264,31 @@ export class RevisionScheduler {
       this.refresh()
         .catch((err) => this.opts.log.warn({ err }, 'revision check failed'))
         .finally(() => {
+          this.checkpointOwnWrites();
           if (this.timer) this.timer = setTimeout(tick, this.opts.pollMs).unref();
         });
     };
     this.timer = setTimeout(tick, this.opts.pollMs).unref();
+  }
+
+  /**
+   * The server's connection leaves copying SQLite's log back to the store writer (a commit crossing the
+   * log's limit would do it on the event loop): its own small writes are handed over every so often,
+   * and the writer's own commits copy back what they wrote.
+   */
+  private checkpointOwnWrites(): void {
+    const now = performance.now();
+    if (now - this.checkedWritesAt < CHECKPOINT_EVERY_MS) return;
+    this.checkedWritesAt = now;
+    if (!this.store.writesToCheckpoint()) return;
+    const task = this.storeWriter()
+      .checkpoint()
+      .catch((err) => this.opts.log.warn({ err }, 'checkpointing the write-ahead log failed (the next one retries)'));
+    this.persisting.add(task);
+    void task.finally(() => {
+      this.persisting.delete(task);
+      this.releaseIdleWriter();
+    });
   }
 
   async stop(): Promise<void> {

@@ -31,7 +31,8 @@ export interface RunningServer {
 export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { logger?: Logger } = {}): Promise<RunningServer> {
   const config = loadConfig(overrides);
   const log = opts.logger ?? pino({ level: config.logLevel });
-  const store = await Store.open(config.databaseUrl);
+  // The store writer thread copies SQLite's log back, not the event loop (see RevisionScheduler).
+  const store = await Store.open(config.databaseUrl, { checkpointsElsewhere: true });
   if (config.demoIfEmpty && (await store.reviewCount()) === 0 && !(await store.getBusiness())) {
     const { reviews } = await seedDemo(store);
     log.info({ reviews, database: store.location }, 'empty database: loaded the demo business (Brightwater Plumbing & Heating)');

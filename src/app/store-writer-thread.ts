@@ -23,6 +23,7 @@ port.on('message', (m: ToWriter) => {
         return;
       }
       if (m.t === 'analyses') await s.saveAnalyses(m.items, m.ctx);
+      else if (m.t === 'checkpoint') await s.checkpoint();
       else {
         const snap: StoredSnapshot = {
           ...m.snapshot,

@@ -16,6 +16,7 @@ type SnapshotMessage = {
 export type ToWriter =
   | { t: 'analyses'; id: number; items: AnalysisWrite[]; ctx: AnalysisContext }
   | { t: 'snapshot'; id: number; snapshot: SnapshotMessage }
+  | { t: 'checkpoint'; id: number }
   | { t: 'close'; id: number };
 export type FromWriter = { id: number; error?: string };
 
@@ -91,6 +92,10 @@ export class StoreWriter {
       await shared(snap.layout, clock),
     ];
     await this.send({ t: 'snapshot', id: this.nextId++, snapshot: { ...snap, reviews, insights, layout } });
+  }
+
+  checkpoint(): Promise<void> {
+    return this.send({ t: 'checkpoint', id: this.nextId++ });
   }
 
   async close(): Promise<void> {

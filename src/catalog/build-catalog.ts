@@ -220,14 +220,17 @@ export async function buildParts(
     if (k % 4096 === 0) await clock.maybePause();
   }
   // The engine renders the insights and feeds while this thread builds the rest.
-  const committed = engine.commit({
-    revision: input.revision,
-    freshIds,
-    freshPositions,
-    // Plain objects: a held review (a Proxy) cannot be cloned into the engine's thread.
-    newest: reviews.slice(0, FEED_SIZE).map(plainReview),
-    publicBaseUrl: input.publicBaseUrl,
-  });
+  const committed = engine.commit(
+    {
+      revision: input.revision,
+      freshIds,
+      freshPositions,
+      // Plain objects: a held review (a Proxy) cannot be cloned into the engine's thread.
+      newest: reviews.slice(0, FEED_SIZE).map(plainReview),
+      publicBaseUrl: input.publicBaseUrl,
+    },
+    clock,
+  );
   committed.catch(() => {});
 
   const generatedAt = input.revision.created_at;

@@ -1,10 +1,11 @@
 // Worker thread: the corpus model (analyses, insights, per_review body) of CorpusWorker.
 import { parentPort, workerData } from 'node:worker_threads';
-import { sharedBuffer } from '../threads/index.js';
+import { lowerThreadPriority, sharedBuffer } from '../threads/index.js';
 import { CorpusModel, StaleCorpusError } from './corpus-model.js';
 import { type FoundEntry, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 import { loadEngine } from './engine.js';
 
+lowerThreadPriority();
 const port = parentPort!;
 const send = (m: FromCorpus) => port.postMessage(m);
 // Bodies in shared memory, so the main thread serves them as they are.
@@ -42,7 +43,7 @@ function handle(m: ToCorpus): void {
       case 'commit': {
         const done = model.commit({
           revision: m.revision,
-          freshIds: m.freshIds === '' ? [] : m.freshIds.split('\n'),
+          freshIds: m.freshIds.length === 0 ? [] : asBuffer(m.freshIds).toString('utf8').split('\n'),
           freshPositions: m.freshPositions,
           newest: m.newest,
           publicBaseUrl: m.publicBaseUrl,

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { type SliceClock, startWorker } from '../threads/index.js';
+import { joinSteps, runAtOnce, runInSlices, type SliceClock, sharedBuffer, startWorker } from '../threads/index.js';
 import {
   type CommitInput,
   type Committed,
@@ -19,7 +19,7 @@ export interface CorpusEngine {
   stage(input: StageInput, clock?: SliceClock): Promise<Staged>;
   /** A stage sent in parts as they are read (`stage` is one part), so the caller holds one part at a time. */
   beginStage(head: StageHead, clock?: SliceClock): StageSink;
-  commit(input: CommitInput): Promise<Committed>;
+  commit(input: CommitInput, clock?: SliceClock): Promise<Committed>;
   /** Take over a revision loaded from a snapshot (see CorpusModel.seed). */
   seed(revision: number, bodies: SeedBodies): Promise<void>;
   close(): Promise<void>;
@@ -92,6 +92,8 @@ interface Call {
   reject(err: Error): void;
 }
 
+/** Ids joined per step of a commit: about 60 KB of string. */
+const ID_STEP = 5000;
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 /**
@@ -201,16 +203,24 @@ export class CorpusWorker implements CorpusEngine {
     };
   }
 
-  async commit(input: CommitInput): Promise<Committed> {
+  async commit(input: CommitInput, clock?: SliceClock): Promise<Committed> {
+    // UTF-8 in shared memory, made a slice at a time: at 100k the ids are a megabyte, which a string
+    // join and a message's copy would each write into fresh memory in one go (see threads/join.ts).
+    const pieces: Buffer[] = [];
+    for (let i = 0; i < input.freshIds.length; i += ID_STEP) {
+      pieces.push(Buffer.from(`${i > 0 ? '\n' : ''}${input.freshIds.slice(i, i + ID_STEP).join('\n')}`));
+      if (clock?.due()) await clock.pause();
+    }
+    const freshIds = clock ? await runInSlices(joinSteps(pieces, sharedBuffer), clock) : runAtOnce(joinSteps(pieces, sharedBuffer));
+    const positions = input.freshPositions.slice();
     const id = this.nextId++;
     const answer = this.call(id);
-    const positions = new Int32Array(input.freshPositions);
     this.post(
       {
         t: 'commit',
         id,
         revision: input.revision,
-        freshIds: input.freshIds.join('\n'),
+        freshIds,
         freshPositions: positions,
         newest: input.newest,
         publicBaseUrl: input.publicBaseUrl,

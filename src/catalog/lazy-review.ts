@@ -170,7 +170,7 @@ export function* heldColumns(reviews: readonly Review[]): Steps<Buffer[]> {
     c.technicians.push(list(r.technicians));
     c.services.push(list(r.services));
     c.flags.push((has.text ? 1 : 0) | (has.reply ? 2 : 0));
-    if (c.id.length % 1024 === 0) yield;
+    if (c.id.length % 128 === 0) yield;
   }
   return yield* jsonInPieces(c);
 }

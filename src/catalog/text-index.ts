@@ -1,5 +1,5 @@
 import { foldText } from '../domain/index.js';
-import { runAtOnce, type Steps, TOUCH_STEP } from '../threads/index.js';
+import { runAtOnce, type Steps, TOUCH_STEP, zeroedSteps } from '../threads/index.js';
 
 const BUCKET_BITS = 20;
 const BUCKETS = 1 << BUCKET_BITS;
@@ -40,10 +40,11 @@ class Segment {
   ) {}
 
   static *build(folded: readonly string[], from: number, to: number): Steps<Segment> {
-    const counts = new Int32Array(BUCKETS + 1);
+    const ints = (n: number) => new Int32Array(n);
+    const counts = yield* zeroedSteps(ints, BUCKETS + 1);
     // The mark of the last document that had each bucket: doc + 1 in the first pass, -(doc + 1) in the
-    // second, so neither the zeroed array nor the first pass's marks need a 4 MB fill.
-    const lastDoc = new Int32Array(BUCKETS);
+    // second, so the first pass's marks need no refill before the second.
+    const lastDoc = yield* zeroedSteps(ints, BUCKETS);
     function* each(sign: 1 | -1, fn: (doc: number, bucket: number) => void): Steps<void> {
       for (let doc = from; doc < to; doc++) {
         const s = folded[doc];
@@ -69,7 +70,7 @@ class Segment {
       fill.set(counts.subarray(i, i + BUCKET_STEP), i);
       yield;
     }
-    const postings = new Int32Array(counts[BUCKETS]);
+    const postings = yield* zeroedSteps(ints, counts[BUCKETS]);
     yield* each(-1, (doc, b) => (postings[fill[b]++] = doc));
     return new Segment(counts, postings);
   }

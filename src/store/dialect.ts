@@ -34,7 +34,28 @@ export interface DialectAdapter {
   lockForClaim<Q extends SelectQueryBuilder<Database, any, any>>(q: Q, table?: string): Q;
   /** Holds the rows read until commit. */
   lockRow<Q extends SelectQueryBuilder<Database, any, any>>(q: Q): Q;
+  /**
+   * Copies committed writes from the write-ahead log back into the database where the engine keeps one
+   * (SQLite), without waiting for readers; nothing elsewhere.
+   */
+  checkpoint(): Promise<void>;
+  /**
+   * This connection (opened with `checkpointsElsewhere`) has committed writes since the last call that
+   * answered true: another connection should `checkpoint` them. Always false where nothing needs it.
+   */
+  writesToCheckpoint(): boolean;
   close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** Connections in the pool (PostgreSQL). */
+  poolSize?: number;
+  /**
+   * This connection's commits never copy the write-ahead log back (SQLite): a commit that happens to
+   * cross the log's size limit would otherwise copy and sync megabytes on the committing thread, the
+   * server's event loop. Another connection (the store writer's) calls `checkpoint` instead.
+   */
+  checkpointsElsewhere?: boolean;
 }
 
 export interface Connected {

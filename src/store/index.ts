@@ -1,7 +1,7 @@
 export { type AnalysisContext, type AnalysisWrite, analysisKey } from './analyses.js';
 export type { ReviewChange } from './changes.js';
 export { reviewVersion } from './codec.js';
-export type { Listener } from './dialect.js';
+export type { ConnectOptions, Listener } from './dialect.js';
 export type { ClaimedDelivery, Delivery } from './hub-deliveries.js';
 export type { HubGauges, SubscriptionInfo, SubscriptionInput } from './hub-subscriptions.js';
 export type { Verification, VerificationRequest } from './hub-verifications.js';

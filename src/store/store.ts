@@ -4,7 +4,7 @@ import { type AnalysisContext, type AnalysisWrite, analysisKey } from './analyse
 import { type ReviewChange, reviewChanges } from './changes.js';
 import { analysisOf, reviewOf } from './codec.js';
 import { connect } from './connect.js';
-import type { Db, DialectAdapter, Listener, Queryable } from './dialect.js';
+import type { ConnectOptions, Db, DialectAdapter, Listener, Queryable } from './dialect.js';
 import { HubDeliveryRepository } from './hub-deliveries.js';
 import { HubSubscriptionRepository } from './hub-subscriptions.js';
 import { HubVerificationRepository } from './hub-verifications.js';
@@ -35,7 +35,7 @@ export interface RevisionWrite {
 const REVISION_CHANNEL = 'reviewcast_revision';
 const BUSINESS_ROW = 'default';
 /** Rows per page of the paged reads: a few milliseconds of work each (SQLite reads run on the caller's thread). */
-const PAGE = 250;
+const PAGE = 100;
 
 /** Keyset paging: each page starts after the previous page's last key; a short page is the last one. */
 async function* keysetPages<T, K>(read: (after: K | null) => Promise<T[]>, keyOf: (row: T) => K, size: number): AsyncGenerator<T[]> {
@@ -183,7 +183,7 @@ export class Store extends Reads {
     this.sources = new SourceRepository(db);
   }
 
-  static async open(url: string, opts: { poolSize?: number } = {}): Promise<Store> {
+  static async open(url: string, opts: ConnectOptions = {}): Promise<Store> {
     const { db, adapter } = connect(url, opts);
     await migrateToLatest(db, adapter.columnTypes);
     return new Store(db, adapter);
@@ -205,6 +205,16 @@ export class Store extends Reads {
    */
   consistentRead<T>(fn: (view: Reads) => Promise<T>): Promise<T> {
     return this.#adapter.consistentRead((trx) => fn(new Reads(trx)));
+  }
+
+  /** Copies committed writes back from SQLite's write-ahead log (see `checkpointsElsewhere`); nothing on PostgreSQL. */
+  checkpoint(): Promise<void> {
+    return this.#adapter.checkpoint();
+  }
+
+  /** Writes of this connection (opened with `checkpointsElsewhere`) wait for another's `checkpoint`. */
+  writesToCheckpoint(): boolean {
+    return this.#adapter.writesToCheckpoint();
   }
 
   async ping(): Promise<void> {

@@ -12,6 +12,20 @@ const allocUnsafeSlow = (n: number) => Buffer.allocUnsafeSlow(n);
 /** A buffer in shared memory: another thread reads it without a copy. */
 export const sharedBuffer = (n: number) => Buffer.from(new SharedArrayBuffer(n));
 
+/**
+ * A zeroed array whose every page has been written once, TOUCH_STEP bytes a step, for work that then
+ * writes it out of order: scattered first writes would meet a fresh page on almost every one.
+ */
+export function* zeroedSteps<T extends Int32Array | Uint32Array>(make: (n: number) => T, n: number): Steps<T> {
+  const out = make(n);
+  const step = TOUCH_STEP / out.BYTES_PER_ELEMENT;
+  for (let i = 0; i < n; i += step) {
+    out.fill(0, i, Math.min(n, i + step));
+    yield;
+  }
+  return out;
+}
+
 /** `parts` joined into one buffer made by `allocate`, as steps that pause every TOUCH_STEP bytes. */
 export function* joinSteps(parts: readonly Uint8Array[], allocate: (n: number) => Buffer = allocUnsafeSlow): Steps<Buffer> {
   let total = 0;

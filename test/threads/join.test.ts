@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Representation } from '../../src/catalog/index.js';
-import { joinSteps, TOUCH_STEP } from '../../src/threads/index.js';
+import { joinSteps, TOUCH_STEP, zeroedSteps } from '../../src/threads/index.js';
 
 test('joinSteps joins parts byte for byte, pausing once per TOUCH_STEP bytes of each part', () => {
   const parts = [randomBytes(3), randomBytes(TOUCH_STEP * 2 + 5), Buffer.alloc(0), randomBytes(TOUCH_STEP)];
@@ -34,4 +34,16 @@ test("a large body's gzip coding, joined in slices, is the same bytes as zlib ma
   assert.deepEqual(gz, gzipSync(body, { level: 6 }));
   assert.deepEqual(gunzipSync(gz), body);
   assert.equal(await rep.encoded('gzip'), gz, 'made once and kept');
+});
+
+test('zeroedSteps writes every element of the new array to zero, pausing once per TOUCH_STEP bytes', () => {
+  const n = (TOUCH_STEP / 4) * 3 + 5;
+  // An allocator whose memory is not zero shows that every element is written, not only allocated.
+  const steps = zeroedSteps((k) => new Int32Array(k).fill(7), n);
+  let pauses = 0;
+  let r = steps.next();
+  for (; !r.done; r = steps.next()) pauses++;
+  assert.equal(pauses, 4);
+  assert.equal(r.value.length, n);
+  assert.ok(r.value.every((v) => v === 0));
 });

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { Connected, DialectAdapter } from '../dialect.js';
+import type { Connected, ConnectOptions, DialectAdapter } from '../dialect.js';
 import type { Database } from '../schema.js';
 import { PgListener } from './listener.js';
 
@@ -15,7 +15,7 @@ const pgTypes = {
 };
 
 /** PostgreSQL: several processes (replicas) share it, so claims skip locked rows and revisions are notified. */
-export function connectPostgres(url: string, opts: { poolSize?: number }): Connected {
+export function connectPostgres(url: string, opts: ConnectOptions): Connected {
   const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types: pgTypes as any, connectionTimeoutMillis: 5_000 });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
@@ -42,6 +42,8 @@ export function connectPostgres(url: string, opts: { poolSize?: number }): Conne
     },
     lockForClaim: (q, table) => (table ? q.forUpdate(table) : q.forUpdate()).skipLocked() as typeof q,
     lockRow: (q) => q.forUpdate() as typeof q,
+    checkpoint: async () => {},
+    writesToCheckpoint: () => false,
     close: async () => {},
   };
   return { db, adapter };

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, Kysely, SqliteDialect, type SqliteDialectConfig, SqliteDriver, sql } from 'kysely';
 import { StoreBusyError } from '../../domain/index.js';
-import type { Connected, DialectAdapter } from '../dialect.js';
+import type { Connected, ConnectOptions, DialectAdapter } from '../dialect.js';
 import type { Database } from '../schema.js';
 
 export const isSqliteUrl = (url: string) => !/^postgres(ql)?:\/\//i.test(url);
@@ -13,7 +13,7 @@ export const isSqliteUrl = (url: string) => !/^postgres(ql)?:\/\//i.test(url);
  * connection to the same file (WAL lets it read while the first writes), so a long paged read does not
  * hold the connection every other query waits for.
  */
-export function connectSqlite(url: string): Connected {
+export function connectSqlite(url: string, opts: ConnectOptions = {}): Connected {
   const file = resolve(url.replace(/^(sqlite|file):(\/\/)?/, ''));
   mkdirSync(dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
@@ -23,8 +23,10 @@ export function connectSqlite(url: string): Connected {
   // connection holds the write lock; the driver below waits for the lock asynchronously instead.
   sqlite.pragma('busy_timeout = 0');
   sqlite.pragma('foreign_keys = ON');
+  if (opts.checkpointsElsewhere) sqlite.pragma('wal_autocheckpoint = 0');
   const db = new Kysely<Database>({ dialect: new WritingSqliteDialect({ database: sqlite }, () => sqlite.inTransaction) });
   let reader: Kysely<Database> | null = null;
+  let checkpointedChanges = 0;
   const adapter: DialectAdapter = {
     sharedByProcesses: false,
     releasesClaimsOnStart: true,
@@ -41,6 +43,16 @@ export function connectSqlite(url: string): Connected {
     listen: () => null,
     lockForClaim: (q) => q,
     lockRow: (q) => q,
+    async checkpoint() {
+      sqlite.pragma('wal_checkpoint(PASSIVE)');
+    },
+    writesToCheckpoint() {
+      if (!opts.checkpointsElsewhere) return false;
+      const total = sqlite.prepare('select total_changes()').pluck().get() as number;
+      const due = total !== checkpointedChanges;
+      checkpointedChanges = total;
+      return due;
+    },
     async close() {
       await reader?.destroy();
     },

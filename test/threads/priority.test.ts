@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { CorpusWorker } from '../../src/catalog/index.js';
+import { engine } from '../../src/insights/index.js';
+
+/** Each thread of this process by id, with its nice value (field 19 of its stat line). */
+function niceByThread(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    out.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+  }
+  return out;
+}
+
+// On two cores a build's threads (the corpus model here) compete with the event loop that answers
+// requests; below its priority they take the cores it leaves, so a request never waits for them.
+test('the corpus thread runs below the event loop’s priority', {
+  skip: process.platform !== 'linux' && 'thread priorities are per thread on Linux only',
+}, async () => {
+  const before = niceByThread();
+  const worker = new CorpusWorker(engine);
+  try {
+    let lowered: number[] = [];
+    for (let i = 0; i < 400 && lowered.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      lowered = [...niceByThread()].filter(([tid, nice]) => !before.has(tid) && nice > 0).map(([tid]) => tid);
+    }
+    assert.equal(lowered.length, 1, 'one new thread, the corpus thread, lowered its own priority');
+    assert.equal(niceByThread().get(process.pid), before.get(process.pid), 'the event loop’s thread kept its priority');
+  } finally {
+    await worker.close();
+  }
+});
