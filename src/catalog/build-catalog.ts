@@ -14,10 +14,11 @@ import type { Catalog, CatalogParts } from './catalog.js';
 import type { CorpusRow } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
 import { HeldReviews, plainReview, tallied } from './lazy-review.js';
-import { type OrderedReviews, orderAll, orderUpdated } from './ordered-reviews.js';
+import { orderAll, orderUpdated } from './ordered-reviews.js';
 import { FEED_SIZE } from './render/feeds.js';
 import { SplicedJson } from './render/spliced-json.js';
 import { ReviewIndex } from './review-index.js';
+import { foldDoc, TextIndex } from './text-index.js';
 import { type Attribution, NO_MENTIONS, toReview, withMentions } from './to-review.js';
 
 interface BuildHead {
@@ -193,33 +194,120 @@ export async function buildParts(
   engine: CorpusEngine,
   clock: SliceClock,
 ): Promise<CatalogParts> {
+  if ('staged' in input) return buildAll(input, engine, clock);
+  if (!previous) throw new Error('buildParts: changes without the previous catalog');
+  return buildUpdate(input, previous, engine, clock);
+}
+
+/**
+ * A full build. Each review is rendered straight into the body, its text folded for the index, and
+ * then held by its bytes in its place in the staged array: the `Review` objects die a slice at a time
+ * instead of all living to the end of the build beside their held forms, their bytes and their folded
+ * texts (at 1M reviews that peak did not fit the default heap).
+ */
+async function buildAll(input: CatalogFromStaged, engine: CorpusEngine, clock: SliceClock): Promise<CatalogParts> {
+  const reviews = await runInSlices(orderAll(input.staged.reviews), clock);
+  const ids = await runInSlices(idsOf(reviews), clock);
+  const committed = commit(engine, input, reviews, ids, await runInSlices(everyPosition(reviews.length), clock), clock);
+  const { doc, aggregateRating } = await documentOf(input, reviews, clock);
+  const pending = new HeldReviews();
+  const folded: string[] = new Array(reviews.length);
+  const json = await runInSlices(
+    SplicedJson.renderAllSteps(doc, 'reviews', 'array', { keys: ids, values: reviews }, sharedBuffer, (i, start, length) => {
+      folded[i] = foldDoc(reviews[i]);
+      // Held at its span, in a body made once the render ends (holdAll moves it there).
+      reviews[i] = pending.hold(reviews[i], NO_BODY, start, length);
+    }),
+    clock,
+  );
+  const held = await runInSlices(holdAll(reviews, json), clock);
+  const attribution = attributionFor(input.business);
+  const text = await runInSlices(TextIndex.fromFolded(folded), clock);
+  const index = await runInSlices(
+    ReviewIndex.build(held, attribution.technicians, attribution.services, undefined, undefined, text),
+    clock,
+  );
+  return {
+    ...(await finish(input, committed, ids, aggregateRating, held, clock)),
+    reviewsJson: json.withValues(held),
+    attribution,
+    index,
+    analysed: input.staged.analysed,
+  };
+}
+
+/** An update: the changed reviews are made, rendered and indexed; every other one is carried over. */
+async function buildUpdate(input: CatalogChanges, previous: Catalog, engine: CorpusEngine, clock: SliceClock): Promise<CatalogParts> {
   const l = links(input.publicBaseUrl);
-  let ordered: OrderedReviews;
-  let analysed: ReadonlyMap<string, string>;
-  if ('staged' in input) {
-    ordered = await runInSlices(orderAll(input.staged.reviews), clock);
-    analysed = input.staged.analysed;
-  } else {
-    if (!previous) throw new Error('buildParts: changes without the previous catalog');
-    const published: StoredReview[] = [];
-    for (const r of input.changes.values()) if (r) published.push(r);
-    const rows = await runInSlices(corpusRows(published, input.analyses), clock);
-    const staged = await engine.stage(
-      { business: input.business, basedOn: previous.revision, changed: [...input.changes.keys()], rows },
-      clock,
-    );
-    ordered = await runInSlices(orderUpdated(previous.reviews, input.changes, staged.found, l.review), clock);
-    analysed = staged.analysed;
-  }
-  // What an update carries over from (a full build renders and indexes everything).
-  const update = 'staged' in input ? null : previous;
+  const published: StoredReview[] = [];
+  for (const r of input.changes.values()) if (r) published.push(r);
+  const rows = await runInSlices(corpusRows(published, input.analyses), clock);
+  const staged = await engine.stage(
+    { business: input.business, basedOn: previous.revision, changed: [...input.changes.keys()], rows },
+    clock,
+  );
+  const ordered = await runInSlices(orderUpdated(previous.reviews, input.changes, staged.found, l.review), clock);
   const { reviews, freshPositions } = ordered;
   const freshIds: string[] = new Array(freshPositions.length);
   for (let k = 0; k < freshIds.length; k++) {
     freshIds[k] = reviews[freshPositions[k]].id;
     if (k % 4096 === 0) await clock.maybePause();
   }
-  // The engine renders the insights and feeds while this thread builds the rest.
+  const committed = commit(engine, input, reviews, freshIds, freshPositions, clock);
+  const { doc, aggregateRating } = await documentOf(input, reviews, clock);
+  const ids = await runInSlices(idsOf(reviews), clock);
+  const reviewsJson = await runInSlices(
+    SplicedJson.renderSteps(
+      doc,
+      'reviews',
+      'array',
+      { keys: ids, values: reviews },
+      previous.reviewsJson,
+      ordered.fresh,
+      // In shared memory, like the insights body: a new corpus thread can take the revision over without a copy.
+      sharedBuffer,
+    ),
+    clock,
+  );
+  const attribution = attributionFor(input.business);
+  const index = await runInSlices(
+    ReviewIndex.build(reviews, attribution.technicians, attribution.services, undefined, {
+      index: previous.index,
+      fresh: ordered.fresh,
+    }),
+    clock,
+  );
+  const held = await runInSlices(holdAll(reviews, reviewsJson), clock);
+  return {
+    ...(await finish(input, committed, ids, aggregateRating, held, clock)),
+    reviewsJson: reviewsJson.withValues(held),
+    attribution,
+    index: await runInSlices(index.withReviews(held), clock),
+    analysed: staged.analysed,
+  };
+}
+
+/** What a pending held review points at until its body is made. */
+const NO_BODY = Buffer.alloc(0);
+
+function* everyPosition(n: number): Steps<Int32Array> {
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    out[i] = i;
+    if (i % 65536 === 0) yield;
+  }
+  return out;
+}
+
+/** The engine renders the insights and feeds while this thread builds the rest. */
+function commit(
+  engine: CorpusEngine,
+  input: BuildHead,
+  reviews: readonly Review[],
+  freshIds: string[],
+  freshPositions: Int32Array,
+  clock: SliceClock,
+): ReturnType<CorpusEngine['commit']> {
   const committed = engine.commit(
     {
       revision: input.revision,
@@ -232,7 +320,11 @@ export async function buildParts(
     clock,
   );
   committed.catch(() => {});
+  return committed;
+}
 
+/** The /reviews.json document (its reviews member rendered apart) and its aggregate rating. */
+async function documentOf(input: BuildHead, reviews: Review[], clock: SliceClock) {
   const generatedAt = input.revision.created_at;
   const aggregateRating = await runInSlices(tally(reviews, generatedAt), clock);
   const doc: ReviewsDocument = {
@@ -242,50 +334,30 @@ export async function buildParts(
     generated_at: generatedAt,
     revision: input.revision.id,
   };
-  const ids = await runInSlices(idsOf(reviews), clock);
-  const reviewsJson = await runInSlices(
-    SplicedJson.renderSteps(
-      doc,
-      'reviews',
-      'array',
-      { keys: ids, values: reviews },
-      update?.reviewsJson,
-      update ? ordered.fresh : undefined,
-      // In shared memory, like the insights body: a new corpus thread can take the revision over without a copy.
-      sharedBuffer,
-    ),
-    clock,
-  );
-  const attribution = attributionFor(input.business);
-  const index = await runInSlices(
-    ReviewIndex.build(
-      reviews,
-      attribution.technicians,
-      attribution.services,
-      undefined,
-      update ? { index: update.index, fresh: ordered.fresh } : undefined,
-    ),
-    clock,
-  );
-  const positions = await runInSlices(positionsOf(reviews), clock);
-  const held = await runInSlices(holdAll(reviews, reviewsJson), clock);
+  return { doc, aggregateRating };
+}
 
+/** The parts both builds make the same way once the reviews are held. */
+async function finish(
+  input: BuildHead,
+  committed: ReturnType<CorpusEngine['commit']>,
+  ids: readonly string[],
+  aggregateRating: CatalogParts['aggregateRating'],
+  held: Review[],
+  clock: SliceClock,
+) {
+  const positions = await runInSlices(positionsOf(held), clock);
   const insights = await committed;
-  // Main never re-renders the insights body (the engine does): its items are only read back by position.
-  const insightsJson = SplicedJson.fromLayout(insights.body, insights.layout, ids, [], insights.digest);
   return {
     revision: input.revision,
     business: input.business,
-    links: l,
+    links: links(input.publicBaseUrl),
     aggregateRating,
     reviews: held,
-    reviewsJson: reviewsJson.withValues(held),
-    insightsJson,
+    // Main never re-renders the insights body (the engine does): its items are only read back by position.
+    insightsJson: SplicedJson.fromLayout(insights.body, insights.layout, ids, [], insights.digest),
     insightsCore: insights.core,
-    attribution,
-    index: await runInSlices(index.withReviews(held), clock),
     positions,
-    analysed,
     feeds: insights.feeds,
   };
 }

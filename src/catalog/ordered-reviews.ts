@@ -41,12 +41,9 @@ function* reviewsOf(
   return out;
 }
 
-/** Every review of a full build, sorted (in place). */
-export function* orderAll(made: Review[]): Steps<OrderedReviews> {
-  const reviews = yield* sortSteps(made, newestFirst);
-  const freshPositions = new Int32Array(reviews.length);
-  for (let i = 0; i < reviews.length; i++) freshPositions[i] = i;
-  return { reviews, fresh: yield* setOf(reviews), freshPositions };
+/** Every review of a full build, sorted (in place): each is fresh, so no set of them is made. */
+export function* orderAll(made: Review[]): Steps<Review[]> {
+  return yield* sortSteps(made, newestFirst);
 }
 
 /**
@@ -125,5 +122,13 @@ export function* sortSteps<T>(items: T[], compare: (a: T, b: T) => number): Step
     }
     [src, dst] = [dst, src];
   }
-  return src;
+  // Sorted in place: a caller holding `items` must not keep a second order alive (at 1M reviews the
+  // other array holds every review after the caller has let them go).
+  if (src !== items) {
+    for (let k = 0; k < src.length; k++) {
+      items[k] = src[k];
+      if (k % 65536 === 0) yield;
+    }
+  }
+  return items;
 }

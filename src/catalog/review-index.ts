@@ -74,7 +74,7 @@ export class ReviewIndex {
     services: MentionMatcher,
     postingsPerCheck = POSTINGS_PER_CHECK,
     previous?: { index: ReviewIndex; fresh: ReadonlySet<unknown> },
-    /** The reviews' text index as a stored revision had it (no `previous`). */
+    /** The reviews' text index already made: as a stored revision had it, or folded by the build (no `previous`). */
     stored?: TextIndex,
   ): Steps<ReviewIndex> {
     const words = Math.ceil(reviews.length / 32);

@@ -17,6 +17,9 @@ const DELTA_SHARE = 0.05;
 const trigramBucket = (a: number, b: number, c: number) =>
   (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b) ^ Math.imul(c, 0xc2b2ae35)) & MASK;
 
+/** What the index searches of a document. */
+export const foldDoc = (doc: TextDoc): string => (doc.text ? foldText(doc.text) : '');
+
 /** A searchable document: the same object in the next revision means the same text. */
 export interface TextDoc {
   readonly text: string | null;
@@ -115,23 +118,31 @@ export class TextIndex {
 
   static *build(docs: readonly TextDoc[], carried?: PreviousText, opts: { minDelta?: number } = {}): Steps<TextIndex> {
     const previous = carried?.index;
-    let folded = previous ? previous.folded : [];
+    if (!carried || !previous) {
+      const folded: string[] = new Array(docs.length);
+      for (let i = 0; i < docs.length; i++) {
+        folded[i] = foldDoc(docs[i]);
+        if (i % STEP === 0) yield;
+      }
+      return yield* TextIndex.fromFolded(folded);
+    }
+    let folded = previous.folded;
     const docOf = new Int32Array(docs.length);
     // Carried documents keep their relative order, so one walk over both lists pairs them up.
     let j = 0;
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i];
-      if (carried && !carried.fresh.has(doc)) {
+      if (!carried.fresh.has(doc)) {
         while (j < carried.docs.length && carried.docs[j] !== doc) j++;
         if (j === carried.docs.length) throw new Error('TextIndex: a carried document is not in the previous revision');
-        docOf[i] = previous!.docOf[j++];
-      } else docOf[i] = folded.push(doc.text ? foldText(doc.text) : '') - 1;
+        docOf[i] = previous.docOf[j++];
+      } else docOf[i] = folded.push(foldDoc(doc)) - 1;
       if (i % STEP === 0) yield;
     }
-    let baseEnd = previous ? previous.baseEnd : 0;
+    let baseEnd = previous.baseEnd;
     let base: Segment;
     let delta: Segment | null;
-    if (!previous || folded.length - baseEnd > Math.max(opts.minDelta ?? MIN_DELTA, baseEnd * DELTA_SHARE)) {
+    if (folded.length - baseEnd > Math.max(opts.minDelta ?? MIN_DELTA, baseEnd * DELTA_SHARE)) {
       // (Re)build the base over exactly this revision's documents, numbered by position.
       const compact: string[] = new Array(docs.length);
       for (let i = 0; i < docs.length; i++) compact[i] = folded[docOf[i]];
@@ -147,6 +158,17 @@ export class TextIndex {
     const positionOf = new Int32Array(folded.length).fill(-1);
     for (let i = 0; i < docs.length; i++) positionOf[docOf[i]] = i;
     return new TextIndex(folded, base, baseEnd, delta, docOf, positionOf);
+  }
+
+  /**
+   * An index of documents whose texts are already folded (foldDoc), numbered by position: a full
+   * build folds each text as it lets go of the review it came from.
+   */
+  static *fromFolded(folded: string[]): Steps<TextIndex> {
+    const docOf = new Int32Array(folded.length);
+    for (let i = 0; i < folded.length; i++) docOf[i] = i;
+    const base = yield* Segment.build(folded, 0, folded.length);
+    return new TextIndex(folded, base, folded.length, null, docOf, docOf.slice());
   }
 
   /**

@@ -9,8 +9,36 @@ export const TOUCH_STEP = 256 << 10;
 
 const allocUnsafeSlow = (n: number) => Buffer.allocUnsafeSlow(n);
 
+/**
+ * Where a body is allocated: at its final size, or (`growable`) as memory that grows in place up to
+ * `max` bytes, for a body written before its size is known (the address range is reserved, only the
+ * pages written to are used).
+ */
+export interface Allocate {
+  (bytes: number): Buffer;
+  growable?: (max: number) => GrowableMemory;
+}
+
+/** An ArrayBuffer or SharedArrayBuffer made growable (ES2024; the project's TypeScript lib is ES2022). */
+export type GrowableMemory = (ArrayBuffer | SharedArrayBuffer) & { readonly maxByteLength: number };
+
 /** A buffer in shared memory: another thread reads it without a copy. */
-export const sharedBuffer = (n: number) => Buffer.from(new SharedArrayBuffer(n));
+export const sharedBuffer: Allocate = Object.assign((n: number) => Buffer.from(new SharedArrayBuffer(n)), {
+  growable: (max: number) =>
+    new (SharedArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => GrowableMemory)(0, { maxByteLength: max }),
+});
+
+/** Private memory that grows in place (a resizable ArrayBuffer). */
+export const growablePrivate = (max: number) =>
+  new (ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => GrowableMemory)(0, { maxByteLength: max });
+
+/** Grows `memory` to at least `bytes` (SharedArrayBuffer#grow or ArrayBuffer#resize). */
+export function growTo(memory: GrowableMemory, bytes: number): void {
+  if (memory.byteLength >= bytes) return;
+  const m = memory as GrowableMemory & { grow?: (n: number) => void; resize?: (n: number) => void };
+  if (m.grow) m.grow(bytes);
+  else m.resize!(bytes);
+}
 
 /**
  * A zeroed array whose every page has been written once, TOUCH_STEP bytes a step, for work that then

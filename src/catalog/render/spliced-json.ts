@@ -1,6 +1,6 @@
 import { createHash, hash } from 'node:crypto';
 import { endianness } from 'node:os';
-import { runAtOnce, type Steps, TOUCH_STEP } from '../../threads/index.js';
+import { type Allocate, type GrowableMemory, growablePrivate, growTo, runAtOnce, type Steps, TOUCH_STEP } from '../../threads/index.js';
 
 const DIGEST = 32;
 /** Typed arrays are copied as bytes where the host order is the stored one (little-endian), instead of a word at a time. */
@@ -23,8 +23,52 @@ function readWords(b: Buffer, at: number, n: number): Uint32Array {
 }
 
 /** Where a render's body is allocated: a shared buffer lets a worker thread hand it over without a copy. */
-export type Allocate = (bytes: number) => Buffer;
+export type { Allocate };
+
 const allocUnsafe: Allocate = (n) => Buffer.allocUnsafe(n);
+
+/** The largest body: item offsets are 32-bit. */
+const MAX_BODY = 2 ** 32 - 1;
+/** How much a growing body grows by at least (address space is reserved up front; pages are used only once written). */
+const GROW_STEP = 16 << 20;
+
+/**
+ * Bytes appended to memory that grows in place, so a render of every item is written straight into
+ * the body it ends as (no item's bytes held apart until copied: at 1M reviews that was the body twice).
+ */
+class GrowingBody {
+  private readonly memory: GrowableMemory;
+  private view: Buffer;
+  length = 0;
+
+  constructor(allocate: Allocate) {
+    this.memory = (allocate.growable ?? growablePrivate)(MAX_BODY);
+    this.view = Buffer.from(this.memory);
+  }
+
+  /** Appends `text` as UTF-8; its byte length. */
+  write(text: string): number {
+    // At most 3 bytes per UTF-16 code unit.
+    const need = this.length + text.length * 3;
+    if (need > this.view.length) {
+      if (this.length + Buffer.byteLength(text) > MAX_BODY) throw new RangeError('SplicedJson: the body would pass 4 GiB');
+      growTo(this.memory, Math.min(MAX_BODY, Math.max(need, this.view.length + GROW_STEP)));
+      this.view = Buffer.from(this.memory);
+    }
+    const n = this.view.write(text, this.length);
+    this.length += n;
+    return n;
+  }
+
+  bytes(start: number, length: number): Buffer {
+    return this.view.subarray(start, start + length);
+  }
+
+  /** The bytes written, as one buffer over the memory (not a copy). */
+  finish(): Buffer {
+    return Buffer.from(this.memory, 0, this.length);
+  }
+}
 
 /**
  * `JSON.stringify(doc)`, byte for byte, for a document with one large member (an array of reviews, or
@@ -82,6 +126,7 @@ export class SplicedJson {
     fresh?: ReadonlySet<unknown>,
     allocate: Allocate = allocUnsafe,
   ): Steps<SplicedJson> {
+    if (!previous) return yield* SplicedJson.renderAllSteps(doc, member, kind, items, allocate);
     const { head, tail } = around(doc, member);
     const { keys, values } = items;
     const n = keys.length;
@@ -143,6 +188,41 @@ export class SplicedJson {
     }
     close.copy(body, offset);
     return new SplicedJson(body, keys, values, starts, lengths, digests, open.length);
+  }
+
+  /**
+   * A render of every item (nothing carried over), each written straight into the body as it is
+   * stringified. `written(i, start, length)` is called once item i's bytes are there: the caller may then put in
+   * `items.values[i]` what stands for that item from now on (the render keeps that array, to know
+   * carried items by identity in the next render), so what it was rendered from can die.
+   */
+  static *renderAllSteps(
+    doc: object,
+    member: string,
+    kind: 'array' | 'object',
+    items: { keys: readonly string[]; values: readonly unknown[] },
+    allocate: Allocate = allocUnsafe,
+    written?: (i: number, start: number, length: number) => void,
+  ): Steps<SplicedJson> {
+    const { head, tail } = around(doc, member);
+    const { keys, values } = items;
+    const n = keys.length;
+    const starts = new Uint32Array(n);
+    const lengths = new Uint32Array(n);
+    const digests = Buffer.allocUnsafe(n * DIGEST);
+    const out = new GrowingBody(allocate);
+    const openLength = out.write(`${head}${kind === 'array' ? '[' : '{'}`);
+    for (let i = 0; i < n; i++) {
+      if (i > 0) out.write(',');
+      starts[i] = out.length;
+      const value = values[i];
+      lengths[i] = out.write(kind === 'array' ? JSON.stringify(value) : `${JSON.stringify(keys[i])}:${JSON.stringify(value)}`);
+      hash('sha256', out.bytes(starts[i], lengths[i]), 'buffer').copy(digests, i * DIGEST);
+      written?.(i, starts[i], lengths[i]);
+      if (i % 64 === 0) yield;
+    }
+    out.write(`${kind === 'array' ? ']' : '}'}${tail}`);
+    return new SplicedJson(out.finish(), keys, values, starts, lengths, digests, openLength);
   }
 
   /**
