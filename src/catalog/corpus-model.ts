@@ -1,7 +1,7 @@
-import type { Business, Insights, Review, ReviewAnalysis } from '../domain/index.js';
+import type { Business, Review, ReviewAnalysis } from '../domain/index.js';
 import { links } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
-import type { CorpusReview, Engine } from './engine.js';
+import type { CorpusReview, Engine, InsightRow, InsightRowMaker } from './engine.js';
 import { analyzerOptions } from './engine.js';
 import { renderFeeds } from './render/feeds.js';
 import { type Allocate, SplicedJson } from './render/spliced-json.js';
@@ -70,15 +70,17 @@ export interface SeedBodies {
 }
 
 /**
- * A revision's corpus as kept between builds. Its analyses are kept only as the per_review bytes
- * (parsed whole they are the largest graph a server would hold, about 160 MB at 100k reviews): each
- * build parses them for the insights pass and lets them go. The render stands each item by its id, so
- * the next render still knows it (ids are unique; a changed analysis is always a fresh value).
+ * A revision's corpus as kept between builds. Its analyses are kept as the per_review bytes and as the
+ * engine's compact insight rows (parsed whole they are the largest graph a server would hold, about
+ * 160 MB at 100k reviews; a row keeps only what the insights read), so a revision parses only its
+ * changed rows' analyses. The render stands each item by its id, so the next render still knows it
+ * (ids are unique; a changed analysis is always a fresh value).
  */
 interface Held {
   revision: number;
+  vertical: string;
   ids: string[];
-  reviews: CorpusReview[];
+  rows: InsightRow[];
   perReview: SplicedJson;
 }
 
@@ -104,7 +106,7 @@ const analyzerKey = (b: Business) => JSON.stringify([b.vertical, b.technicians, 
 interface StagedRows {
   business: Business;
   changed: Set<string>;
-  fresh: Map<string, { review: CorpusReview; analysis: ReviewAnalysis }>;
+  fresh: Map<string, { row: InsightRow; analysis: ReviewAnalysis }>;
 }
 
 /**
@@ -120,6 +122,7 @@ export class CorpusModel {
   /** A stage under way (between stageBegin and stageEnd). */
   private staging: (StagedRows & Staged) | null = null;
   private analyzer: { key: string; analyzer: ReturnType<Engine['createAnalyzer']> } | null = null;
+  private rowMaker: { vertical: string; maker: InsightRowMaker } | null = null;
 
   constructor(
     private readonly engine: Engine,
@@ -136,6 +139,12 @@ export class CorpusModel {
     return this.analyzer.analyzer;
   }
 
+  /** The engine's row maker for a vertical (its taxonomy fixes each row's aspect mask). */
+  private rowsFor(vertical: string): InsightRowMaker {
+    if (this.rowMaker?.vertical !== vertical) this.rowMaker = { vertical, maker: this.engine.insightRows(vertical) };
+    return this.rowMaker.maker;
+  }
+
   stage(input: StageInput): Staged {
     this.stageBegin(input.business, input.basedOn);
     this.stageRows(input.rows, input.changed);
@@ -150,6 +159,8 @@ export class CorpusModel {
     if (basedOn === null) this.held = null;
     else if (this.held?.revision !== basedOn)
       throw new StaleCorpusError(`the corpus is at revision ${this.held?.revision ?? 'none'}, not ${basedOn}`);
+    else if (this.held.vertical !== business.vertical)
+      throw new StaleCorpusError(`the corpus holds rows of the ${this.held.vertical} taxonomy, not ${business.vertical}`);
     this.staging = { business, changed: new Set(), fresh: new Map(), found: new Map(), analysed: new Map() };
     this.staged = null;
   }
@@ -158,6 +169,7 @@ export class CorpusModel {
     const s = this.staging;
     if (!s) throw new Error('CorpusModel: stage rows without a stage begun');
     for (const id of changed) s.changed.add(id);
+    const maker = this.rowsFor(s.business.vertical);
     for (const row of rows) {
       let analysis: ReviewAnalysis;
       if (row.stored !== null) analysis = JSON.parse(row.stored) as ReviewAnalysis;
@@ -183,7 +195,7 @@ export class CorpusModel {
         services: union(row.services, analysis.services),
         service_area: row.service_area ?? analysis.service_areas[0] ?? null,
       };
-      s.fresh.set(row.id, { review, analysis });
+      s.fresh.set(row.id, { row: maker.row(review, analysis), analysis });
     }
   }
 
@@ -209,8 +221,7 @@ export class CorpusModel {
     for (const id of prevIds) if (!staged.changed.has(id)) kept++;
     const n = kept + input.freshIds.length;
     const ids: string[] = new Array(n);
-    const reviews: CorpusReview[] = new Array(n);
-    const analyses: ReviewAnalysis[] = new Array(n);
+    const rows: InsightRow[] = new Array(n);
     // What the render is given per item: a fresh analysis, or the id a carried item stands under.
     const values: unknown[] = new Array(n);
     const freshValues = new Set<unknown>();
@@ -224,20 +235,22 @@ export class CorpusModel {
         const item = staged.fresh.get(id);
         if (!item) throw new Error(`CorpusModel: ${id} was not staged`);
         ids[k] = id;
-        reviews[k] = item.review;
-        analyses[k] = item.analysis;
+        rows[k] = item.row;
         values[k] = item.analysis;
         freshValues.add(item.analysis);
       } else {
         while (staged.changed.has(prevIds[p])) p++;
         const id = prevIds[p];
         ids[k] = id;
-        reviews[k] = held!.reviews[p];
-        analyses[k] = analysisIn(held!.perReview, p++, id);
+        rows[k] = held!.rows[p++];
         values[k] = id;
       }
     }
-    const insights = this.engine.buildInsights({ business: staged.business, reviews, analyses, generatedAt: input.revision.created_at });
+    const insights = this.rowsFor(staged.business.vertical).insights({
+      business: staged.business,
+      rows,
+      generatedAt: input.revision.created_at,
+    });
     // per_review in corpus order, which is the catalog's (newest first): a property test holds the bytes to JSON.stringify.
     const perReview = SplicedJson.render(
       insights,
@@ -248,9 +261,10 @@ export class CorpusModel {
       freshValues,
       this.allocate,
     );
-    this.held = { revision: input.revision.id, ids, reviews, perReview: perReview.withValues(ids) };
+    this.held = { revision: input.revision.id, vertical: staged.business.vertical, ids, rows, perReview: perReview.withValues(ids) };
     const feeds = renderFeeds(staged.business, input.newest, links(input.publicBaseUrl), input.revision.created_at);
-    return { core: coreOf(insights), body: perReview.body, layout: perReview.layout(), digest: perReview.digest, feeds };
+    // per_review is the maker's empty placeholder: the core is the document without it.
+    return { core: JSON.stringify(insights), body: perReview.body, layout: perReview.layout(), digest: perReview.digest, feeds };
   }
 
   /**
@@ -259,23 +273,17 @@ export class CorpusModel {
    * shared memory the catalog serves it from); the reviews body only while its reviews are read.
    */
   seed(revision: number, bodies: SeedBodies): void {
-    // One review parsed at a time and only its insight fields kept: the rest dies young.
+    // One review and one analysis parsed at a time, only what the insights read kept: the rest dies young.
     const items = SplicedJson.readStored(bodies.reviews, bodies.reviewsLayout);
     const reviews: CorpusReview[] = [];
     let step = items.next();
     for (; !step.done; step = items.next()) reviews.push(corpusReview(JSON.parse(step.value) as CorpusReview));
-    const doc = JSON.parse(step.value) as { business: Business; generated_at: string };
+    const doc = JSON.parse(step.value) as { business: Business };
     const ids = reviews.map((r) => r.id);
-    this.held = { revision, ids, reviews, perReview: SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids) };
+    const perReview = SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids);
+    const maker = this.rowsFor(doc.business.vertical);
+    const rows = reviews.map((r, i) => maker.row(r, analysisIn(perReview, i, r.id)));
+    this.held = { revision, vertical: doc.business.vertical, ids, rows, perReview };
     this.staged = null;
-    // Loads the vertical's lexicon now rather than on the first update (hundreds of milliseconds).
-    this.engine.buildInsights({ business: doc.business, reviews: [], analyses: [], generatedAt: doc.generated_at });
   }
-}
-
-/** The insights document with per_review as an empty placeholder (keeping its place in the key order). */
-function coreOf(insights: Insights): string {
-  const core: Record<string, unknown> = {};
-  for (const k of Object.keys(insights)) core[k] = k === 'per_review' ? {} : insights[k as keyof Insights];
-  return JSON.stringify(core);
 }

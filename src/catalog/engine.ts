@@ -24,7 +24,24 @@ export interface Engine {
   version: string;
   module: string;
   createAnalyzer(options: AnalyzerOptions): { analyze(input: AnalysisInput): ReviewAnalysis };
-  buildInsights(input: { business: Business; reviews: CorpusReview[]; analyses: readonly ReviewAnalysis[]; generatedAt: string }): Insights;
+  /** Rows a corpus keeps between revisions, and the insights of a list of them. */
+  insightRows(vertical: string): InsightRowMaker;
+}
+
+/** A kept row: what the insights read of a review and its analysis (its inside is the engine's). */
+export interface InsightRow {
+  readonly review: CorpusReview;
+}
+
+/** What the insights read of a profile (the engine asks no more, so a row list is all it is given besides). */
+type InsightsBusiness = { vertical: string; name?: string } & {
+  [K in 'technicians' | 'services' | 'service_areas']: Pick<Business[K][number], 'id' | 'name'>[];
+};
+
+export interface InsightRowMaker {
+  row(review: CorpusReview, analysis: ReviewAnalysis): InsightRow;
+  /** buildInsights of the rows' reviews and analyses, with per_review an empty placeholder. */
+  insights(input: { business: InsightsBusiness; rows: readonly InsightRow[]; generatedAt: string }): Insights;
 }
 
 /** The engine a worker thread was given the module of. */

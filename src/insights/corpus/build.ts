@@ -1,7 +1,8 @@
 // buildInsights: the whole /insights.json from published reviews and their stored analyses. Pure and
-// linear in the corpus (one pass, one sort at most), so a new review in a 100k corpus costs well under a second.
+// linear in the corpus (one pass, one sort at most); a corpus that keeps its rows (held.ts) makes the
+// same document from them without parsing any analysis again.
 import type { Insights, ReviewAnalysis } from '../../domain/index.js';
-import { loadLexicon } from '../lexicon.js';
+import { type Lexicon, loadLexicon } from '../lexicon.js';
 import { round } from '../score.js';
 import { ENGINE_VERSION } from '../version.js';
 import { AspectAccumulator } from './aspects.js';
@@ -10,7 +11,7 @@ import type { Facts } from './facts.js';
 import { buildFaq } from './faq.js';
 import { percentages } from './percent.js';
 import { PullQuoteAccumulator } from './quotes.js';
-import { type CorpusReview, mean, prepareRows } from './rows.js';
+import { type CorpusReview, mean, prepareRows, type Row } from './rows.js';
 import { buildSummary } from './summary.js';
 import { TemporalAccumulator } from './temporal.js';
 import { TopicAccumulator } from './topics.js';
@@ -35,14 +36,39 @@ export interface BuildInsightsInput {
 
 export function buildInsights(input: BuildInsightsInput): Insights {
   const lex = loadLexicon(input.business.vertical);
+  const rows = prepareRows(input.reviews, input.analyses, aspectIndexOf(lex));
+  const insights = insightsOfRows(input.business, rows, input.generatedAt, lex);
+  // 100k keys cost more to build than the rest of the document, and the catalog renders and looks up
+  // analyses without them: built on first read, in corpus order (redefining keeps the key's position).
+  // These rows were made from whole analyses (prepareRows keeps the caller's objects).
+  let perReview: Record<string, ReviewAnalysis> | undefined;
+  return Object.defineProperty(insights, 'per_review', {
+    enumerable: true,
+    configurable: true,
+    get: () => (perReview ??= Object.fromEntries(rows.map((r) => [r.review.id, r.analysis as ReviewAnalysis]))),
+  });
+}
+
+/** Taxonomy aspect id → its bit in a row's aspect mask. */
+export const aspectIndexOf = (lex: Lexicon): Map<string, number> => new Map(lex.aspects.map((a, i) => [a.id, i]));
+
+/**
+ * The insights of rows already newest first, with per_review an empty placeholder (keeping its place
+ * in the key order): buildInsights, and a corpus that keeps its rows between revisions, both end here.
+ */
+export function insightsOfRows(
+  business: BuildInsightsInput['business'],
+  rows: readonly Row[],
+  generatedAt: string,
+  lex: Lexicon,
+): Insights {
   const aspectIds = lex.aspects.map((a) => a.id);
-  const rows = prepareRows(input.reviews, input.analyses, new Map(aspectIds.map((id, i) => [id, i])));
   const noArea: string[] = [];
 
   const aspectAcc = new AspectAccumulator(lex.aspects);
-  const technicianAcc = new EntityAccumulator(input.business.technicians, aspectIds, (r) => r.review.technicians);
-  const serviceAcc = new EntityAccumulator(input.business.services, aspectIds, (r) => r.review.services);
-  const areaAcc = new EntityAccumulator(input.business.service_areas, aspectIds, (r) =>
+  const technicianAcc = new EntityAccumulator(business.technicians, aspectIds, (r) => r.review.technicians);
+  const serviceAcc = new EntityAccumulator(business.services, aspectIds, (r) => r.review.services);
+  const areaAcc = new EntityAccumulator(business.service_areas, aspectIds, (r) =>
     r.review.service_area === null ? noArea : [r.review.service_area],
   );
   const problemAcc = new ProblemAccumulator(lex.problems);
@@ -88,7 +114,7 @@ export function buildInsights(input: BuildInsightsInput): Insights {
 
   const facts: Facts = {
     rows,
-    subject: input.business.name?.trim() || 'this business',
+    subject: business.name?.trim() || 'this business',
     reviewCount: rows.length,
     textCount,
     meanRating: mean(ratingSum, rows.length),
@@ -107,7 +133,7 @@ export function buildInsights(input: BuildInsightsInput): Insights {
 
   const insights: Insights = {
     version: lex.version,
-    generated_at: input.generatedAt,
+    generated_at: generatedAt,
     model: ENGINE_VERSION,
     vertical: lex.vertical,
     review_count: rows.length,
@@ -129,12 +155,5 @@ export function buildInsights(input: BuildInsightsInput): Insights {
     pull_quote: quote.text,
     pull_quote_review_id: quote.reviewId,
   };
-  // 100k keys cost more to build than the rest of the document, and the catalog renders and looks up
-  // analyses without them: built on first read, in corpus order (redefining keeps the key's position).
-  let perReview: Record<string, ReviewAnalysis> | undefined;
-  return Object.defineProperty(insights, 'per_review', {
-    enumerable: true,
-    configurable: true,
-    get: () => (perReview ??= Object.fromEntries(rows.map((r) => [r.review.id, r.analysis]))),
-  });
+  return insights;
 }

@@ -4,7 +4,7 @@ import type { AspectInsight, EntityInsight, ProblemInsight, Trend, TrendDetail }
 import type { Row } from './rows.js';
 
 export interface Facts {
-  rows: Row[];
+  rows: readonly Row[];
   /** "Acme Plumbing" or a generic "this business". */
   subject: string;
   reviewCount: number;
@@ -25,7 +25,7 @@ export interface Facts {
 }
 
 /** Ids of the newest `k` rows that satisfy `test`. */
-export function newestIds(rows: Row[], test: (row: Row) => boolean, k: number): string[] {
+export function newestIds(rows: readonly Row[], test: (row: Row) => boolean, k: number): string[] {
   const ids: string[] = [];
   for (const row of rows) {
     if (ids.length >= k) break;

@@ -1,7 +1,7 @@
 // The corpus as the insight builders see it: each published review joined with its stored analysis,
 // newest first (date desc; within a date the caller's order, e.g. /reviews.json's), so "first k seen" is
 // "the k most recent" in every builder.
-import type { Polarity, ReviewAnalysis } from '../../domain/index.js';
+import type { Polarity, ReviewAnalysis, SentenceAnalysis } from '../../domain/index.js';
 import { polarityOfScore } from '../score.js';
 
 export interface CorpusReview {
@@ -16,9 +16,17 @@ export interface CorpusReview {
   service_area: string | null;
 }
 
+/**
+ * What the insight builders read of an analysis: a whole one, or the compact copy a corpus keeps between
+ * revisions (compactAnalysis), whose sentences are only those its aspects quote.
+ */
+export type InsightAnalysis = Pick<ReviewAnalysis, 'sentiment' | 'aspects' | 'problems' | 'phrases'> & {
+  sentences: readonly (Pick<SentenceAnalysis, 'start' | 'end'> | undefined)[];
+};
+
 export interface Row {
   review: CorpusReview;
-  analysis: ReviewAnalysis;
+  analysis: InsightAnalysis;
   /** The review's overall polarity, from its sentiment score. */
   polarity: Polarity;
   /** Bit i set when the review mentions taxonomy aspect i: entity builders read this, not the analysis. */
@@ -32,11 +40,20 @@ export interface Accumulator<T> {
 }
 
 /** `aspectIndex`: taxonomy aspect id → bit position (taxonomies have far fewer than 31 aspects). */
+export function rowOf(review: CorpusReview, analysis: InsightAnalysis, aspectIndex: ReadonlyMap<string, number>): Row {
+  let aspectMask = 0;
+  for (const aspect of analysis.aspects) {
+    const bit = aspectIndex.get(aspect.id);
+    if (bit !== undefined) aspectMask |= 1 << bit;
+  }
+  return { review, analysis, polarity: polarityOfScore(analysis.sentiment), aspectMask };
+}
+
 export function prepareRows(
   reviews: readonly CorpusReview[],
   analyses: ReadonlyMap<string, ReviewAnalysis> | readonly ReviewAnalysis[],
-  aspectIndex: Map<string, number>,
-): Row[] {
+  aspectIndex: ReadonlyMap<string, number>,
+): readonly Row[] {
   const rows: Row[] = new Array(reviews.length);
   // A list at the same positions spares a lookup per review in a table as large as the corpus.
   const aligned = Array.isArray(analyses) ? (analyses as readonly ReviewAnalysis[]) : null;
@@ -46,17 +63,17 @@ export function prepareRows(
     const analysis = aligned ? aligned[i] : (analyses as ReadonlyMap<string, ReviewAnalysis>).get(review.id);
     // Insights must be recomputable from per_review, so a review without its analysis is a caller bug.
     if (!analysis) throw new Error(`buildInsights: no analysis for review ${review.id}`);
-    let aspectMask = 0;
-    for (const aspect of analysis.aspects) {
-      const bit = aspectIndex.get(aspect.id);
-      if (bit !== undefined) aspectMask |= 1 << bit;
-    }
-    rows[i] = { review, analysis, polarity: polarityOfScore(analysis.sentiment), aspectMask };
+    rows[i] = rowOf(review, analysis, aspectIndex);
   }
+  return newestFirst(rows);
+}
+
+/** The rows newest first (date desc; equal dates keep the caller's order): these rows, or a sorted copy. */
+export function newestFirst(rows: readonly Row[]): readonly Row[] {
   // Callers usually pass reviews newest first already; checking is O(n), sorting (stable) only when needed.
-  let sorted = true;
-  for (let i = 1; i < rows.length && sorted; i++) sorted = rows[i - 1].review.date >= rows[i].review.date;
-  if (!sorted) rows.sort((a, b) => (a.review.date === b.review.date ? 0 : a.review.date < b.review.date ? 1 : -1));
+  for (let i = 1; i < rows.length; i++)
+    if (rows[i - 1].review.date < rows[i].review.date)
+      return [...rows].sort((a, b) => (a.review.date === b.review.date ? 0 : a.review.date < b.review.date ? 1 : -1));
   return rows;
 }
 

@@ -1,0 +1,62 @@
+// Rows a corpus keeps between revisions. Each analysis is reduced to what the insight builders read
+// (sentiment, review-level aspects, problems, phrases and the sentences its aspects quote), its strings
+// shared across rows, so a revision's insights are one pass over kept rows: no stored analysis is parsed
+// again, and a kept row costs a few hundred bytes instead of the whole parsed analysis.
+import type { Insights, ReviewAnalysis, ReviewAspect } from '../../domain/index.js';
+import { type Lexicon, loadLexicon } from '../lexicon.js';
+import { aspectIndexOf, type BuildInsightsInput, insightsOfRows } from './build.js';
+import { type CorpusReview, type InsightAnalysis, newestFirst, type Row, rowOf } from './rows.js';
+
+/** The empty list every row without aspects, problems or phrases shares (frozen: the builders only read). */
+const NONE = Object.freeze([]) as never[];
+
+export class InsightRows {
+  private readonly lex: Lexicon;
+  private readonly aspectIndex: Map<string, number>;
+  /** One copy of each phrase, id and polarity string, however many rows hold it. */
+  private readonly strings = new Map<string, string>();
+
+  constructor(vertical: string) {
+    this.lex = loadLexicon(vertical);
+    this.aspectIndex = aspectIndexOf(this.lex);
+  }
+
+  /** The row of a review and its analysis, keeping none of the analysis's own objects. */
+  row(review: CorpusReview, analysis: ReviewAnalysis): Row {
+    return rowOf(review, this.compact(analysis), this.aspectIndex);
+  }
+
+  /** buildInsights of these rows' reviews and analyses (per_review an empty placeholder). */
+  insights(input: { business: BuildInsightsInput['business']; rows: readonly Row[]; generatedAt: string }): Insights {
+    return insightsOfRows(input.business, newestFirst(input.rows), input.generatedAt, this.lex);
+  }
+
+  private compact(a: ReviewAnalysis): InsightAnalysis {
+    const sentences: InsightAnalysis['sentences'][number][] = new Array(a.aspects.length === 0 ? 0 : a.sentences.length);
+    const aspects = a.aspects.length === 0 ? NONE : a.aspects.map((x) => this.aspect(x, a, sentences));
+    return { sentiment: a.sentiment, aspects, problems: this.list(a.problems), phrases: this.list(a.phrases), sentences };
+  }
+
+  private aspect(x: ReviewAspect, a: ReviewAnalysis, sentences: InsightAnalysis['sentences'][number][]): ReviewAspect {
+    const s = a.sentences[x.sentence];
+    if (s && !sentences[x.sentence]) sentences[x.sentence] = { start: s.start, end: s.end };
+    return {
+      id: this.intern(x.id),
+      polarity: this.intern(x.polarity) as ReviewAspect['polarity'],
+      score: x.score,
+      phrase: this.intern(x.phrase),
+      sentence: x.sentence,
+    };
+  }
+
+  private list(xs: string[]): string[] {
+    return xs.length === 0 ? NONE : xs.map((x) => this.intern(x));
+  }
+
+  private intern(s: string): string {
+    const known = this.strings.get(s);
+    if (known !== undefined) return known;
+    this.strings.set(s, s);
+    return s;
+  }
+}

@@ -1,0 +1,104 @@
+// The rows a corpus keeps between revisions (each analysis reduced to what the insights read) give
+// the same /insights.json as buildInsights over the whole corpus, byte for byte, after any seeded
+// sequence of additions, edits and removals made on the kept rows.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { demoBusiness } from '../../src/demo/index.js';
+import type { Insights } from '../../src/domain/index.js';
+import { buildInsights, type CorpusReview, createAnalyzer, engine, type ReviewAnalysis } from '../../src/insights/index.js';
+
+const business = demoBusiness();
+const analyzer = createAnalyzer({
+  vertical: business.vertical,
+  technicians: business.technicians,
+  services: business.services,
+  serviceAreas: business.service_areas,
+});
+const SENTENCES = [
+  'Mike fixed the leaking water heater fast and cleaned up after himself.',
+  'The price was far too high for a simple clogged drain, very disappointing.',
+  'They never showed up and never called back about the sewer line.',
+  'Friendly, punctual and knowledgeable plumber; the new faucet works great.',
+  'Scheduling was easy and the office was responsive.',
+  'The toilet is leaking again, awful workmanship.',
+  'Ok.',
+];
+const technicians = business.technicians.map((t) => t.id);
+const reviewArb = fc.record({
+  rating: fc.integer({ min: 1, max: 5 }),
+  date: fc.integer({ min: 0, max: 900 }).map((d) => new Date(Date.UTC(2023, 0, 1) + d * 86_400_000).toISOString().slice(0, 10)),
+  text: fc.option(
+    fc.array(fc.constantFrom(...SENTENCES), { minLength: 1, maxLength: 3 }).map((s) => s.join(' ')),
+    { nil: null, freq: 6 },
+  ),
+  technicians: fc.subarray(technicians, { maxLength: 1 }),
+});
+type ReviewFields = typeof reviewArb extends fc.Arbitrary<infer T> ? T : never;
+const op = fc.oneof(
+  fc.record({ t: fc.constant('add' as const), review: reviewArb }),
+  fc.record({ t: fc.constant('edit' as const), pick: fc.nat(), review: reviewArb }),
+  fc.record({ t: fc.constant('remove' as const), pick: fc.nat() }),
+);
+
+interface Kept {
+  review: CorpusReview;
+  analysis: ReviewAnalysis;
+}
+
+/** Newest first, ties by id: the one order both builds are given. */
+const order = (a: Kept, b: Kept) =>
+  a.review.date === b.review.date ? (a.review.id < b.review.id ? -1 : 1) : a.review.date < b.review.date ? 1 : -1;
+
+/** buildInsights with per_review emptied in place (its key keeps its position), as a corpus serialises the rest. */
+function full(kept: Kept[]): string {
+  const ins: Insights = buildInsights({
+    business,
+    reviews: kept.map((k) => k.review),
+    analyses: kept.map((k) => k.analysis),
+    generatedAt: '2026-11-26T00:00:00.000Z',
+  });
+  return JSON.stringify(Object.defineProperty(ins, 'per_review', { value: {}, enumerable: true }));
+}
+
+test('insights of kept rows equal buildInsights of the corpus after any sequence of changes', () => {
+  let next = 0;
+  const make = (r: ReviewFields): Kept => {
+    const review: CorpusReview = { id: `r${next++}`, services: [], service_area: null, ...r };
+    return { review, analysis: analyzer.analyze({ id: review.id, rating: review.rating, text: review.text, title: null, language: null }) };
+  };
+  fc.assert(
+    fc.property(fc.array(reviewArb, { maxLength: 40 }), fc.array(fc.array(op, { maxLength: 5 }), { maxLength: 8 }), (start, revisions) => {
+      const maker = engine.insightRows(business.vertical);
+      let kept = start.map(make).sort(order);
+      let rows = kept.map((k) => maker.row(k.review, k.analysis));
+      for (const changes of revisions) {
+        // Changed rows are made anew; every other row is carried as the corpus carries it.
+        const byId = new Map(kept.map((k, i) => [k.review.id, rows[i]]));
+        for (const c of changes) {
+          if (c.t === 'add') {
+            const k = make(c.review);
+            kept.push(k);
+            byId.set(k.review.id, maker.row(k.review, k.analysis));
+          } else if (kept.length > 0) {
+            const i = c.pick % kept.length;
+            const id = kept[i].review.id;
+            if (c.t === 'remove') {
+              kept.splice(i, 1);
+              byId.delete(id);
+            } else {
+              const k = make(c.review);
+              kept[i] = { review: { ...k.review, id }, analysis: k.analysis };
+              byId.set(id, maker.row(kept[i].review, kept[i].analysis));
+            }
+          }
+        }
+        kept = kept.sort(order);
+        rows = kept.map((k) => byId.get(k.review.id)!);
+        const held = JSON.stringify(maker.insights({ business, rows, generatedAt: '2026-11-26T00:00:00.000Z' }));
+        assert.equal(held, full(kept));
+      }
+    }),
+    { seed: 20261126, numRuns: 60 },
+  );
+});
