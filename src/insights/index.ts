@@ -25,5 +25,5 @@ export {
   sigmoidProbabilities,
 } from './model.js';
 export { editDistance, SpellFixer } from './spelling.js';
-export { encodeVectors } from './vectors.js';
+export { decodeVectors, encodeVectors, wordVectors } from './vectors.js';
 export { ENGINE_VERSION } from './version.js';
