@@ -84,8 +84,10 @@ const ours = (vertical: string, other: string): VerticalConfig => ({
   priors: null,
   words: true,
   lexiconFirst: false,
-  categoryVectors: 0,
-  polarityVectors: 0,
+  // The mean word vector ×10 in both models (5-fold CV on train, 2.5.0): F1 +1.6 home services, +1.3 senior
+  // living; polarity −0.03 and +1.3.
+  categoryVectors: 10,
+  polarityVectors: 10,
   polarityTrain: {},
   categoryMlp: { ...DEFAULT_MLP, hidden: 48, mix: 0.5 },
   polarityMlp: null,
