@@ -23,8 +23,8 @@ const GOLDEN: Record<(typeof PATHS)[number], { etag: string; sha256: string }> =
     sha256: '56d60615ac8de457da7357a5926609e01c5edf927ccb9f5d47f40b53eb8b1326',
   },
   '/insights.json': {
-    etag: '"PdCdkBOoGnTz7ddkWNtjWI_c5smkOamu"',
-    sha256: 'b22ddc1f8c77a9ee3bbb149079ef22a7c80d69d7905ee4e0de06bad6a510cf78',
+    etag: '"D4OWyiJarbWmckxcIvMu1oM0IPy7PsMH"',
+    sha256: 'e9f134191f6a1f2c1226ba584813f5a7d6619de774a4ea598e6529852454fbac',
   },
   '/api/feed.json': {
     etag: '"CBa-Eld-OABW229H1vuNlKozCZ-mLR9y"',
