@@ -33,7 +33,7 @@ const GOLDEN: Record<(typeof PATHS)[number], { etag: string; sha256: string }> =
   '/feed.xml': { etag: '"fion6i4YX2ndtG9szw7LoRXd2vUFGX9h"', sha256: '7e2a27ea2e185f69ddb46f6ccf0ecba115dddaf505197f61f246bf6c2ef5bbd7' },
 };
 
-const KEYS = { version: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv', analysis: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv|oMdleBETzURuT-i16MezRV9HWdDp-FOg' };
+const KEYS = { version: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv', analysis: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv|rAu24cd8IfDS26YXGjvCCSIqaqhjjqz3' };
 
 const servers: RunningServer[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));
