@@ -5,6 +5,7 @@ import type { SentenceResult } from './absa.js';
 import { wordClusters } from './clusters.js';
 import type { PatternHit } from './implicit.js';
 import type { Token } from './nlp.js';
+import { addVector, wordVectors } from './vectors.js';
 
 /** Sparse features: parallel names and values. */
 export interface Features {
@@ -77,6 +78,36 @@ function addWords(b: Builder, tokens: Token[], keep: (i: number) => boolean, mar
   }
 }
 
+// Parts of speech whose words carry what a sentence is about or how it judges it; the rest only blur the mean.
+const CONTENT = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'ADV', 'INTJ', 'NUM']);
+
+/**
+ * The mean vector of the content words that pass `keep`, times `scale`, as dense features `prefix0…`; negated
+ * words count with their sign flipped when `markNegation` ("not clean" points away from "clean").
+ */
+function addMeanVector(
+  b: Builder,
+  prefix: string,
+  tokens: Token[],
+  keep: (i: number) => boolean,
+  scale: number,
+  markNegation: boolean,
+): void {
+  const v = wordVectors();
+  const sum = new Float64Array(v.dims);
+  let n = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (!keep(i) || !CONTENT.has(t.pos)) continue;
+    if (addVector(v, [t.normal, t.lemma], markNegation && t.negated ? -1 : 1, sum)) n++;
+  }
+  if (n === 0) return;
+  let norm = 0;
+  for (let d = 0; d < v.dims; d++) norm += sum[d] * sum[d];
+  norm = Math.sqrt(norm);
+  for (let d = 0; d < v.dims; d++) b.value(`${prefix}${d}`, (sum[d] / norm) * scale);
+}
+
 /** Is there an opinion in the sentence at all, from our lexicon or the general ones? */
 function opinionStrength(r: SentenceResult): number {
   let s = 0;
@@ -85,7 +116,7 @@ function opinionStrength(r: SentenceResult): number {
 }
 
 /** Features of a sentence for the category model: which aspects it says something about. */
-export function categoryFeatures(ev: SentenceEvidence): Features {
+export function categoryFeatures(ev: SentenceEvidence, vectors = 0): Features {
   const b = new Builder();
   const { tokens, result } = ev;
   b.flag('bias');
@@ -104,6 +135,7 @@ export function categoryFeatures(ev: SentenceEvidence): Features {
   if (tokens.some((t) => t.negated)) b.flag('negation');
   const words = tokens.filter((t) => wordOf(t) !== null).length;
   b.flag(words <= 4 ? 'len<=4' : words <= 8 ? 'len<=8' : words <= 16 ? 'len<=16' : 'len>16');
+  if (vectors > 0) addMeanVector(b, 'e', tokens, () => true, vectors, false);
   return { names: b.names, values: b.values };
 }
 
@@ -112,7 +144,7 @@ export function categoryFeatures(ev: SentenceEvidence): Features {
  * where the lexicon named it; an aspect it did not name (implicit) is read over the whole sentence. `words`
  * adds the scope's words and bigrams (negated ones marked) to the lexicon and pattern evidence.
  */
-export function polarityFeatures(ev: SentenceEvidence, aspect: string, words = true): Features {
+export function polarityFeatures(ev: SentenceEvidence, aspect: string, words = true, vectors = 0): Features {
   const b = new Builder();
   const { tokens, result } = ev;
   b.flag('bias');
@@ -171,6 +203,7 @@ export function polarityFeatures(ev: SentenceEvidence, aspect: string, words = t
   }
 
   if (words) addWords(b, tokens, inScope, true);
+  if (vectors > 0) addMeanVector(b, 'e', tokens, inScope, vectors, true);
   for (const p of ev.patterns) {
     if (!inScope(p.at)) continue;
     b.flag(`p=${p.id}`);

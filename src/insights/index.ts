@@ -25,4 +25,5 @@ export {
   sigmoidProbabilities,
 } from './model.js';
 export { editDistance, SpellFixer } from './spelling.js';
+export { decodeVectors, encodeVectors, wordVectors } from './vectors.js';
 export { ENGINE_VERSION } from './version.js';

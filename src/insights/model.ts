@@ -59,6 +59,8 @@ export const ModelFile = z.object({
       lexicon: z.enum(['attached', 'all', 'none']),
       /** The model's probability a lexicon aspect needs to join (its false positives cost more than its finds). */
       lexicon_min: z.number().default(0),
+      /** Scale of the sentence's mean word vector as dense features (0: none; see features.ts). */
+      vectors: z.number().default(0),
       weights: Weights,
       mlp: Mlp.nullable().default(null),
     })
@@ -70,6 +72,8 @@ export const ModelFile = z.object({
       words: z.boolean(),
       /** The lexicon's own polarity stands wherever it is not neutral; the model judges the rest. */
       lexicon_first: z.boolean(),
+      /** Scale of the scope's mean word vector as dense features (0: none). */
+      vectors: z.number().default(0),
       weights: Weights,
       mlp: Mlp.nullable().default(null),
     })
@@ -93,6 +97,7 @@ export interface Model {
     anyThreshold: number | null;
     lexicon: 'attached' | 'all' | 'none';
     lexiconMin: number;
+    vectors: number;
     weights: Map<string, Float64Array>;
     mlp: CompiledMlp | null;
   } | null;
@@ -100,6 +105,7 @@ export interface Model {
     classes: ModelPolarity[];
     words: boolean;
     lexiconFirst: boolean;
+    vectors: number;
     weights: Map<string, Float64Array>;
     mlp: CompiledMlp | null;
   } | null;
@@ -121,6 +127,7 @@ export function compileModel(file: ModelFile): Model {
       anyThreshold: file.category.any_threshold,
       lexicon: file.category.lexicon,
       lexiconMin: file.category.lexicon_min,
+      vectors: file.category.vectors,
       weights: toMap(file.category.weights),
       mlp: toMlp(file.category.mlp),
     },
@@ -128,6 +135,7 @@ export function compileModel(file: ModelFile): Model {
       classes: file.polarity.classes,
       words: file.polarity.words,
       lexiconFirst: file.polarity.lexicon_first,
+      vectors: file.polarity.vectors,
       weights: toMap(file.polarity.weights),
       mlp: toMlp(file.polarity.mlp),
     },

@@ -23,8 +23,8 @@ const GOLDEN: Record<(typeof PATHS)[number], { etag: string; sha256: string }> =
     sha256: '56d60615ac8de457da7357a5926609e01c5edf927ccb9f5d47f40b53eb8b1326',
   },
   '/insights.json': {
-    etag: '"PdCdkBOoGnTz7ddkWNtjWI_c5smkOamu"',
-    sha256: 'b22ddc1f8c77a9ee3bbb149079ef22a7c80d69d7905ee4e0de06bad6a510cf78',
+    etag: '"D4OWyiJarbWmckxcIvMu1oM0IPy7PsMH"',
+    sha256: 'e9f134191f6a1f2c1226ba584813f5a7d6619de774a4ea598e6529852454fbac',
   },
   '/api/feed.json': {
     etag: '"CBa-Eld-OABW229H1vuNlKozCZ-mLR9y"',
@@ -33,7 +33,7 @@ const GOLDEN: Record<(typeof PATHS)[number], { etag: string; sha256: string }> =
   '/feed.xml': { etag: '"fion6i4YX2ndtG9szw7LoRXd2vUFGX9h"', sha256: '7e2a27ea2e185f69ddb46f6ccf0ecba115dddaf505197f61f246bf6c2ef5bbd7' },
 };
 
-const KEYS = { version: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv', analysis: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv|oMdleBETzURuT-i16MezRV9HWdDp-FOg' };
+const KEYS = { version: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv', analysis: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv|rAu24cd8IfDS26YXGjvCCSIqaqhjjqz3' };
 
 const servers: RunningServer[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));

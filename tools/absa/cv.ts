@@ -66,6 +66,8 @@ const config: VerticalConfig = {
   anyThreshold: arg('any') === undefined ? base.anyThreshold : arg('any') === 'none' ? null : Number(arg('any')),
   words: arg('words') === undefined ? base.words : arg('words') === 'true',
   lexiconFirst: arg('lexicon-first') === undefined ? base.lexiconFirst : arg('lexicon-first') === 'true',
+  categoryVectors: Number(arg('cat-vectors') ?? base.categoryVectors),
+  polarityVectors: Number(arg('pol-vectors') ?? base.polarityVectors),
   polarityFiles:
     arg('pool') === undefined
       ? base.polarityFiles
@@ -94,7 +96,7 @@ const folds = Number(arg('folds') ?? 0);
 const lexiconOnly = process.argv.includes('--lexicon-only');
 
 const { sentences, extra, files } = loadTraining(config);
-const prepared = prepare(vertical, sentences);
+const prepared = prepare(vertical, sentences, config.categoryVectors);
 const pct = (x: number) => (x * 100).toFixed(2);
 const line = (name: string, r: EvalResult) =>
   `${name.padEnd(40)} P ${pct(r.precision)}  R ${pct(r.recall)}  F1 ${pct(r.f1)}  polarity ${pct(r.polarityAccuracy)} (${r.polarityTotal})  ` +
@@ -117,7 +119,11 @@ if (folds > 1) {
       if (i % folds !== k) return;
       predictions.set(`${i}`, predict(analyzer, p.sentence));
       const c = model?.category;
-      if (c) outOfFold[i] = { p, z: sigmoidProbabilities(c.weights, c.mlp, c.aspects.length + 1, categoryFeatures(p.evidence)) };
+      if (c)
+        outOfFold[i] = {
+          p,
+          z: sigmoidProbabilities(c.weights, c.mlp, c.aspects.length + 1, categoryFeatures(p.evidence, config.categoryVectors)),
+        };
     });
   }
   // --score-first N scores only the first N sentences (those of an earlier train split) while every fold

