@@ -29,17 +29,20 @@ test('npm pack, then npm install -g of the tarball in an empty directory: serve,
   const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, env });
   const [{ filename, files }] = JSON.parse(packed.stdout) as [{ filename: string; files: { path: string }[] }];
   const paths = files.map((f) => f.path);
-  // Only what runs: the compiled code with its data files, the bin, and the legal texts.
+  // Only what runs: the compiled code with its data files (the word vectors are binary, with their
+  // licence beside them), the bin, and the legal texts.
   for (const p of paths)
     assert.match(
       p,
-      /^(dist\/.+\.(js|json|css|txt)|bin\/reviewcast\.js|package\.json|README\.md|LICENSE|NOTICE)$/,
+      /^(dist\/.+\.(js|json|css|txt|bin|LICENSE)|bin\/reviewcast\.js|package\.json|README\.md|LICENSE|NOTICE)$/,
       `unexpected file in the package: ${p}`,
     );
   for (const p of [
     'dist/cli/main.js',
     'dist/insights/taxonomies/english.json',
     'dist/insights/model/home_services.json',
+    'dist/insights/model/word-vectors.bin',
+    'dist/insights/model/word-vectors.LICENSE',
     'dist/pages/assets/site.css',
     'LICENSE',
     'NOTICE',
