@@ -3,7 +3,7 @@ export { Catalog, type Representations } from './catalog.js';
 export { type ChangesReader, changesPage } from './change-feed.js';
 export { StaleCorpusError } from './corpus-model.js';
 export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
-export type { Engine } from './engine.js';
+export { analyzerOptions, type Engine } from './engine.js';
 export { analyseReviews, analyzePending } from './missing-analyses.js';
 export {
   type AnalysesToStore,

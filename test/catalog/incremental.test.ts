@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import fc from 'fast-check';
 import {
+  analyzerOptions,
   Catalog,
   CorpusWorker,
   decodeSnapshot,
@@ -50,12 +51,7 @@ const change = fc.record({
 
 const shiftDay = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-const analyzer = createAnalyzer({
-  vertical: business.vertical,
-  technicians: business.technicians,
-  services: business.services,
-  serviceAreas: business.service_areas,
-});
+const analyzer = createAnalyzer(analyzerOptions(business));
 /** Analyses as a store hands them back: analysed once, stored as JSON. */
 const stored = (rows: Iterable<StoredReview>) =>
   new Map(

@@ -2,7 +2,7 @@
 // thread before reading the next (stageAll): the result must be the build from every row at once.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { Catalog, CorpusWorker, LocalCorpus, type RowsPage, stageAll } from '../../src/catalog/index.js';
+import { analyzerOptions, Catalog, CorpusWorker, LocalCorpus, type RowsPage, stageAll } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { StoredReview } from '../../src/domain/index.js';
 import { createAnalyzer, engine } from '../../src/insights/index.js';
@@ -16,12 +16,7 @@ const head = {
   business,
   publicBaseUrl: 'https://reviews.example',
 };
-const analyzer = createAnalyzer({
-  vertical: business.vertical,
-  technicians: business.technicians,
-  services: business.services,
-  serviceAreas: business.service_areas,
-});
+const analyzer = createAnalyzer(analyzerOptions(business));
 const analysisOf = (r: StoredReview) =>
   JSON.stringify(analyzer.analyze({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language }));
 // Every third row has no stored analysis: the corpus makes those.

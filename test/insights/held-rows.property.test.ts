@@ -4,17 +4,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { analyzerOptions } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { Insights } from '../../src/domain/index.js';
 import { buildInsights, type CorpusReview, createAnalyzer, engine, type ReviewAnalysis } from '../../src/insights/index.js';
 
 const business = demoBusiness();
-const analyzer = createAnalyzer({
-  vertical: business.vertical,
-  technicians: business.technicians,
-  services: business.services,
-  serviceAreas: business.service_areas,
-});
+const analyzer = createAnalyzer(analyzerOptions(business));
 const SENTENCES = [
   'Mike fixed the leaking water heater fast and cleaned up after himself.',
   'The price was far too high for a simple clogged drain, very disappointing.',
