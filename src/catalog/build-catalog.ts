@@ -9,7 +9,7 @@ import {
 } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
 import type { SliceClock, Steps } from '../threads/index.js';
-import { runInSlices, sharedBuffer } from '../threads/index.js';
+import { everyPosition, runInSlices, sharedBuffer } from '../threads/index.js';
 import type { Catalog, CatalogParts } from './catalog.js';
 import type { CorpusRow } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
@@ -289,15 +289,6 @@ async function buildUpdate(input: CatalogChanges, previous: Catalog, engine: Cor
 
 /** What a pending held review points at until its body is made. */
 const NO_BODY = Buffer.alloc(0);
-
-function* everyPosition(n: number): Steps<Int32Array> {
-  const out = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    out[i] = i;
-    if (i % 65536 === 0) yield;
-  }
-  return out;
-}
 
 /** The engine renders the insights and feeds while this thread builds the rest. */
 function commit(

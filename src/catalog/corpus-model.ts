@@ -43,6 +43,7 @@ export interface CommitInput {
   revision: Revision;
   /** The staged rows' ids and their places in the new order (ascending places). */
   freshIds: string[];
+  /** Handed over: a worker thread is sent this array's memory (transferred), so the caller reads it no more. */
   freshPositions: Int32Array;
   /** The newest reviews, for the feeds (xmlbuilder2 takes tens of milliseconds for an Atom feed). */
   newest: Review[];

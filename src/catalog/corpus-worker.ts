@@ -212,7 +212,6 @@ export class CorpusWorker implements CorpusEngine {
       if (clock?.due()) await clock.pause();
     }
     const freshIds = clock ? await runInSlices(joinSteps(pieces, sharedBuffer), clock) : runAtOnce(joinSteps(pieces, sharedBuffer));
-    const positions = input.freshPositions.slice();
     const id = this.nextId++;
     const answer = this.call(id);
     this.post(
@@ -221,11 +220,11 @@ export class CorpusWorker implements CorpusEngine {
         id,
         revision: input.revision,
         freshIds,
-        freshPositions: positions,
+        freshPositions: input.freshPositions,
         newest: input.newest,
         publicBaseUrl: input.publicBaseUrl,
       },
-      [positions.buffer],
+      [input.freshPositions.buffer as ArrayBuffer],
     );
     const m = (await answer) as Extract<FromCorpus, { t: 'committed' }>;
     return {

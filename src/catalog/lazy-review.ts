@@ -1,4 +1,4 @@
-import type { Review } from '../domain/index.js';
+import { Interner, type Review } from '../domain/index.js';
 import { type Steps, TOUCH_STEP } from '../threads/index.js';
 
 /**
@@ -58,16 +58,6 @@ const handler: ProxyHandler<Held> = {
   defineProperty: readOnly,
   deleteProperty: readOnly,
 };
-
-/** Equal values share one copy: dates, sources and slug lists repeat across 100k reviews. */
-class Interner<T> {
-  private readonly seen = new Map<string, T>();
-  get(key: string, make: () => T): T {
-    let v = this.seen.get(key);
-    if (v === undefined) this.seen.set(key, (v = make()));
-    return v;
-  }
-}
 
 /**
  * Reviews held as their rendered bytes: each a Proxy that reads like the Review (JSON.stringify, spread

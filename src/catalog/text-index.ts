@@ -1,5 +1,5 @@
 import { foldText } from '../domain/index.js';
-import { runAtOnce, type Steps, TOUCH_STEP, zeroedSteps } from '../threads/index.js';
+import { everyPosition, runAtOnce, type Steps, TOUCH_STEP, zeroedSteps } from '../threads/index.js';
 
 const BUCKET_BITS = 20;
 const BUCKETS = 1 << BUCKET_BITS;
@@ -165,8 +165,7 @@ export class TextIndex {
    * build folds each text as it lets go of the review it came from.
    */
   static *fromFolded(folded: string[]): Steps<TextIndex> {
-    const docOf = new Int32Array(folded.length);
-    for (let i = 0; i < folded.length; i++) docOf[i] = i;
+    const docOf = yield* everyPosition(folded.length);
     const base = yield* Segment.build(folded, 0, folded.length);
     return new TextIndex(folded, base, folded.length, null, docOf, docOf.slice());
   }

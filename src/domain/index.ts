@@ -33,6 +33,7 @@ export {
   type Trend,
   type TrendDetail,
 } from './insights.js';
+export { Interner } from './interner.js';
 export { type JsonFeed, JsonFeedSchema } from './json-feed.js';
 export { componentRef, componentSchemas, inlineLocalRefs, inlineRootRef, refName, standalone } from './json-schema.js';
 export { createMentionMatcher, foldText, type MentionMatcher, type Nameable } from './mentions.js';

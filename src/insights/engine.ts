@@ -1,5 +1,4 @@
 import { createAnalyzer } from './analyzer.js';
-import { buildInsights } from './corpus/build.js';
 import { InsightRows } from './corpus/held.js';
 import { ENGINE_VERSION } from './version.js';
 
@@ -11,6 +10,5 @@ export const engine = {
   version: ENGINE_VERSION,
   module: import.meta.url,
   createAnalyzer,
-  buildInsights,
   insightRows: (vertical: string) => new InsightRows(vertical),
 };

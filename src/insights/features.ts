@@ -81,6 +81,14 @@ function addWords(b: Builder, tokens: Token[], keep: (i: number) => boolean, mar
 // Parts of speech whose words carry what a sentence is about or how it judges it; the rest only blur the mean.
 const CONTENT = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'ADV', 'INTJ', 'NUM']);
 
+const namesByPrefix = new Map<string, string[]>();
+/** `prefix0` … `prefix{dims-1}`, made once per prefix (the analysis asks for them per sentence and aspect). */
+function vectorNames(prefix: string, dims: number): string[] {
+  let names = namesByPrefix.get(prefix);
+  if (!names) namesByPrefix.set(prefix, (names = Array.from({ length: dims }, (_, d) => `${prefix}${d}`)));
+  return names;
+}
+
 /**
  * The mean vector of the content words that pass `keep`, times `scale`, as dense features `prefix0…`; negated
  * words count with their sign flipped when `markNegation` ("not clean" points away from "clean").
@@ -105,7 +113,8 @@ function addMeanVector(
   let norm = 0;
   for (let d = 0; d < v.dims; d++) norm += sum[d] * sum[d];
   norm = Math.sqrt(norm);
-  for (let d = 0; d < v.dims; d++) b.value(`${prefix}${d}`, (sum[d] / norm) * scale);
+  const names = vectorNames(prefix, v.dims);
+  for (let d = 0; d < v.dims; d++) b.value(names[d], (sum[d] / norm) * scale);
 }
 
 /** Is there an opinion in the sentence at all, from our lexicon or the general ones? */

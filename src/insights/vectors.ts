@@ -1,4 +1,4 @@
-// Word vectors: unit-length GloVe vectors of about 40,000 English words (model/word-vectors.bin, written once
+// Word vectors: unit-length GloVe vectors of 35,021 English words (model/word-vectors.bin, written once
 // by tools/absa/vendor-vectors.ts). The trained models read the mean vector of a sentence's words, so what they
 // learnt from "clean" carries over to "spotless". Loaded once, on first use.
 //

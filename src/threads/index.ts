@@ -1,4 +1,14 @@
-export { type Allocate, type GrowableMemory, growablePrivate, growTo, joinSteps, sharedBuffer, TOUCH_STEP, zeroedSteps } from './join.js';
+export {
+  type Allocate,
+  everyPosition,
+  type GrowableMemory,
+  growablePrivate,
+  growTo,
+  joinSteps,
+  sharedBuffer,
+  TOUCH_STEP,
+  zeroedSteps,
+} from './join.js';
 export { lowerThreadPriority } from './priority.js';
 export { startWorker } from './start-worker.js';
 export { runAtOnce, runInSlices, SliceClock, type Steps } from './yield.js';

@@ -54,6 +54,17 @@ export function* zeroedSteps<T extends Int32Array | Uint32Array>(make: (n: numbe
   return out;
 }
 
+/** 0, 1, …, n − 1 (positions in their own order), written TOUCH_STEP bytes a step. */
+export function* everyPosition(n: number): Steps<Int32Array> {
+  const out = new Int32Array(n);
+  const step = TOUCH_STEP / 4;
+  for (let i = 0; i < n; i++) {
+    out[i] = i;
+    if (i % step === step - 1) yield;
+  }
+  return out;
+}
+
 /** `parts` joined into one buffer made by `allocate`, as steps that pause every TOUCH_STEP bytes. */
 export function* joinSteps(parts: readonly Uint8Array[], allocate: (n: number) => Buffer = allocUnsafeSlow): Steps<Buffer> {
   let total = 0;

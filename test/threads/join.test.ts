@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Representation } from '../../src/catalog/index.js';
-import { joinSteps, TOUCH_STEP, zeroedSteps } from '../../src/threads/index.js';
+import { everyPosition, joinSteps, TOUCH_STEP, zeroedSteps } from '../../src/threads/index.js';
 
 test('joinSteps joins parts byte for byte, pausing once per TOUCH_STEP bytes of each part', () => {
   const parts = [randomBytes(3), randomBytes(TOUCH_STEP * 2 + 5), Buffer.alloc(0), randomBytes(TOUCH_STEP)];
@@ -46,4 +46,15 @@ test('zeroedSteps writes every element of the new array to zero, pausing once pe
   assert.equal(pauses, 4);
   assert.equal(r.value.length, n);
   assert.ok(r.value.every((v) => v === 0));
+});
+
+test('everyPosition counts 0 … n − 1, pausing once per TOUCH_STEP bytes written', () => {
+  const n = (TOUCH_STEP / 4) * 2 + 3;
+  const steps = everyPosition(n);
+  let pauses = 0;
+  let r = steps.next();
+  for (; !r.done; r = steps.next()) pauses++;
+  assert.equal(pauses, 2);
+  assert.deepEqual([r.value.length, r.value[0], r.value[n - 1]], [n, 0, n - 1]);
+  assert.ok(r.value.every((v, i) => v === i));
 });

@@ -2,7 +2,7 @@
 // (sentiment, review-level aspects, problems, phrases and the sentences its aspects quote), its strings
 // shared across rows, so a revision's insights are one pass over kept rows: no stored analysis is parsed
 // again, and a kept row costs a few hundred bytes instead of the whole parsed analysis.
-import type { Insights, ReviewAnalysis, ReviewAspect } from '../../domain/index.js';
+import { type Insights, Interner, type ReviewAnalysis, type ReviewAspect } from '../../domain/index.js';
 import { type Lexicon, loadLexicon } from '../lexicon.js';
 import { aspectIndexOf, type BuildInsightsInput, insightsOfRows } from './build.js';
 import { type CorpusReview, type InsightAnalysis, newestFirst, type Row, rowOf } from './rows.js';
@@ -14,7 +14,7 @@ export class InsightRows {
   private readonly lex: Lexicon;
   private readonly aspectIndex: Map<string, number>;
   /** One copy of each phrase, id and polarity string, however many rows hold it. */
-  private readonly strings = new Map<string, string>();
+  private readonly strings = new Interner<string>();
 
   constructor(vertical: string) {
     this.lex = loadLexicon(vertical);
@@ -54,9 +54,6 @@ export class InsightRows {
   }
 
   private intern(s: string): string {
-    const known = this.strings.get(s);
-    if (known !== undefined) return known;
-    this.strings.set(s, s);
-    return s;
+    return this.strings.get(s, () => s);
   }
 }
