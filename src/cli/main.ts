@@ -90,10 +90,10 @@ const importCommand = program
   .option('--no-analyze', 'skip the sentiment analysis of new and changed reviews (the server does it when it loads them)')
   .addOption(dbOption())
   .action(async (file: string, opts) => {
-    const [{ FORMATS, ImportFileError, describeCleaning, formatRowError, importFile }, { progress }] = await Promise.all([
-      import('../ingest/index.js'),
-      import('./progress.js'),
-    ]);
+    const [{ FORMATS, ImportFileError, describeCleaning, formatRowError, importFile }, { progress }, { lowerProcessPriority }] =
+      await Promise.all([import('../ingest/index.js'), import('./progress.js'), import('../threads/index.js')]);
+    // A batch job: a server on the same machine answers requests first.
+    lowerProcessPriority();
     if (opts.format !== undefined && !FORMATS.includes(opts.format))
       importCommand.error(
         `error: option '--format <format>' argument '${opts.format}' is invalid. Allowed choices are ${FORMATS.join(', ')}.`,
@@ -218,11 +218,13 @@ program
   .description('analyse reviews that have no current analysis (new, changed, or after an engine upgrade)')
   .addOption(dbOption())
   .action(async (opts) => {
-    const [{ analyzePending }, { engine }, { progress }] = await Promise.all([
+    const [{ analyzePending }, { engine }, { progress }, { lowerProcessPriority }] = await Promise.all([
       import('../catalog/index.js'),
       import('../insights/index.js'),
       import('./progress.js'),
+      import('../threads/index.js'),
     ]);
+    lowerProcessPriority();
     await withStore(opts, async (store) => {
       const bar = progress('analysing');
       const r = await analyzePending(store, engine, { onProgress: bar.update });

@@ -44,3 +44,14 @@ export function lowerHelperThreads(): number {
   }
   return lowered;
 }
+
+/**
+ * Lowers the whole process (each thread it has now, and so each it starts later): for batch commands
+ * (an import, a re-analysis) that share the machine with a server, whose event loop then gets a core
+ * first. Beside a server's lowered helper threads, an import at normal priority would also keep them
+ * waiting, and the server's event loop with them when its garbage collection waits for its helpers.
+ */
+export function lowerProcessPriority(): void {
+  lowerThreadPriority();
+  lowerHelperThreads();
+}
