@@ -13,7 +13,7 @@ import {
 import { NotReadyError } from '../domain/index.js';
 import { engine as nlp } from '../insights/index.js';
 import type { Listener, Store } from '../store/index.js';
-import { lowerHelperThreads, SliceClock } from '../threads/index.js';
+import { SliceClock } from '../threads/index.js';
 import { StoreWriter } from './store-writer.js';
 
 /** How often the server's own writes (sessions, hub state, limits) are copied back from SQLite's log. */
@@ -81,7 +81,6 @@ export class RevisionScheduler {
       return;
     }
     this.waiting = null;
-    lowerHelperThreads();
     const started = performance.now();
     const deps = {
       store: this.store,

@@ -20,22 +20,23 @@ export function lowerThreadPriority(): void {
 }
 
 /**
- * Lowers every other thread of the process to the workers' priority, from the main thread: V8's
- * platform threads (garbage collection and compilation for every isolate, so mostly the corpus
- * thread's during a build) and libuv's pool (zlib's codings of the large bodies, file I/O), which the
- * process starts at the event loop's priority. Four of them at that priority beside a build kept the
- * event loop waiting for a core for 60–80 ms at a time on two cores. Called at each build, since libuv
- * starts its pool on first use. Returns how many threads it lowered (Linux only, else 0).
+ * Lowers the whole process, every thread it has (and so each it starts later), for batch commands (an
+ * import, a re-analysis) that share the machine with a server: the server's event loop, and the V8
+ * platform threads its garbage collection waits for, then get a core first. The threads other than the
+ * calling one are V8's platform (collection and compilation for every isolate) and libuv's pool, which
+ * start at normal priority. A server does not lower its own platform threads: its event loop's
+ * collections wait for them (measured: the event loop asleep 110 ms while a lowered platform thread
+ * finished the collector's work behind other processes). Linux only; returns how many threads it lowered.
  */
-export function lowerHelperThreads(): number {
+export function lowerProcessPriority(): number {
   if (process.platform !== 'linux') return 0;
   let lowered = 0;
   for (const tid of readdirSync('/proc/self/task')) {
-    // On Linux a thread id names one thread in setpriority's PRIO_PROCESS.
-    if (Number(tid) === process.pid) continue;
     try {
-      if (getPriority(Number(tid)) < BELOW_NORMAL) {
-        setPriority(Number(tid), BELOW_NORMAL);
+      // On Linux a thread id names one thread in setpriority's PRIO_PROCESS (0 is the caller).
+      const id = Number(tid) === process.pid ? 0 : Number(tid);
+      if (getPriority(id) < BELOW_NORMAL) {
+        setPriority(id, BELOW_NORMAL);
         lowered++;
       }
     } catch {
@@ -43,15 +44,4 @@ export function lowerHelperThreads(): number {
     }
   }
   return lowered;
-}
-
-/**
- * Lowers the whole process (each thread it has now, and so each it starts later): for batch commands
- * (an import, a re-analysis) that share the machine with a server, whose event loop then gets a core
- * first. Beside a server's lowered helper threads, an import at normal priority would also keep them
- * waiting, and the server's event loop with them when its garbage collection waits for its helpers.
- */
-export function lowerProcessPriority(): void {
-  lowerThreadPriority();
-  lowerHelperThreads();
 }
