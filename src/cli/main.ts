@@ -330,12 +330,14 @@ program
   .option('--full', 'a full reconciliation: also unpublish reviews the platform no longer has')
   .addOption(dbOption())
   .action(async (name: string | undefined, opts) => {
-    const [{ syncNow }, { syncDeps }, { processLogger }, { loadConfig }] = await Promise.all([
+    const [{ syncNow }, { syncDeps }, { processLogger }, { loadConfig }, { lowerProcessPriority }] = await Promise.all([
       import('../connectors/index.js'),
       import('./sources.js'),
       import('./logger.js'),
       import('../config.js'),
+      import('../threads/index.js'),
     ]);
+    lowerProcessPriority();
     await withStore(opts, async (store) => {
       const log = processLogger(loadConfig().logLevel).child({ module: 'sync' });
       const results = await syncNow(syncDeps(store, log), name, { full: opts.full });
