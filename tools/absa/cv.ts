@@ -18,6 +18,7 @@ import { DEFAULT_MLP } from './mlp.js';
 import { type EvalResult, evaluate, type GoldSentence, mapCategories, type Prediction, parseSemEvalXml, predict } from './semeval.js';
 import {
   CONFIGS,
+  categoryVectors,
   DEFAULT_CATEGORY,
   DEFAULT_POLARITY,
   loadTraining,
@@ -68,6 +69,8 @@ const config: VerticalConfig = {
   lexiconFirst: arg('lexicon-first') === undefined ? base.lexiconFirst : arg('lexicon-first') === 'true',
   categoryVectors: Number(arg('cat-vectors') ?? base.categoryVectors),
   polarityVectors: Number(arg('pol-vectors') ?? base.polarityVectors),
+  categoryMax: Number(arg('cat-max') ?? base.categoryMax),
+  categoryPrototypes: Number(arg('cat-protos') ?? base.categoryPrototypes),
   polarityFiles:
     arg('pool') === undefined
       ? base.polarityFiles
@@ -96,7 +99,8 @@ const folds = Number(arg('folds') ?? 0);
 const lexiconOnly = process.argv.includes('--lexicon-only');
 
 const { sentences, extra, files } = loadTraining(config);
-const prepared = prepare(vertical, sentences, config.categoryVectors);
+const vectors = categoryVectors(config);
+const prepared = prepare(vertical, sentences, vectors);
 const pct = (x: number) => (x * 100).toFixed(2);
 const line = (name: string, r: EvalResult) =>
   `${name.padEnd(40)} P ${pct(r.precision)}  R ${pct(r.recall)}  F1 ${pct(r.f1)}  polarity ${pct(r.polarityAccuracy)} (${r.polarityTotal})  ` +
@@ -122,7 +126,7 @@ if (folds > 1) {
       if (c)
         outOfFold[i] = {
           p,
-          z: sigmoidProbabilities(c.weights, c.mlp, c.aspects.length + 1, categoryFeatures(p.evidence, config.categoryVectors)),
+          z: sigmoidProbabilities(c.weights, c.mlp, c.aspects.length + 1, categoryFeatures(p.evidence, vectors)),
         };
     });
   }
