@@ -5,7 +5,7 @@ import type { SentenceResult } from './absa.js';
 import { wordClusters } from './clusters.js';
 import type { PatternHit } from './implicit.js';
 import type { Token } from './nlp.js';
-import { addVector, vectorAt, wordVectors } from './vectors.js';
+import { addVector, wordVectors } from './vectors.js';
 
 /** Sparse features: parallel names and values. */
 export interface Features {
@@ -117,70 +117,6 @@ function addMeanVector(
   for (let d = 0; d < v.dims; d++) b.value(names[d], (sum[d] / norm) * scale);
 }
 
-/**
- * The elementwise maximum of the vectors of the sentence's content words, times `scale`, as dense features
- * `m0…`: a mean dilutes the one word that names the aspect, a maximum keeps its strongest dimensions.
- */
-function addMaxVector(b: Builder, tokens: Token[], scale: number): void {
-  const v = wordVectors();
-  const max = new Float64Array(v.dims).fill(-Infinity);
-  const word = new Float64Array(v.dims);
-  let n = 0;
-  for (const t of tokens) {
-    if (!CONTENT.has(t.pos) || !vectorAt(v, [t.normal, t.lemma], word)) continue;
-    n++;
-    for (let d = 0; d < v.dims; d++) if (word[d] > max[d]) max[d] = word[d];
-  }
-  if (n === 0) return;
-  const names = vectorNames('m', v.dims);
-  for (let d = 0; d < v.dims; d++) b.value(names[d], max[d] * scale);
-}
-
-/** Unit vectors of aspects (the mean of their seed words' vectors) whose nearness to a sentence's words is a feature. */
-export interface Prototypes {
-  /** Times the cosine. */
-  scale: number;
-  aspects: string[];
-  vectors: Float64Array[];
-}
-
-/**
- * Per aspect, the largest cosine of any content word of the sentence to the aspect's prototype (`s=aspect`) and
- * the mean of the two largest (`s2=aspect`): "spotless" lies near cleanliness even if no label ever held it.
- */
-function addPrototypes(b: Builder, tokens: Token[], p: Prototypes): void {
-  const v = wordVectors();
-  const word = new Float64Array(v.dims);
-  const first = new Float64Array(p.aspects.length).fill(-1);
-  const second = new Float64Array(p.aspects.length).fill(-1);
-  let n = 0;
-  for (const t of tokens) {
-    if (!CONTENT.has(t.pos) || !vectorAt(v, [t.normal, t.lemma], word)) continue;
-    n++;
-    for (let k = 0; k < p.aspects.length; k++) {
-      const proto = p.vectors[k];
-      let cos = 0;
-      for (let d = 0; d < v.dims; d++) cos += word[d] * proto[d];
-      if (cos > first[k]) [second[k], first[k]] = [first[k], cos];
-      else if (cos > second[k]) second[k] = cos;
-    }
-  }
-  if (n === 0) return;
-  for (let k = 0; k < p.aspects.length; k++) {
-    b.value(`s=${p.aspects[k]}`, first[k] * p.scale);
-    b.value(`s2=${p.aspects[k]}`, (n > 1 ? (first[k] + second[k]) / 2 : first[k]) * p.scale);
-  }
-}
-
-/** How the category features read the word vectors: scales of the mean and maximum (0: none), and the prototypes. */
-export interface CategoryVectors {
-  mean: number;
-  max: number;
-  prototypes: Prototypes | null;
-}
-
-export const NO_VECTORS: CategoryVectors = { mean: 0, max: 0, prototypes: null };
-
 /** Is there an opinion in the sentence at all, from our lexicon or the general ones? */
 function opinionStrength(r: SentenceResult): number {
   let s = 0;
@@ -189,7 +125,7 @@ function opinionStrength(r: SentenceResult): number {
 }
 
 /** Features of a sentence for the category model: which aspects it says something about. */
-export function categoryFeatures(ev: SentenceEvidence, vectors: CategoryVectors = NO_VECTORS): Features {
+export function categoryFeatures(ev: SentenceEvidence, vectors = 0): Features {
   const b = new Builder();
   const { tokens, result } = ev;
   b.flag('bias');
@@ -208,9 +144,7 @@ export function categoryFeatures(ev: SentenceEvidence, vectors: CategoryVectors 
   if (tokens.some((t) => t.negated)) b.flag('negation');
   const words = tokens.filter((t) => wordOf(t) !== null).length;
   b.flag(words <= 4 ? 'len<=4' : words <= 8 ? 'len<=8' : words <= 16 ? 'len<=16' : 'len>16');
-  if (vectors.mean > 0) addMeanVector(b, 'e', tokens, () => true, vectors.mean, false);
-  if (vectors.max > 0) addMaxVector(b, tokens, vectors.max);
-  if (vectors.prototypes) addPrototypes(b, tokens, vectors.prototypes);
+  if (vectors > 0) addMeanVector(b, 'e', tokens, () => true, vectors, false);
   return { names: b.names, values: b.values };
 }
 

@@ -12,15 +12,7 @@ export { linearRegression, studentTwoSided } from './corpus/stats.js';
 export { TREND_RULE } from './corpus/temporal.js';
 export { engine } from './engine.js';
 // For the trainer and the evaluation tools (tools/absa/): features, the model file's shape and its loader.
-export {
-  type CategoryVectors,
-  categoryFeatures,
-  type Features,
-  NO_VECTORS,
-  type Prototypes,
-  polarityFeatures,
-  type SentenceEvidence,
-} from './features.js';
+export { categoryFeatures, type Features, polarityFeatures, type SentenceEvidence } from './features.js';
 export { VERTICALS } from './lexicon.js';
 export {
   compileModel,
@@ -33,5 +25,5 @@ export {
   sigmoidProbabilities,
 } from './model.js';
 export { editDistance, SpellFixer } from './spelling.js';
-export { decodeVectors, encodeVectors, vectorAt, wordVectors } from './vectors.js';
+export { decodeVectors, encodeVectors, wordVectors } from './vectors.js';
 export { ENGINE_VERSION } from './version.js';

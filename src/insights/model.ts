@@ -4,7 +4,7 @@
 // sets in data/absa/; each records the sha256 of its training data and the engine version it was built for.
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { CategoryVectors, Features } from './features.js';
+import type { Features } from './features.js';
 import { polarityOf } from './score.js';
 
 export const MODEL_FORMAT = 1;
@@ -61,10 +61,6 @@ export const ModelFile = z.object({
       lexicon_min: z.number().default(0),
       /** Scale of the sentence's mean word vector as dense features (0: none; see features.ts). */
       vectors: z.number().default(0),
-      /** Scale of the elementwise maximum of its words' vectors (0: none). */
-      max_vectors: z.number().default(0),
-      /** Aspect prototypes: unit vectors whose cosine to the sentence's nearest words, times `scale`, are features. */
-      prototypes: z.object({ scale: z.number(), vectors: Weights }).nullable().default(null),
       weights: Weights,
       mlp: Mlp.nullable().default(null),
     })
@@ -101,7 +97,7 @@ export interface Model {
     anyThreshold: number | null;
     lexicon: 'attached' | 'all' | 'none';
     lexiconMin: number;
-    vectors: CategoryVectors;
+    vectors: number;
     weights: Map<string, Float64Array>;
     mlp: CompiledMlp | null;
   } | null;
@@ -131,15 +127,7 @@ export function compileModel(file: ModelFile): Model {
       anyThreshold: file.category.any_threshold,
       lexicon: file.category.lexicon,
       lexiconMin: file.category.lexicon_min,
-      vectors: {
-        mean: file.category.vectors,
-        max: file.category.max_vectors,
-        prototypes: file.category.prototypes && {
-          scale: file.category.prototypes.scale,
-          aspects: Object.keys(file.category.prototypes.vectors),
-          vectors: Object.values(file.category.prototypes.vectors).map((v) => Float64Array.from(v)),
-        },
-      },
+      vectors: file.category.vectors,
       weights: toMap(file.category.weights),
       mlp: toMlp(file.category.mlp),
     },

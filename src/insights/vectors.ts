@@ -73,16 +73,3 @@ export function addVector(v: WordVectors, forms: readonly string[], sign: number
   }
   return false;
 }
-
-/** Writes the vector of the first of `forms` that has one into `out`; false when none has. */
-export function vectorAt(v: WordVectors, forms: readonly string[], out: Float64Array): boolean {
-  for (const w of forms) {
-    const i = v.index.get(w);
-    if (i === undefined) continue;
-    const s = v.scales[i];
-    const at = i * v.dims;
-    for (let d = 0; d < v.dims; d++) out[d] = v.data[at + d] * s;
-    return true;
-  }
-  return false;
-}

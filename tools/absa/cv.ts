@@ -18,7 +18,6 @@ import { DEFAULT_MLP } from './mlp.js';
 import { type EvalResult, evaluate, type GoldSentence, mapCategories, type Prediction, parseSemEvalXml, predict } from './semeval.js';
 import {
   CONFIGS,
-  categoryVectors,
   DEFAULT_CATEGORY,
   DEFAULT_POLARITY,
   loadTraining,
@@ -69,8 +68,6 @@ const config: VerticalConfig = {
   lexiconFirst: arg('lexicon-first') === undefined ? base.lexiconFirst : arg('lexicon-first') === 'true',
   categoryVectors: Number(arg('cat-vectors') ?? base.categoryVectors),
   polarityVectors: Number(arg('pol-vectors') ?? base.polarityVectors),
-  categoryMax: Number(arg('cat-max') ?? base.categoryMax),
-  categoryPrototypes: Number(arg('cat-protos') ?? base.categoryPrototypes),
   polarityFiles:
     arg('pool') === undefined
       ? base.polarityFiles
@@ -99,8 +96,7 @@ const folds = Number(arg('folds') ?? 0);
 const lexiconOnly = process.argv.includes('--lexicon-only');
 
 const { sentences, extra, files } = loadTraining(config);
-const vectors = categoryVectors(config);
-const prepared = prepare(vertical, sentences, vectors);
+const prepared = prepare(vertical, sentences, config.categoryVectors);
 const pct = (x: number) => (x * 100).toFixed(2);
 const line = (name: string, r: EvalResult) =>
   `${name.padEnd(40)} P ${pct(r.precision)}  R ${pct(r.recall)}  F1 ${pct(r.f1)}  polarity ${pct(r.polarityAccuracy)} (${r.polarityTotal})  ` +
@@ -126,7 +122,7 @@ if (folds > 1) {
       if (c)
         outOfFold[i] = {
           p,
-          z: sigmoidProbabilities(c.weights, c.mlp, c.aspects.length + 1, categoryFeatures(p.evidence, vectors)),
+          z: sigmoidProbabilities(c.weights, c.mlp, c.aspects.length + 1, categoryFeatures(p.evidence, config.categoryVectors)),
         };
     });
   }

