@@ -28,7 +28,11 @@ export interface RunningServer {
  * The composition root: store → catalog → HTTP surfaces. Tests call it with port 0; `reviewcast
  * serve` calls it with the environment and flags.
  */
-export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { logger?: Logger } = {}): Promise<RunningServer> {
+export async function startServer(
+  overrides: Partial<ConfigInput> = {},
+  /** fastPath: false serves the datasets through Fastify too (see AppDeps.fastPath). */
+  opts: { logger?: Logger; fastPath?: boolean } = {},
+): Promise<RunningServer> {
   const config = loadConfig(overrides);
   const log = opts.logger ?? pino({ level: config.logLevel });
   // The store writer thread copies SQLite's log back, not the event loop (see RevisionScheduler).
@@ -103,6 +107,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
         : {};
     },
     memo,
+    fastPath: opts.fastPath,
     // A worker-only process answers health, readiness and metrics; the public surfaces live on api processes.
     surfaces: serving,
     plugins: serving
