@@ -3,7 +3,7 @@ import { type Logger, pino } from 'pino';
 import { type ChangesReader, MemoBudget } from '../catalog/index.js';
 import { type Config, type ConfigInput, loadConfig } from '../config.js';
 import { DEFAULT_API_OPTIONS, SyncScheduler, sourceStatuses, sourcesMetricsText } from '../connectors/index.js';
-import { buildApp, memoMetricsText } from '../http/index.js';
+import { buildApp, FastPathCounts, fastPathMetricsText, memoMetricsText } from '../http/index.js';
 import { McpCounters, mcpMetricsText, mcpToolDefinitions, registerMcp, StoreSessionStore } from '../mcp/index.js';
 import { registerPages } from '../pages/index.js';
 import { Store } from '../store/index.js';
@@ -30,7 +30,7 @@ export interface RunningServer {
  */
 export async function startServer(
   overrides: Partial<ConfigInput> = {},
-  /** fastPath: false serves the datasets through Fastify too (see AppDeps.fastPath). */
+  /** fastPath: false serves the datasets through Fastify too, as they are without the fast path (for comparing the two). */
   opts: { logger?: Logger; fastPath?: boolean } = {},
 ): Promise<RunningServer> {
   const config = loadConfig(overrides);
@@ -80,6 +80,7 @@ export async function startServer(
   const mcpCounters = new McpCounters();
   const memo = new MemoBudget(config.memoBytes);
   const eventLoop = new EventLoopMonitor();
+  const fastPath = new FastPathCounts();
   const metrics = (a: FastifyInstance) => {
     a.get('/metrics', async (_req, reply) =>
       reply
@@ -88,6 +89,7 @@ export async function startServer(
           (await hub.metricsText()) +
             mcpMetricsText(mcpCounters) +
             memoMetricsText(memo) +
+            fastPathMetricsText(fastPath) +
             eventLoop.metricsText() +
             sourcesMetricsText(await sourceStatuses(store)),
         ),
@@ -107,7 +109,7 @@ export async function startServer(
         : {};
     },
     memo,
-    fastPath: opts.fastPath,
+    fastPath: opts.fastPath !== false && fastPath,
     // A worker-only process answers health, readiness and metrics; the public surfaces live on api processes.
     surfaces: serving,
     plugins: serving

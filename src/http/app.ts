@@ -5,7 +5,7 @@ import type { Catalog, ChangesReader, MemoBudget } from '../catalog/index.js';
 import { NotReadyError, PATHS } from '../domain/index.js';
 import { CORS } from './cors.js';
 import { frameworkError, registerErrorHandling, sendError } from './errors.js';
-import { serveAhead } from './fast-path.js';
+import { type FastPathCounts, serveAhead } from './fast-path.js';
 import { buildOpenApi } from './openapi.js';
 import { changesRoutes } from './routes/changes.js';
 import { datasetRoutes, precomputedDatasets } from './routes/datasets.js';
@@ -28,10 +28,10 @@ export interface AppDeps {
   /** The byte budget every per-URL memo of the process shares (REVIEWCAST_MEMO_BYTES). */
   memo: MemoBudget;
   /**
-   * Serve the datasets' GETs ahead of Fastify (default): the same answers without routing and hooks.
-   * False sends every request through Fastify, for comparing the two.
+   * Serve the datasets' GETs ahead of Fastify, counted here: the same answers without routing and hooks.
+   * False (or absent) sends every request through Fastify.
    */
-  fastPath?: boolean;
+  fastPath?: FastPathCounts | false;
   /** Further surfaces (MCP, WebSub hub, pages) mounted by the composition root. */
   plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
 }
@@ -58,8 +58,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.surfaces !== false) {
     datasetRoutes(app, deps.catalog);
     // Request logs are written by Fastify (at debug): the fast path steps aside for them, and while closing.
-    if (deps.fastPath !== false)
-      serveAhead(app.server, precomputedDatasets(deps.catalog), () => !closing() && !deps.logger.isLevelEnabled('debug'));
+    if (deps.fastPath)
+      serveAhead(app.server, precomputedDatasets(deps.catalog), () => !closing() && !deps.logger.isLevelEnabled('debug'), deps.fastPath);
     searchRoutes(app, deps.catalog, deps.memo);
     if (deps.changes) changesRoutes(app, deps.catalog, deps.changes, deps.memo);
     discoveryRoutes(app, deps.catalog);

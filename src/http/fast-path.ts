@@ -14,6 +14,11 @@ export type Precomputed = () => { rep: Representation; before: Headers } | null;
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** How many answers the fast path wrote (the rest went to Fastify), for /metrics. */
+export class FastPathCounts {
+  served = 0;
+}
+
 /**
  * Puts a fast path in front of Fastify on `server`: a GET of exactly one of `routes`' paths, whose answer
  * is ready, is written straight to the socket with the headers the Fastify route sends (CORS, the route's
@@ -21,7 +26,7 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => void;
  * than writing a cached body. Everything else (other methods, HEAD, a query string or trailing slash, a
  * coding not compressed yet, or whenever `open` says no) goes on to Fastify as before.
  */
-export function serveAhead(server: Server, routes: ReadonlyMap<string, Precomputed>, open: () => boolean): void {
+export function serveAhead(server: Server, routes: ReadonlyMap<string, Precomputed>, open: () => boolean, counts: FastPathCounts): void {
   const [fastify] = server.listeners('request') as Listener[];
   server.removeListener('request', fastify);
   // Every header an answer is written with, made once per route headers and answer.
@@ -47,6 +52,7 @@ export function serveAhead(server: Server, routes: ReadonlyMap<string, Precomput
       for (const part of a.body) res.write(part);
       res.end();
     }
+    counts.served++;
     return true;
   };
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
