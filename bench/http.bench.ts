@@ -97,10 +97,9 @@ for (const scale of SCALES) {
   const bare = await spawnServer(['--import', 'tsx', 'bench/bare-server.ts', join(dir, 'routes.json')], {}, /listening (http:\S+)/);
   const etag = fetched['/reviews.json'].etag;
   // The same server with the fast path off, for the feed rows (the datasets' GETs it serves ahead of Fastify).
-  const viaFastify =
-    ONLY && !'/api/feed.json'.includes(ONLY)
-      ? null
-      : await spawnServer(['--import', 'tsx', 'bench/through-fastify.ts', db], {}, /listening (http:\S+)/);
+  const viaFastify = !['/api/feed.json', '/api/feed.json 304'].some((label) => label.includes(ONLY))
+    ? null
+    : await spawnServer(['--import', 'tsx', 'bench/through-fastify.ts', db], {}, /listening (http:\S+)/);
 
   const run = async (label: string, server: string, pid: number, url: string, opts?: Parameters<typeof load>[2]) => {
     if (!label.includes(ONLY)) return;
