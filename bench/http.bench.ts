@@ -1,7 +1,7 @@
 // REST throughput and latency beside (a) a bare node:http server writing the same bytes and (b)
 // json-server on the same data (issue 3). Run: npm run bench -- http [--scales 2000,100000] [--seconds 8] [--only TEXT]
 // (--only: just the rows whose label contains TEXT, e.g. --only search)
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { demoDatabase, fmt, table } from './lib.js';
@@ -24,11 +24,20 @@ interface Row {
   p50: number;
   p99: number;
   mbps: number;
+  /** The server process's CPU time (user + system) per request: steadier than req/s when the machine is shared. */
+  cpuUs: number;
 }
 const results: Row[] = [];
 
-async function load(url: string, opts: { headers?: Record<string, string>; paths?: string[] } = {}) {
+/** CPU time (user + system) of a process so far, in µs, from /proc (clock ticks of 10 ms). */
+function cpuUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+async function load(url: string, pid: number, opts: { headers?: Record<string, string>; paths?: string[] } = {}) {
   let i = 0;
+  const cpu0 = cpuUs(pid);
   const r = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -37,7 +46,8 @@ async function load(url: string, opts: { headers?: Record<string, string>; paths
     requests: opts.paths ? [{ setupRequest: (req: any) => ({ ...req, path: opts.paths![i++ % opts.paths!.length] }) }] : undefined,
   });
   if (r.non2xx && !opts.headers?.['if-none-match']) throw new Error(`${url}: ${r.non2xx} non-2xx responses`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mbps: r.throughput.average / 1e6 };
+  const cpu = (cpuUs(pid) - cpu0) / r.requests.total;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mbps: r.throughput.average / 1e6, cpuUs: cpu };
 }
 
 // Varied searches: distinct filter combinations, so most requests miss the per-revision response memo.
@@ -86,26 +96,44 @@ for (const scale of SCALES) {
   writeFileSync(join(dir, 'routes.json'), JSON.stringify(fetched));
   const bare = await spawnServer(['--import', 'tsx', 'bench/bare-server.ts', join(dir, 'routes.json')], {}, /listening (http:\S+)/);
   const etag = fetched['/reviews.json'].etag;
+  // The same server with the fast path off, for the feed rows (the datasets' GETs it serves ahead of Fastify).
+  const viaFastify = !['/api/feed.json', '/api/feed.json 304'].some((label) => label.includes(ONLY))
+    ? null
+    : await spawnServer(['--import', 'tsx', 'bench/through-fastify.ts', db], {}, /listening (http:\S+)/);
 
-  const run = async (label: string, server: string, url: string, opts?: Parameters<typeof load>[1]) => {
+  const run = async (label: string, server: string, pid: number, url: string, opts?: Parameters<typeof load>[2]) => {
     if (!label.includes(ONLY)) return;
-    const r = await load(url, opts);
+    const r = await load(url, pid, opts);
     results.push({ scale, path: label, server, ...r });
-    console.error(`${scale} ${label} ${server}: ${fmt(r.rps)} req/s p99 ${r.p99} ms`);
+    console.error(`${scale} ${label} ${server}: ${fmt(r.rps)} req/s p99 ${r.p99} ms, server CPU ${fmt(r.cpuUs, 1)} µs/req`);
   };
-  await run('/reviews.json 200', 'reviewcast', ours.url + paths.reviews);
-  await run('/reviews.json 200', 'bare node:http', bare.url + paths.reviews);
-  await run('/reviews.json 304', 'reviewcast', ours.url + paths.reviews, { headers: { 'if-none-match': etag } });
-  await run('/reviews.json 304', 'bare node:http', bare.url + paths.reviews, { headers: { 'if-none-match': etag } });
-  await run('/api/feed.json', 'reviewcast', ours.url + paths.feed);
-  await run('/api/feed.json', 'bare node:http', bare.url + paths.feed);
-  await run('search (rating, query, since)', 'reviewcast', ours.url + paths.search);
-  await run('search (20,000 distinct 5-filter queries: mostly memo misses)', 'reviewcast', ours.url, { paths: variedSearches(20_000) });
+  const [o, b] = [ours.child.pid!, bare.child.pid!];
+  const feedEtag = fetched[paths.feed].etag;
+  await run('/reviews.json 200', 'reviewcast', o, ours.url + paths.reviews);
+  await run('/reviews.json 200', 'bare node:http', b, bare.url + paths.reviews);
+  await run('/reviews.json 304', 'reviewcast', o, ours.url + paths.reviews, { headers: { 'if-none-match': etag } });
+  await run('/reviews.json 304', 'bare node:http', b, bare.url + paths.reviews, { headers: { 'if-none-match': etag } });
+  await run('/api/feed.json', 'reviewcast', o, ours.url + paths.feed);
+  await run('/api/feed.json', 'bare node:http', b, bare.url + paths.feed);
+  await run('/api/feed.json 304', 'reviewcast', o, ours.url + paths.feed, { headers: { 'if-none-match': feedEtag } });
+  await run('/api/feed.json 304', 'bare node:http', b, bare.url + paths.feed, { headers: { 'if-none-match': feedEtag } });
+  if (viaFastify) {
+    // Its Link header names its own port: the same length, so the same bytes on the wire but for the digits.
+    const f = viaFastify.child.pid!;
+    const fEtag = (await fetch(viaFastify.url + paths.feed, { headers: { 'accept-encoding': 'identity' } })).headers.get('etag')!;
+    await run('/api/feed.json', 'reviewcast, fast path off', f, viaFastify.url + paths.feed);
+    await run('/api/feed.json 304', 'reviewcast, fast path off', f, viaFastify.url + paths.feed, { headers: { 'if-none-match': fEtag } });
+    await viaFastify.stop();
+  }
+  await run('search (rating, query, since)', 'reviewcast', o, ours.url + paths.search);
+  await run('search (20,000 distinct 5-filter queries: mostly memo misses)', 'reviewcast', o, ours.url, { paths: variedSearches(20_000) });
   const paged = '/api/reviews/search?has_text=true&sort=highest&limit=100';
   const pages = await pagedSearch(ours.url, paged, 1000);
   // The same search's first page alone, beside the walk: what following cursors costs over the one page everyone asks for.
-  await run('search first page, no cursor (has_text, sort=highest, 100 a page)', 'reviewcast', ours.url + paged);
-  await run(`search pages by cursor (has_text, sort=highest, 100 a page; ${pages.length} pages)`, 'reviewcast', ours.url, { paths: pages });
+  await run('search first page, no cursor (has_text, sort=highest, 100 a page)', 'reviewcast', o, ours.url + paged);
+  await run(`search pages by cursor (has_text, sort=highest, 100 a page; ${pages.length} pages)`, 'reviewcast', o, ours.url, {
+    paths: pages,
+  });
   await bare.stop();
   await ours.stop();
 
@@ -117,11 +145,11 @@ for (const scale of SCALES) {
     {},
     /(http:\/\/127\.0\.0\.1:\d+)/,
   );
-  await run('search (rating, query)', 'json-server 0.17', `http://127.0.0.1:${port}/reviews?rating=5&q=leak&_limit=20`);
+  await run('search (rating, query)', 'json-server 0.17', js.child.pid!, `http://127.0.0.1:${port}/reviews?rating=5&q=leak&_limit=20`);
   await js.stop();
 }
 
 table(
-  ['reviews', 'request', 'server', 'req/s', 'p50 ms', 'p99 ms', 'MB/s'],
-  results.map((r) => [fmt(r.scale), r.path, r.server, fmt(r.rps), fmt(r.p50, 1), fmt(r.p99, 1), fmt(r.mbps, 1)]),
+  ['reviews', 'request', 'server', 'req/s', 'p50 ms', 'p99 ms', 'MB/s', 'server CPU µs/req'],
+  results.map((r) => [fmt(r.scale), r.path, r.server, fmt(r.rps), fmt(r.p50, 1), fmt(r.p99, 1), fmt(r.mbps, 1), fmt(r.cpuUs, 1)]),
 );

@@ -3,7 +3,7 @@ import { type Logger, pino } from 'pino';
 import { type ChangesReader, MemoBudget } from '../catalog/index.js';
 import { type Config, type ConfigInput, loadConfig } from '../config.js';
 import { DEFAULT_API_OPTIONS, SyncScheduler, sourceStatuses, sourcesMetricsText } from '../connectors/index.js';
-import { buildApp, memoMetricsText } from '../http/index.js';
+import { buildApp, FastPathCounts, fastPathMetricsText, memoMetricsText } from '../http/index.js';
 import { McpCounters, mcpMetricsText, mcpToolDefinitions, registerMcp, StoreSessionStore } from '../mcp/index.js';
 import { registerPages } from '../pages/index.js';
 import { Store } from '../store/index.js';
@@ -28,7 +28,11 @@ export interface RunningServer {
  * The composition root: store → catalog → HTTP surfaces. Tests call it with port 0; `reviewcast
  * serve` calls it with the environment and flags.
  */
-export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { logger?: Logger } = {}): Promise<RunningServer> {
+export async function startServer(
+  overrides: Partial<ConfigInput> = {},
+  /** fastPath: false serves the datasets through Fastify too, as they are without the fast path (for comparing the two). */
+  opts: { logger?: Logger; fastPath?: boolean } = {},
+): Promise<RunningServer> {
   const config = loadConfig(overrides);
   const log = opts.logger ?? pino({ level: config.logLevel });
   // The store writer thread copies SQLite's log back, not the event loop (see RevisionScheduler).
@@ -76,6 +80,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
   const mcpCounters = new McpCounters();
   const memo = new MemoBudget(config.memoBytes);
   const eventLoop = new EventLoopMonitor();
+  const fastPath = new FastPathCounts();
   const metrics = (a: FastifyInstance) => {
     a.get('/metrics', async (_req, reply) =>
       reply
@@ -84,6 +89,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
           (await hub.metricsText()) +
             mcpMetricsText(mcpCounters) +
             memoMetricsText(memo) +
+            fastPathMetricsText(fastPath) +
             eventLoop.metricsText() +
             sourcesMetricsText(await sourceStatuses(store)),
         ),
@@ -103,6 +109,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, opts: { 
         : {};
     },
     memo,
+    fastPath: opts.fastPath !== false && fastPath,
     // A worker-only process answers health, readiness and metrics; the public surfaces live on api processes.
     surfaces: serving,
     plugins: serving

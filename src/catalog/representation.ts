@@ -30,6 +30,8 @@ export class Representation {
   readonly length: number;
   private readonly parts: readonly Buffer[];
   private readonly variants = new Map<Encoding, Promise<Buffer>>();
+  /** The variants already made, for a caller that must answer without waiting (the same buffers, not copies). */
+  private readonly made = new Map<Encoding, Buffer>();
   private readonly policy: CompressionPolicy;
   /** Bytes of the body this object owns (views of catalog bytes excluded), and of resolved variants. */
   private retainedBytes: number;
@@ -58,6 +60,7 @@ export class Representation {
     this.etag = `"${digest.toString('base64url').slice(0, 32)}"`;
     if (known.gzipped) {
       this.variants.set('gzip', Promise.resolve(known.gzipped));
+      this.made.set('gzip', known.gzipped);
       this.retainedBytes += known.gzipped.length;
     }
   }
@@ -85,6 +88,11 @@ export class Representation {
     return this.retainedBytes;
   }
 
+  /** The coding if it is made already (undefined until `encoded` has made it). */
+  encodedNow(encoding: Encoding): Buffer | undefined {
+    return this.made.get(encoding);
+  }
+
   encoded(encoding: Encoding): Promise<Buffer> {
     let v = this.variants.get(encoding);
     if (!v) {
@@ -103,6 +111,7 @@ export class Representation {
       );
       v.then(
         (b) => {
+          this.made.set(encoding, b);
           this.retainedBytes += b.length;
           this.onGrow?.(b.length);
         },

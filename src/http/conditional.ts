@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Encoding, Representation } from '../catalog/index.js';
@@ -8,12 +9,26 @@ export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=60';
 
 const SUFFIX: Record<Encoding, string> = { br: '-br', gzip: '-gz' };
 
+/** Distinct Accept-Encoding values remembered; clients send a handful, so a full memo is simply emptied. */
+const NEGOTIATED_MAX = 64;
+const negotiated = new Map<string, Encoding | null>();
+
 /**
  * The best coding the client accepts (RFC 9110 §12.5.3): explicit q-values win, `*` covers only codings
  * the header does not name, q=0 refuses; identity when nothing better is acceptable. Brotli wins ties.
  */
 export function negotiateEncoding(header: string | undefined): Encoding | null {
   if (!header) return null;
+  let coding = negotiated.get(header);
+  if (coding === undefined) {
+    if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+    coding = negotiate(header);
+    negotiated.set(header, coding);
+  }
+  return coding;
+}
+
+function negotiate(header: string): Encoding | null {
   const q = new Map(qualities(header).map(([name, value]) => [name === 'x-gzip' ? 'gzip' : name, value]));
   const wildcard = q.get('*') ?? 0;
   const br = q.get('br') ?? wildcard;
@@ -24,6 +39,8 @@ export function negotiateEncoding(header: string | undefined): Encoding | null {
 
 /** RFC 9110 If-None-Match: a list or `*`, compared weakly; any coding of the same bytes counts as a match. */
 export function etagMatches(header: string, etag: string): boolean {
+  // A client sends back the one tag it was given, most of the time.
+  if (header === etag) return true;
   if (header.trim() === '*') return true;
   const opaque = etag.slice(1, -1);
   return header.split(',').some((raw) => {
@@ -34,10 +51,10 @@ export function etagMatches(header: string, etag: string): boolean {
   });
 }
 
-function notModified(req: FastifyRequest, rep: Representation): boolean {
-  const inm = req.headers['if-none-match'];
+function notModified(headers: IncomingHttpHeaders, rep: Representation): boolean {
+  const inm = headers['if-none-match'];
   if (inm !== undefined) return etagMatches(inm, rep.etag);
-  const ims = req.headers['if-modified-since'];
+  const ims = headers['if-modified-since'];
   if (ims) {
     // RFC 9110 §13.1.3: a value that is not an HTTP-date is ignored (a bare `9999` is not a far future).
     const since = parseHttpDate(ims);
@@ -46,30 +63,83 @@ function notModified(req: FastifyRequest, rep: Representation): boolean {
   return false;
 }
 
-/**
- * Sends a pre-rendered body with validators: 304 when the client's copy is current, otherwise the
- * best compressed variant the representation offers (identity when it offers none). A hot request does
- * no serialisation and (after the first) no compression.
- */
-export async function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation) {
-  const encoding = rep.compressible ? negotiateEncoding(req.headers['accept-encoding']) : null;
+/** What a GET of a representation answers: the status, the headers in the order they are sent, the body's parts. */
+export interface Answer {
+  readonly status: 200 | 304;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Empty on a 304. */
+  readonly body: readonly Buffer[];
+}
+
+/** Identity, then the codings, in the order of an answer's slot. */
+const CODINGS = [null, 'br', 'gzip'] as const;
+const NOT_MODIFIED = CODINGS.length;
+
+/** A representation's answers, made once each: 200 per coding, then 304 per coding. */
+const answers = new WeakMap<Representation, (Answer | undefined)[]>();
+
+/** Which of a representation's answers a request gets. */
+function slot(headers: IncomingHttpHeaders, rep: Representation): number {
+  const coding = rep.compressible ? CODINGS.indexOf(negotiateEncoding(headers['accept-encoding'])) : 0;
+  return notModified(headers, rep) ? NOT_MODIFIED + coding : coding;
+}
+
+function makeAnswer(rep: Representation, at: number, coded?: Buffer): Answer {
+  const encoding = CODINGS[at % NOT_MODIFIED];
   const etag = encoding ? `"${rep.etag.slice(1, -1)}${SUFFIX[encoding]}"` : rep.etag;
-  // One call for all validators: this is the hot path of every dataset request.
-  reply.headers(
-    rep.compressible
-      ? { 'cache-control': CACHE_CONTROL, 'last-modified': rep.lastModified, vary: 'Accept-Encoding', etag }
-      : { 'cache-control': CACHE_CONTROL, 'last-modified': rep.lastModified, etag },
-  );
-  if (notModified(req, rep)) return reply.code(304).send();
-  reply.type(rep.contentType);
-  if (!encoding) {
-    const chunks = rep.chunks;
-    // Fastify sends a buffer as bytes only over an ArrayBuffer: one over a SharedArrayBuffer (a body made on
-    // a worker thread) would be serialised as JSON, so it goes out as a stream like the parts below.
-    if (chunks.length === 1 && chunks[0].buffer instanceof ArrayBuffer) return reply.send(chunks[0]);
-    // Parts are views of catalog bytes (a since body is a prefix of /reviews.json): written in turn, never joined.
-    return reply.header('Content-Length', String(rep.length)).send(Readable.from(chunks, { objectMode: false }));
-  }
-  reply.header('Content-Encoding', encoding);
-  return reply.send(await rep.encoded(encoding));
+  const validators: Record<string, string> = rep.compressible
+    ? { 'cache-control': CACHE_CONTROL, 'last-modified': rep.lastModified, vary: 'Accept-Encoding', etag }
+    : { 'cache-control': CACHE_CONTROL, 'last-modified': rep.lastModified, etag };
+  if (at >= NOT_MODIFIED) return { status: 304, headers: validators, body: [] };
+  const body = coded ? [coded] : rep.chunks;
+  const length = coded ? coded.length : rep.length;
+  const coding: Record<string, string> = encoding ? { 'content-encoding': encoding } : {};
+  return {
+    status: 200,
+    headers: { ...validators, 'content-type': rep.contentType, ...coding, 'content-length': String(length) },
+    body,
+  };
+}
+
+/** The answer at `at` if it can be given now (`coded`: its coding, just made): null while that coding is being made. */
+function answerAt(rep: Representation, at: number, coded?: Buffer): Answer | null {
+  let made = answers.get(rep);
+  if (!made) answers.set(rep, (made = []));
+  const done = made[at];
+  if (done) return done;
+  const encoding = at < NOT_MODIFIED ? CODINGS[at] : null;
+  const body = encoding ? (coded ?? rep.encodedNow(encoding)) : undefined;
+  if (encoding && !body) return null;
+  made[at] = makeAnswer(rep, at, body);
+  return made[at];
+}
+
+/**
+ * The answer to a GET of `rep` when it is ready without waiting: 304 when the client's copy is current,
+ * otherwise the best coding the representation offers (identity when it offers none). Null while that
+ * coding is still being compressed (the first request of a revision for it). A hot request does no
+ * serialisation, no compression and no allocation: the answers are made once per representation.
+ */
+export function answerNow(headers: IncomingHttpHeaders, rep: Representation): Answer | null {
+  return answerAt(rep, slot(headers, rep));
+}
+
+/** The answer to a GET of `rep`, waiting for its coding to be made if need be. */
+export async function answer(headers: IncomingHttpHeaders, rep: Representation): Promise<Answer> {
+  const at = slot(headers, rep);
+  // Null only for a 200 in a coding (slots 1 and 2), whose coding is then made.
+  return answerAt(rep, at) ?? (answerAt(rep, at, await rep.encoded(CODINGS[at] as Encoding)) as Answer);
+}
+
+/** Sends a pre-rendered body with validators through Fastify (the routes the fast path leaves to it, and every page). */
+export async function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation) {
+  const a = await answer(req.headers, rep);
+  reply.headers(a.headers);
+  if (a.status === 304) return reply.code(304).send();
+  const [first] = a.body;
+  // Fastify sends a buffer as bytes only over an ArrayBuffer: one over a SharedArrayBuffer (a body made on
+  // a worker thread) would be serialised as JSON, so it goes out as a stream like the parts below.
+  if (a.body.length === 1 && first.buffer instanceof ArrayBuffer) return reply.send(first);
+  // Parts are views of catalog bytes (a since body is a prefix of /reviews.json): written in turn, never joined.
+  return reply.send(Readable.from(a.body, { objectMode: false }));
 }

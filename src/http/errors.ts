@@ -59,8 +59,9 @@ const patternToRegExp = (url: string) =>
 /**
  * Every error the REST surface returns is the contract's JSON body: unknown paths are 404, a known
  * path with another method is 405 with `Allow`, and unexpected failures never leak a stack trace.
+ * Returns whether the server is shutting down (when every request gets the 503 answered here).
  */
-export function registerErrorHandling(app: FastifyInstance) {
+export function registerErrorHandling(app: FastifyInstance): () => boolean {
   const routes: { re: RegExp; methods: Set<string> }[] = [];
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -131,6 +132,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
     return sendError(reply, status, code, err.message.replace(/^FST_\w+: /, ''), status === 400 ? [] : undefined);
   });
+  return () => closing;
 }
 
 /** Errors Fastify's router raises before any route runs: a path that is not valid percent-encoding, a parameter over the length limit. */

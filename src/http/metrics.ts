@@ -1,4 +1,5 @@
 import type { MemoBudget } from '../catalog/index.js';
+import type { FastPathCounts } from './fast-path.js';
 
 /** Prometheus text exposition (version 0.0.4) of the per-URL memos' byte budget. */
 export function memoMetricsText(m: MemoBudget): string {
@@ -24,4 +25,14 @@ export function memoMetricsText(m: MemoBudget): string {
     '',
   );
   return lines.join('\n');
+}
+
+/** Prometheus text of the fast path: answers written ahead of Fastify (the rest of the requests went through it). */
+export function fastPathMetricsText(c: FastPathCounts): string {
+  return [
+    '# HELP reviewcast_http_fast_path_responses_total Dataset GETs answered ahead of Fastify, with the same bytes its routes send (this process).',
+    '# TYPE reviewcast_http_fast_path_responses_total counter',
+    `reviewcast_http_fast_path_responses_total ${c.served}`,
+    '',
+  ].join('\n');
 }

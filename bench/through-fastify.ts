@@ -1,0 +1,11 @@
+// Reviewcast with every request through Fastify (the datasets' fast path off), beside the usual server in
+// the REST bench: what the fast path saves, in the same run. Usage: node --import tsx bench/through-fastify.ts DATABASE
+import { startServer } from '../src/app/index.js';
+
+const server = await startServer(
+  { DATABASE_URL: process.argv[2], PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'warn', REVIEWCAST_DEMO_IF_EMPTY: false },
+  { fastPath: false },
+);
+while ((await fetch(`${server.url}/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 100));
+console.log(`listening ${server.url}`);
+process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));

@@ -1,0 +1,61 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Representation } from '../catalog/index.js';
+import { type Answer, answerNow } from './conditional.js';
+import { CORS_ANSWER_HEADERS } from './cors.js';
+
+type Headers = Readonly<Record<string, string>>;
+
+/**
+ * What a GET of one path sends now: its representation, and the headers its Fastify route sets before
+ * the representation's own (the same object for as long as they do not change). Null leaves the request
+ * to Fastify (e.g. while the catalog is loading, which Fastify answers with the contract's 503).
+ */
+export type Precomputed = () => { rep: Representation; before: Headers } | null;
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** How many answers the fast path wrote (the rest went to Fastify), for /metrics. */
+export class FastPathCounts {
+  served = 0;
+}
+
+/**
+ * Puts a fast path in front of Fastify on `server`: a GET of exactly one of `routes`' paths, whose answer
+ * is ready, is written straight to the socket with the headers the Fastify route sends (CORS, the route's
+ * own, the answer's) and the same bytes, skipping routing, hooks and the reply machinery, which cost more
+ * than writing a cached body. Everything else (other methods, HEAD, a query string or trailing slash, a
+ * coding not compressed yet, or whenever `open` says no) goes on to Fastify as before.
+ */
+export function serveAhead(server: Server, routes: ReadonlyMap<string, Precomputed>, open: () => boolean, counts: FastPathCounts): void {
+  const [fastify] = server.listeners('request') as Listener[];
+  server.removeListener('request', fastify);
+  // Every header an answer is written with, made once per route headers and answer.
+  const written = new WeakMap<Headers, WeakMap<Answer, Headers>>();
+  const headersOf = (before: Headers, a: Answer) => {
+    let byAnswer = written.get(before);
+    if (!byAnswer) written.set(before, (byAnswer = new WeakMap()));
+    let headers = byAnswer.get(a);
+    if (!headers) byAnswer.set(a, (headers = { ...CORS_ANSWER_HEADERS, ...before, ...a.headers }));
+    return headers;
+  };
+
+  const served = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== 'GET') return false;
+    const route = routes.get(req.url as string);
+    if (!route || !open()) return false;
+    const now = route();
+    const a = now && answerNow(req.headers, now.rep);
+    if (!now || !a) return false;
+    res.writeHead(a.status, headersOf(now.before, a));
+    if (a.body.length === 1) res.end(a.body[0]);
+    else {
+      for (const part of a.body) res.write(part);
+      res.end();
+    }
+    counts.served++;
+    return true;
+  };
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!served(req, res)) fastify(req, res);
+  });
+}

@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import type { RunningServer } from '../../src/app/index.js';
+import { startTestServer, tempDir } from '../helpers/index.js';
+
+/**
+ * The fast path in front of Fastify must be invisible: every request to a dataset gets the same status,
+ * the same headers in the same order and the same bytes as with every request going through Fastify.
+ * One database, served first with the fast path and then without it, answers the same requests.
+ */
+const BASE = 'https://reviews.fast-path.example';
+const DATASETS = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml'];
+
+const servers: RunningServer[] = [];
+after(() => Promise.all(servers.map((s) => s.close())));
+
+interface Raw {
+  status: number;
+  /** Name and value pairs as they came on the wire, Date left out (it is the clock's). */
+  headers: [string, string][];
+  body: Buffer;
+}
+
+/** One request over node:http, so nothing decodes, merges or reorders what the server wrote. */
+function raw(url: string, method: string, headers: Record<string, string>): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const pairs: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          if (res.rawHeaders[i].toLowerCase() !== 'date') pairs.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+        resolve({ status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+type Case = { method: string; path: string; headers: Record<string, string> };
+
+/** The requests to compare, with validators taken from the dataset's own identity answer. */
+function cases(path: string, etag: string, lastModified: string): Case[] {
+  const opaque = etag.slice(1, -1);
+  const earlier = new Date(Date.parse(lastModified) - 3_600_000).toUTCString();
+  const get = (headers: Record<string, string> = {}): Case => ({ method: 'GET', path, headers });
+  return [
+    get(),
+    get({ 'accept-encoding': 'identity' }),
+    get({ 'accept-encoding': 'gzip' }),
+    get({ 'accept-encoding': 'br' }),
+    get({ 'accept-encoding': 'gzip, deflate, br, zstd' }),
+    get({ 'accept-encoding': 'br;q=0, gzip;q=0' }),
+    get({ 'accept-encoding': '*;q=0.5, br;q=0' }),
+    get({ 'if-none-match': etag }),
+    get({ 'if-none-match': `"${opaque}-br"`, 'accept-encoding': 'br' }),
+    get({ 'if-none-match': `"${opaque}-gz"`, 'accept-encoding': 'gzip' }),
+    get({ 'if-none-match': `"other", W/${etag}` }),
+    get({ 'if-none-match': '*' }),
+    get({ 'if-none-match': '"other"' }),
+    get({ 'if-none-match': '"other"', 'if-modified-since': lastModified }),
+    get({ 'if-modified-since': lastModified }),
+    get({ 'if-modified-since': earlier }),
+    get({ 'if-modified-since': '9999' }),
+    get({ origin: 'https://somewhere.example' }),
+    { method: 'HEAD', path, headers: {} },
+    { method: 'HEAD', path, headers: { 'accept-encoding': 'br' } },
+    { method: 'HEAD', path, headers: { 'if-none-match': etag } },
+    {
+      method: 'OPTIONS',
+      path,
+      headers: {
+        origin: 'https://somewhere.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'if-none-match',
+      },
+    },
+    { method: 'OPTIONS', path, headers: {} },
+    { method: 'POST', path, headers: {} },
+    { method: 'DELETE', path, headers: {} },
+    { method: 'GET', path: `${path}?since=2024-01-01`, headers: {} },
+    { method: 'GET', path: `${path}/`, headers: { 'accept-encoding': 'gzip' } },
+  ];
+}
+
+async function answers(server: RunningServer): Promise<Map<string, Raw>> {
+  const out = new Map<string, Raw>();
+  for (const path of DATASETS) {
+    const first = await raw(server.url + path, 'GET', {});
+    const header = (name: string) => first.headers.find(([n]) => n.toLowerCase() === name)?.[1] ?? '';
+    // GETs twice: the first request of a coding may wait for it to be compressed, the second finds it made.
+    for (const c of cases(path, header('etag'), header('last-modified')))
+      for (const round of c.method === 'GET' ? [1, 2] : [1])
+        out.set(`${c.method} ${c.path} ${JSON.stringify(c.headers)} #${round}`, await raw(server.url + c.path, c.method, c.headers));
+  }
+  return out;
+}
+
+async function servedAhead(server: RunningServer): Promise<number> {
+  const metrics = await (await fetch(`${server.url}/metrics`)).text();
+  return Number(/^reviewcast_http_fast_path_responses_total (\d+)$/m.exec(metrics)?.[1]);
+}
+
+test('datasets answer the same status, headers and bytes with the fast path as through Fastify', async () => {
+  const file = join(tempDir(), 'fast-path.db');
+  const fast = await startTestServer({ DATABASE_URL: file, PUBLIC_BASE_URL: BASE });
+  servers.push(fast);
+  const ahead = await answers(fast);
+  const served = await servedAhead(fast);
+  await fast.close();
+
+  // The same database and base URL, every request through Fastify.
+  const slow = await startTestServer({ DATABASE_URL: file, PUBLIC_BASE_URL: BASE, REVIEWCAST_DEMO_IF_EMPTY: false }, { fastPath: false });
+  servers.push(slow);
+  const through = await answers(slow);
+  assert.equal(await servedAhead(slow), 0);
+
+  assert.deepEqual([...ahead.keys()], [...through.keys()]);
+  for (const [key, a] of ahead) {
+    const b = through.get(key)!;
+    assert.equal(a.status, b.status, key);
+    assert.deepEqual(a.headers, b.headers, key);
+    assert.ok(a.body.equals(b.body), `${key}: body`);
+  }
+
+  // The comparison covers what it means to: 200 in each coding, 304 by either validator, errors.
+  const statuses = (re: RegExp) => [...ahead].filter(([k]) => re.test(k)).map(([, r]) => r.status);
+  assert.ok(statuses(/^GET .*if-none-match/).includes(304) && statuses(/^GET .*if-modified-since/).includes(304));
+  const codings = new Set([...ahead.values()].map((r) => r.headers.find(([n]) => n === 'content-encoding')?.[1] ?? 'identity'));
+  assert.deepEqual([...codings].sort(), ['br', 'gzip', 'identity']);
+  for (const [key, r] of ahead) if (key.startsWith('POST') || key.startsWith('DELETE')) assert.equal(r.status, 405, key);
+  for (const [key, r] of ahead)
+    if (r.status >= 400) assert.deepEqual(Object.keys(JSON.parse(r.body.toString())).sort(), ['error', 'message'], key);
+
+  // The fast path answered the plain GETs it could (all but the first of each coding, which waits for
+  // compression, and those with a query or trailing slash); HEAD, OPTIONS and the rest went to Fastify.
+  const plainGets = [...ahead.keys()].filter((k) => k.startsWith('GET') && !/\?|json\/ |xml\/ /.test(k)).length;
+  const codingsMade = DATASETS.length * 2;
+  assert.ok(served >= plainGets - codingsMade && served <= plainGets, `${served} of ${plainGets} plain GETs served ahead`);
+});
