@@ -55,7 +55,9 @@ export async function loadRevision(
 ): Promise<{ catalog: Catalog; held: HeldRevision; seed: () => Promise<void> } | null> {
   const base = deps.publicBaseUrl;
   const format = snapshotFormat(deps.engine.version);
-  const found = await deps.store.newestSnapshot(upTo.id, base, format);
+  // Read a part at a time, with the event loop turning in between (SQLite reads block the thread).
+  const clock = new SliceClock();
+  const found = await deps.store.newestSnapshot(upTo.id, base, format, () => clock.maybePause());
   if (!found) return null;
   const { revision } = found;
   let snapshot: Awaited<ReturnType<typeof decodeSnapshot>>;

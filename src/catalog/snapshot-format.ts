@@ -132,7 +132,7 @@ function sections(packed: Buffer, count: number): Buffer[] {
 
 /** A stored snapshot decoded (its bodies gunzipped off the event loop); SnapshotFormatError when it is not of `format`. */
 export async function decodeSnapshot(stored: SnapshotBodies, format: string): Promise<CatalogSnapshot> {
-  if (stored.engine !== format || !stored.layout) throw new SnapshotFormatError(stored.layout ? stored.engine : 'without layout', format);
+  if (stored.engine !== format) throw new SnapshotFormatError(stored.engine, format);
   const [reviewsLayout, insightsLayout, held, textIndex] = sections(stored.layout, 4);
   const [reviews, insights] = await Promise.all([gunzipShared(stored.reviews), gunzipShared(stored.insights)]);
   return {

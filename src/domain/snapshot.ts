@@ -13,8 +13,16 @@ const StoredSnapshotSchema = z.object({
   insights: BytesSchema,
   /** The insights document with `per_review` as an empty placeholder: what a loading process parses. */
   insights_core: z.string(),
-  /** Where each item lies in the two bodies, with its digest (null in snapshots stored before it existed). */
-  layout: BytesSchema.nullable(),
+  /** Where each item lies in the two bodies, with its digest, the held fields and the text index. */
+  layout: BytesSchema,
   created_at: z.string(),
 });
 export type StoredSnapshot = z.infer<typeof StoredSnapshotSchema>;
+
+/** The fields of a snapshot that are bytes (one can be larger than a database value may be). */
+export type SnapshotBytesField = { [K in keyof StoredSnapshot]: StoredSnapshot[K] extends Buffer ? K : never }[keyof StoredSnapshot];
+
+/** The bytes fields, in the schema's order: read from the schema, so a new one cannot be missed. */
+export const SNAPSHOT_BYTES_FIELDS = Object.entries(StoredSnapshotSchema.shape)
+  .filter(([, schema]) => schema === BytesSchema)
+  .map(([name]) => name as SnapshotBytesField);

@@ -209,6 +209,34 @@ export function migrations({ autoId, idRef, bytes }: ColumnTypes): Record<string
           .execute();
       },
     },
+    '0011_snapshot_parts': {
+      async up(db: Kysely<any>) {
+        // A snapshot's bytes in parts of bounded size: at a million reviews one body passes what one
+        // value may hold (SQLite: 1,000,000,000 bytes; the PostgreSQL client reads a bytea as hex text,
+        // a V8 string). Snapshots stored in the old form are dropped: the next start builds its
+        // revision once and stores it in this one.
+        await db.schema.dropTable('catalog_snapshots').execute();
+        await db.schema
+          .createTable('catalog_snapshots')
+          .addColumn('revision', 'integer', (c) => c.notNull())
+          .addColumn('base_url', 'text', (c) => c.notNull())
+          .addColumn('engine', 'text', (c) => c.notNull())
+          .addColumn('insights_core', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('catalog_snapshots_pk', ['revision', 'base_url', 'engine'])
+          .execute();
+        await db.schema
+          .createTable('catalog_snapshot_parts')
+          .addColumn('revision', 'integer', (c) => c.notNull())
+          .addColumn('base_url', 'text', (c) => c.notNull())
+          .addColumn('engine', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('seq', 'integer', (c) => c.notNull())
+          .addColumn('bytes', sql.raw(bytes), (c) => c.notNull())
+          .addPrimaryKeyConstraint('catalog_snapshot_parts_pk', ['revision', 'base_url', 'engine', 'name', 'seq'])
+          .execute();
+      },
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { StoredReview, StoredSnapshot } from '../domain/index.js';
+import type { SnapshotBytesField, StoredReview, StoredSnapshot } from '../domain/index.js';
 
 /** Row types. Timestamps are RFC 3339 text and booleans 0/1 integers on both engines, so rows read back identically. */
 export interface BusinessTable {
@@ -46,8 +46,15 @@ export interface ReviewAnalysisTable {
   analysis: string;
 }
 
-/** One revision's rendered bodies for one public base URL and snapshot format: the domain's record, stored as is. */
-export type CatalogSnapshotTable = StoredSnapshot;
+/** One revision's snapshot for one public base URL and snapshot format: the domain's record without its bytes (stored in parts). */
+export type CatalogSnapshotTable = Omit<StoredSnapshot, SnapshotBytesField>;
+
+/** One part of one bytes field of a stored snapshot: the field is its parts joined in `seq` order. */
+export interface CatalogSnapshotPartTable extends Pick<StoredSnapshot, 'revision' | 'base_url' | 'engine'> {
+  name: SnapshotBytesField;
+  seq: number;
+  bytes: Buffer;
+}
 
 /** A token bucket: `tokens` left at time `at` (epoch ms); `allowed` is the outcome of the last take. */
 export interface RateLimitTable {
@@ -71,6 +78,7 @@ export interface Database {
   revisions: RevisionTable;
   review_analysis: ReviewAnalysisTable;
   catalog_snapshots: CatalogSnapshotTable;
+  catalog_snapshot_parts: CatalogSnapshotPartTable;
   rate_limits: RateLimitTable;
   mcp_sessions: McpSessionTable;
   websub_subscriptions: WebsubSubscriptionTable;

@@ -13,7 +13,13 @@ import { migrateToLatest } from './migrations.js';
 import { type RateLimitRepository, rateLimitsFor } from './rate-limits.js';
 import { type CandidateKeys, candidates, type ReviewIdentity, ReviewWriter } from './review-writes.js';
 import type { ReviewAnalysisTable, ReviewTable } from './schema.js';
+import { newestSnapshot, SNAPSHOT_PART_BYTES, saveSnapshot } from './snapshots.js';
 import { SourceRepository } from './sources.js';
+
+export interface StoreOptions extends ConnectOptions {
+  /** The largest part a snapshot's bytes are stored in (tests make it small to store many parts). */
+  snapshotPartBytes?: number;
+}
 
 export interface Revision {
   id: number;
@@ -170,11 +176,13 @@ export class Store extends Reads {
   readonly sources: SourceRepository;
   readonly #db: Db;
   readonly #adapter: DialectAdapter;
+  readonly #snapshotPartBytes: number;
 
-  private constructor(db: Db, adapter: DialectAdapter) {
+  private constructor(db: Db, adapter: DialectAdapter, snapshotPartBytes: number) {
     super(db);
     this.#db = db;
     this.#adapter = adapter;
+    this.#snapshotPartBytes = snapshotPartBytes;
     this.hubSubscriptions = new HubSubscriptionRepository(db, adapter);
     this.hubVerifications = new HubVerificationRepository(db, adapter);
     this.hubDeliveries = new HubDeliveryRepository(db, adapter);
@@ -183,10 +191,10 @@ export class Store extends Reads {
     this.sources = new SourceRepository(db);
   }
 
-  static async open(url: string, opts: ConnectOptions = {}): Promise<Store> {
+  static async open(url: string, opts: StoreOptions = {}): Promise<Store> {
     const { db, adapter } = connect(url, opts);
     await migrateToLatest(db, adapter.columnTypes);
-    return new Store(db, adapter);
+    return new Store(db, adapter, opts.snapshotPartBytes ?? SNAPSHOT_PART_BYTES);
   }
 
   /** Where the data lives, safe to log: a file path, or the PostgreSQL URL without its password. */
@@ -293,38 +301,23 @@ export class Store extends Reads {
   /**
    * The newest snapshot stored for a revision up to `upTo` (for this base URL and format), with that
    * revision: a process killed before it stored its newest revision's snapshot still finds the one
-   * before, and builds on it instead of reading everything.
+   * before, and builds on it instead of reading everything. Read in one consistent read, a part at a
+   * time, with `pause` awaited between parts.
    */
-  async newestSnapshot(upTo: number, baseUrl: string, engine: string): Promise<{ revision: Revision; snapshot: StoredSnapshot } | null> {
-    const row = await this.#db
-      .selectFrom('catalog_snapshots as s')
-      .innerJoin('revisions as r', 'r.id', 's.revision')
-      .selectAll('s')
-      .select('r.created_at as revision_created_at')
-      .where('s.revision', '<=', upTo)
-      .where('s.base_url', '=', baseUrl)
-      .where('s.engine', '=', engine)
-      .orderBy('s.revision', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (!row) return null;
-    const { revision_created_at, ...snapshot } = row;
-    return { revision: { id: Number(snapshot.revision), created_at: revision_created_at }, snapshot };
+  async newestSnapshot(
+    upTo: number,
+    baseUrl: string,
+    engine: string,
+    pause: () => Promise<void> = async () => {},
+  ): Promise<{ revision: Revision; snapshot: StoredSnapshot } | null> {
+    const found = await this.#adapter.consistentRead((trx) => newestSnapshot(trx, this.#adapter, { upTo, baseUrl, engine }, pause));
+    if (!found) return null;
+    return { revision: { id: found.snapshot.revision, created_at: found.revisionCreatedAt }, snapshot: found.snapshot };
   }
 
   /** Keep the first snapshot written for a revision (every builder renders the same bytes); drop old revisions'. */
-  async saveSnapshot(snap: StoredSnapshot): Promise<void> {
-    await this.#db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('catalog_snapshots')
-        .values(snap)
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-      await trx
-        .deleteFrom('catalog_snapshots')
-        .where('revision', '<', snap.revision - 1)
-        .execute();
-    });
+  saveSnapshot(snap: StoredSnapshot): Promise<void> {
+    return saveSnapshot(this.#db, snap, this.#snapshotPartBytes);
   }
 
   saveAnalyses(items: readonly AnalysisWrite[], ctx: AnalysisContext): Promise<void> {

@@ -32,6 +32,7 @@ export function connectSqlite(url: string, opts: ConnectOptions = {}): Connected
     releasesClaimsOnStart: true,
     columnTypes: { autoId: 'integer primary key autoincrement', idRef: 'integer', bytes: 'blob' },
     least: sql.raw('min'),
+    byteLength: sql.raw('length'),
     location: file,
     consistentRead(fn) {
       reader ??= readerOf(file);

@@ -1,0 +1,131 @@
+import { sql } from 'kysely';
+import { SNAPSHOT_BYTES_FIELDS, type SnapshotBytesField, type StoredSnapshot } from '../domain/index.js';
+import type { Db, DialectAdapter, Queryable } from './dialect.js';
+
+/**
+ * The largest part a snapshot's bytes are stored in: far below SQLite's limit for one value
+ * (1,000,000,000 bytes) and what the PostgreSQL client can read as hex text (a V8 string), and short
+ * enough that reading one (SQLite reads on the calling thread) is a short pause.
+ */
+export const SNAPSHOT_PART_BYTES = 16 * 1024 * 1024;
+
+type SnapshotKey = Pick<StoredSnapshot, 'revision' | 'base_url' | 'engine'>;
+
+/**
+ * Keeps the first snapshot written for a revision (every builder renders the same bytes) and drops
+ * older revisions' (all but the one before it). The row and all its parts are one transaction: a
+ * process killed between two parts leaves the snapshots as they were.
+ */
+export async function saveSnapshot(db: Db, snap: StoredSnapshot, partBytes: number): Promise<void> {
+  const key: SnapshotKey = { revision: snap.revision, base_url: snap.base_url, engine: snap.engine };
+  await db.transaction().execute(async (trx) => {
+    const { revision, base_url, engine, insights_core, created_at } = snap;
+    const inserted = await trx
+      .insertInto('catalog_snapshots')
+      .values({ revision, base_url, engine, insights_core, created_at })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
+      // Parts a row was deleted without (by hand, or by a connection that does not cascade) are not this snapshot's.
+      await deleteParts(trx, key).execute();
+      for (const name of SNAPSHOT_BYTES_FIELDS) {
+        const bytes = snap[name];
+        // At least one part, so an empty field is stored too.
+        for (let seq = 0, at = 0; seq === 0 || at < bytes.length; seq++, at += partBytes) {
+          await trx
+            .insertInto('catalog_snapshot_parts')
+            .values({ ...key, name, seq, bytes: bytes.subarray(at, at + partBytes) })
+            .execute();
+        }
+      }
+    }
+    await trx
+      .deleteFrom('catalog_snapshot_parts')
+      .where('revision', '<', snap.revision - 1)
+      .execute();
+    await trx
+      .deleteFrom('catalog_snapshots')
+      .where('revision', '<', snap.revision - 1)
+      .execute();
+  });
+}
+
+const deleteParts = (q: Queryable, key: SnapshotKey) =>
+  q
+    .deleteFrom('catalog_snapshot_parts')
+    .where('revision', '=', key.revision)
+    .where('base_url', '=', key.base_url)
+    .where('engine', '=', key.engine);
+
+/**
+ * The newest snapshot up to revision `upTo` (for this base URL and format), with its revision's date.
+ * Call it inside one consistent read: a writer may drop the revision while its parts are read. Each
+ * field is read a part at a time into one buffer of its full size (never the parts and their join at
+ * once), with `pause` between parts so a caller that serves requests lets them run.
+ */
+export async function newestSnapshot(
+  q: Queryable,
+  adapter: DialectAdapter,
+  where: { upTo: number; baseUrl: string; engine: string },
+  pause: () => Promise<void>,
+): Promise<{ snapshot: StoredSnapshot; revisionCreatedAt: string } | null> {
+  const row = await q
+    .selectFrom('catalog_snapshots as s')
+    .innerJoin('revisions as r', 'r.id', 's.revision')
+    .selectAll('s')
+    .select('r.created_at as revision_created_at')
+    .where('s.revision', '<=', where.upTo)
+    .where('s.base_url', '=', where.baseUrl)
+    .where('s.engine', '=', where.engine)
+    .orderBy('s.revision', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { revision_created_at, ...fields } = row;
+  const key: SnapshotKey = { revision: Number(fields.revision), base_url: fields.base_url, engine: fields.engine };
+  const sizes = await q
+    .selectFrom('catalog_snapshot_parts')
+    .select((eb) => ['name', eb.fn.countAll<number>().as('parts'), sql<number>`sum(${adapter.byteLength}(bytes))`.as('size')])
+    .where('revision', '=', key.revision)
+    .where('base_url', '=', key.base_url)
+    .where('engine', '=', key.engine)
+    .groupBy('name')
+    .execute();
+  const bytes = {} as Record<SnapshotBytesField, Buffer>;
+  for (const name of SNAPSHOT_BYTES_FIELDS) {
+    const size = sizes.find((s) => s.name === name);
+    if (!size) throw new Error(`the stored snapshot of revision ${key.revision} has no ${name}`);
+    bytes[name] = await joinParts(q, key, name, Number(size.parts), Number(size.size), pause);
+  }
+  return { snapshot: { ...fields, ...key, ...bytes }, revisionCreatedAt: revision_created_at };
+}
+
+async function joinParts(
+  q: Queryable,
+  key: SnapshotKey,
+  name: SnapshotBytesField,
+  parts: number,
+  size: number,
+  pause: () => Promise<void>,
+): Promise<Buffer> {
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let seq = 0; seq < parts; seq++) {
+    const part = await q
+      .selectFrom('catalog_snapshot_parts')
+      .select('bytes')
+      .where('revision', '=', key.revision)
+      .where('base_url', '=', key.base_url)
+      .where('engine', '=', key.engine)
+      .where('name', '=', name)
+      .where('seq', '=', seq)
+      .executeTakeFirst();
+    if (!part || at + part.bytes.length > size)
+      throw new Error(`the stored snapshot of revision ${key.revision} has a missing or changed part of ${name}`);
+    part.bytes.copy(out, at);
+    at += part.bytes.length;
+    await pause();
+  }
+  if (at !== size) throw new Error(`the stored snapshot of revision ${key.revision} has a missing or changed part of ${name}`);
+  return out;
+}

@@ -1,0 +1,239 @@
+// A stored snapshot is a row and its bytes in parts of bounded size (at a million reviews one field
+// passes what one database value may hold): the parts join back to the same bytes, old revisions' parts
+// go with their row, and a process killed between two parts leaves the snapshots as they were.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import SQLite from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { demoBusiness } from '../../src/demo/index.js';
+import type { StoredSnapshot } from '../../src/domain/index.js';
+import { Store } from '../../src/store/index.js';
+import { freshPgDatabase, PG_SKIP, rawDb, tempDir } from '../helpers/index.js';
+
+const BASE = 'https://reviews.parts.example';
+const FORMAT = 'engine/1 catalog/1';
+const PART = 1_000;
+/** The compiled store (`npm test` builds dist/ first), for a writer in another process. */
+const DIST_STORE = fileURLToPath(new URL('../../dist/store/index.js', import.meta.url));
+
+/** A new data revision (a changed profile), returning its id. */
+async function newRevision(store: Store, n: number): Promise<number> {
+  const revision = await store.setBusiness({ ...demoBusiness(), name: `Parts test ${n}` }, `2026-11-0${n}T10:00:00.000Z`);
+  assert.ok(revision);
+  return revision.id;
+}
+
+const snapshot = (revision: number, sizes: { reviews: number; insights: number; layout: number }): StoredSnapshot => ({
+  revision,
+  base_url: BASE,
+  engine: FORMAT,
+  reviews: randomBytes(sizes.reviews),
+  insights: randomBytes(sizes.insights),
+  insights_core: JSON.stringify({ revision }),
+  layout: randomBytes(sizes.layout),
+  created_at: '2026-11-10T10:00:00.000Z',
+});
+
+/** The stored parts of a revision's snapshot: per field, each part's length in order. */
+async function partLengths(raw: Kysely<any>, revision: number): Promise<Record<string, number[]>> {
+  const rows = await raw
+    .selectFrom('catalog_snapshot_parts')
+    .select(['name', 'seq', 'bytes'])
+    .where('revision', '=', revision)
+    .orderBy('name')
+    .orderBy('seq')
+    .execute();
+  const out: Record<string, number[]> = {};
+  for (const r of rows) {
+    out[r.name] ??= [];
+    assert.equal(Number(r.seq), out[r.name].length, 'parts are numbered from 0 without gaps');
+    out[r.name].push(r.bytes.length);
+  }
+  return out;
+}
+
+/** Saves a snapshot of `revision` from another process (the compiled store): its reviews field `size` bytes, in parts of `part`. */
+function writerProcess(url: string, revision: number, size: number, part: number) {
+  const script = `
+    import { Store } from ${JSON.stringify(DIST_STORE)};
+    const store = await Store.open(${JSON.stringify(url)}, { snapshotPartBytes: ${part} });
+    process.stdout.write('opened\\n');
+    await store.saveSnapshot({
+      revision: ${revision}, base_url: ${JSON.stringify(BASE)}, engine: ${JSON.stringify(FORMAT)},
+      reviews: Buffer.alloc(${size}, 7), insights: Buffer.alloc(10, 8), layout: Buffer.alloc(10, 9),
+      insights_core: '{}', created_at: '2026-11-10T10:00:00.000Z',
+    });
+    process.stdout.write('saved\\n');
+    await store.close();
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const opened = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('opened')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the writer exited (${code}) before opening the store: ${out}`)));
+  });
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, opened, exited, output: () => out };
+}
+
+function partsSuite(
+  engine: 'sqlite' | 'postgres',
+  open: () => Promise<{ url: string; cleanup: () => Promise<void> }>,
+  /** Resolves once the writer process is inside its transaction, between two parts; the writer is then killed. */
+  holdBetweenParts: (url: string, revision: number, writer: ReturnType<typeof writerProcess>) => Promise<() => Promise<void>>,
+  writerSize: number,
+  skip: string | false = false,
+) {
+  describe(`snapshot parts on ${engine}`, { skip }, () => {
+    let url: string;
+    let cleanup: () => Promise<void>;
+    let store: Store;
+    let raw: Kysely<any>;
+    beforeEach(async () => {
+      ({ url, cleanup } = await open());
+      store = await Store.open(url, { snapshotPartBytes: PART });
+      raw = rawDb(url);
+    });
+    afterEach(async () => {
+      await raw?.destroy();
+      await store?.close();
+      await cleanup?.();
+    });
+
+    test('a snapshot in many parts reads back byte for byte; no part is larger than the part size', async () => {
+      const r1 = await newRevision(store, 1);
+      // Not a multiple of the part size, empty, and an exact multiple.
+      const snap = snapshot(r1, { reviews: 10_500, insights: 0, layout: 3 * PART });
+      await store.saveSnapshot(snap);
+      assert.deepEqual(await partLengths(raw, r1), {
+        insights: [0],
+        layout: [PART, PART, PART],
+        reviews: [...Array(10).fill(PART), 500],
+      });
+      let pauses = 0;
+      const found = await store.newestSnapshot(r1, BASE, FORMAT, async () => {
+        pauses++;
+      });
+      assert.ok(found);
+      assert.equal(found.revision.id, r1);
+      assert.deepEqual(found.snapshot, snap);
+      assert.equal(pauses, 11 + 1 + 3, 'a pause after every part read');
+      assert.equal(await store.newestSnapshot(r1, 'https://another.example', FORMAT), null, 'another base URL');
+      assert.equal(await store.newestSnapshot(r1, BASE, 'engine/2 catalog/1'), null, 'another format');
+    });
+
+    test('the newest revision and the one before keep their parts; older ones go with their row; the first snapshot of a revision stays', async () => {
+      const [r1, r2, r3] = [await newRevision(store, 1), await newRevision(store, 2), await newRevision(store, 3)];
+      const s1 = snapshot(r1, { reviews: 2_500, insights: 700, layout: 1_200 });
+      const s2 = snapshot(r2, { reviews: 1_500, insights: 300, layout: 4_000 });
+      await store.saveSnapshot(s1);
+      await store.saveSnapshot(s2);
+      await store.saveSnapshot(snapshot(r2, { reviews: 100, insights: 100, layout: 100 }));
+      assert.deepEqual((await store.newestSnapshot(r2, BASE, FORMAT))?.snapshot, s2, 'the first snapshot of a revision is kept');
+      assert.deepEqual((await store.newestSnapshot(r1, BASE, FORMAT))?.snapshot, s1, 'the one before is kept');
+      const s3 = snapshot(r3, { reviews: 3_100, insights: 10, layout: 999 });
+      await store.saveSnapshot(s3);
+      assert.equal(await store.newestSnapshot(r1, BASE, FORMAT), null);
+      assert.deepEqual(await partLengths(raw, r1), {}, 'no part of a dropped revision is left');
+      assert.deepEqual((await store.newestSnapshot(r3, BASE, FORMAT))?.snapshot, s3);
+      assert.deepEqual((await store.newestSnapshot(r2, BASE, FORMAT))?.snapshot, s2);
+      // A row deleted by hand leaves its parts: a snapshot stored again for that revision is read whole, without them.
+      await raw.deleteFrom('catalog_snapshots').where('revision', '=', r3).execute();
+      const again = snapshot(r3, { reviews: 1_001, insights: 20, layout: 30 });
+      await store.saveSnapshot(again);
+      assert.deepEqual((await store.newestSnapshot(r3, BASE, FORMAT))?.snapshot, again);
+    });
+
+    test('a writer killed between two parts leaves the previous snapshot as it was and stores nothing of its own', async () => {
+      const [r1, r2] = [await newRevision(store, 1), await newRevision(store, 2)];
+      const s1 = snapshot(r1, { reviews: 5_000, insights: 2_000, layout: 3_000 });
+      await store.saveSnapshot(s1);
+      const writer = writerProcess(url, r2, writerSize, 512);
+      await writer.opened;
+      const release = await holdBetweenParts(url, r2, writer);
+      writer.child.kill('SIGKILL');
+      const exit = await writer.exited;
+      await release();
+      assert.equal(exit.signal, 'SIGKILL', `the writer was killed, not finished: ${writer.output()}`);
+      assert.doesNotMatch(writer.output(), /saved/);
+      assert.deepEqual((await store.newestSnapshot(r2, BASE, FORMAT))?.snapshot, s1, 'the previous snapshot, whole');
+      assert.deepEqual(await partLengths(raw, r2), {}, 'no part of the killed write is left');
+      const s2 = snapshot(r2, { reviews: 4_321, insights: 10, layout: 10 });
+      await store.saveSnapshot(s2);
+      assert.deepEqual((await store.newestSnapshot(r2, BASE, FORMAT))?.snapshot, s2, 'the next write stores the revision');
+    });
+  });
+}
+
+partsSuite(
+  'sqlite',
+  async () => ({ url: join(tempDir(), 'parts.db'), cleanup: async () => {} }),
+  // The writer holds the file's write lock from its first part to its commit; with 32,768 parts to
+  // write, once its log has grown by a megabyte it is between two of its first few thousand.
+  async (url, _revision, writer) => {
+    const probe = new SQLite(url);
+    probe.pragma('busy_timeout = 0');
+    try {
+      for (;;) {
+        let locked = false;
+        try {
+          probe.exec('begin immediate');
+          probe.exec('rollback');
+        } catch (err) {
+          if (!(err as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw err;
+          locked = true;
+        }
+        if (locked && (statSync(`${url}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 1_000_000) break;
+        assert.doesNotMatch(writer.output(), /saved/, 'the writer finished before it could be killed between parts');
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    } finally {
+      probe.close();
+    }
+    return async () => {};
+  },
+  16 * 1024 * 1024,
+);
+
+partsSuite(
+  'postgres',
+  async () => {
+    const db = await freshPgDatabase();
+    return { url: db.url, cleanup: db.drop };
+  },
+  // Another transaction inserts the writer's fourth part first and keeps it uncommitted: the writer has
+  // written the row and three parts and waits on that one until it is killed.
+  async (url, revision) => {
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    await holder.query('begin');
+    await holder.query(
+      "insert into catalog_snapshot_parts (revision, base_url, engine, name, seq, bytes) values ($1, $2, $3, 'reviews', 3, $4)",
+      [revision, BASE, FORMAT, Buffer.alloc(1)],
+    );
+    for (;;) {
+      const { rows } = await holder.query(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+      );
+      if (rows[0].n > 0) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return async () => {
+      await holder.query('rollback');
+      await holder.end();
+    };
+  },
+  8 * 1024,
+  PG_SKIP,
+);
