@@ -64,6 +64,8 @@ function writerProcess(url: string, revision: number, size: number, part: number
     import { Store } from ${JSON.stringify(DIST_STORE)};
     const store = await Store.open(${JSON.stringify(url)}, { snapshotPartBytes: ${part} });
     process.stdout.write('opened\\n');
+    // Writes only when told, so the test can set its trap first (e.g. a lock on one part).
+    await new Promise((resolve) => process.stdin.once('data', resolve));
     await store.saveSnapshot({
       revision: ${revision}, base_url: ${JSON.stringify(BASE)}, engine: ${JSON.stringify(FORMAT)},
       reviews: Buffer.alloc(${size}, 7), insights: Buffer.alloc(10, 8), layout: Buffer.alloc(10, 9),
@@ -72,7 +74,7 @@ function writerProcess(url: string, revision: number, size: number, part: number
     process.stdout.write('saved\\n');
     await store.close();
   `;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   const opened = new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (d) => {
@@ -84,13 +86,13 @@ function writerProcess(url: string, revision: number, size: number, part: number
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  return { child, opened, exited, output: () => out };
+  return { child, opened, exited, output: () => out, go: () => child.stdin.write('go\n') };
 }
 
 function partsSuite(
   engine: 'sqlite' | 'postgres',
   open: () => Promise<{ url: string; cleanup: () => Promise<void> }>,
-  /** Resolves once the writer process is inside its transaction, between two parts; the writer is then killed. */
+  /** Tells the writer to go (`writer.go()`) and resolves once it is inside its transaction, between two parts; the writer is then killed. */
   holdBetweenParts: (url: string, revision: number, writer: ReturnType<typeof writerProcess>) => Promise<() => Promise<void>>,
   writerSize: number,
   skip: string | false = false,
@@ -182,6 +184,7 @@ partsSuite(
   // The writer holds the file's write lock from its first part to its commit; with 32,768 parts to
   // write, once its log has grown by a megabyte it is between two of its first few thousand.
   async (url, _revision, writer) => {
+    writer.go();
     const probe = new SQLite(url);
     probe.pragma('busy_timeout = 0');
     try {
@@ -214,7 +217,7 @@ partsSuite(
   },
   // Another transaction inserts the writer's fourth part first and keeps it uncommitted: the writer has
   // written the row and three parts and waits on that one until it is killed.
-  async (url, revision) => {
+  async (url, revision, writer) => {
     const holder = new pg.Client({ connectionString: url });
     await holder.connect();
     await holder.query('begin');
@@ -222,6 +225,7 @@ partsSuite(
       "insert into catalog_snapshot_parts (revision, base_url, engine, name, seq, bytes) values ($1, $2, $3, 'reviews', 3, $4)",
       [revision, BASE, FORMAT, Buffer.alloc(1)],
     );
+    writer.go();
     for (;;) {
       const { rows } = await holder.query(
         "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
