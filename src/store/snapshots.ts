@@ -50,12 +50,7 @@ export async function saveSnapshot(db: Db, snap: StoredSnapshot, partBytes: numb
   });
 }
 
-const deleteParts = (q: Queryable, key: SnapshotKey) =>
-  q
-    .deleteFrom('catalog_snapshot_parts')
-    .where('revision', '=', key.revision)
-    .where('base_url', '=', key.base_url)
-    .where('engine', '=', key.engine);
+const deleteParts = (q: Queryable, key: SnapshotKey) => q.deleteFrom('catalog_snapshot_parts').where((eb) => eb.and(key));
 
 /**
  * The newest snapshot up to revision `upTo` (for this base URL and format), with its revision's date.
@@ -86,9 +81,7 @@ export async function newestSnapshot(
   const sizes = await q
     .selectFrom('catalog_snapshot_parts')
     .select((eb) => ['name', eb.fn.countAll<number>().as('parts'), sql<number>`sum(${adapter.byteLength}(bytes))`.as('size')])
-    .where('revision', '=', key.revision)
-    .where('base_url', '=', key.base_url)
-    .where('engine', '=', key.engine)
+    .where((eb) => eb.and(key))
     .groupBy('name')
     .execute();
   const bytes = {} as Record<SnapshotBytesField, Buffer>;
@@ -108,24 +101,20 @@ async function joinParts(
   size: number,
   pause: () => Promise<void>,
 ): Promise<Buffer> {
+  const changed = () => new Error(`the stored snapshot of revision ${key.revision} has a missing or changed part of ${name}`);
   const out = Buffer.allocUnsafe(size);
   let at = 0;
   for (let seq = 0; seq < parts; seq++) {
     const part = await q
       .selectFrom('catalog_snapshot_parts')
       .select('bytes')
-      .where('revision', '=', key.revision)
-      .where('base_url', '=', key.base_url)
-      .where('engine', '=', key.engine)
-      .where('name', '=', name)
-      .where('seq', '=', seq)
+      .where((eb) => eb.and({ ...key, name, seq }))
       .executeTakeFirst();
-    if (!part || at + part.bytes.length > size)
-      throw new Error(`the stored snapshot of revision ${key.revision} has a missing or changed part of ${name}`);
+    if (!part || at + part.bytes.length > size) throw changed();
     part.bytes.copy(out, at);
     at += part.bytes.length;
     await pause();
   }
-  if (at !== size) throw new Error(`the stored snapshot of revision ${key.revision} has a missing or changed part of ${name}`);
+  if (at !== size) throw changed();
   return out;
 }
