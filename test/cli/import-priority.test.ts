@@ -1,23 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI, tempDir } from '../helpers/index.js';
-
-/** The nice value of each thread of process `pid` (empty once it has exited). */
-function nices(pid: number): number[] {
-  const out: number[] = [];
-  try {
-    for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      out.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
-    }
-  } catch {
-    // The process (or one thread) ended between the listing and the read.
-  }
-  return out;
-}
+import { CLI, niceByThread, tempDir } from '../helpers/index.js';
 
 // An import on the server's machine is batch work: the server's event loop (and the V8 threads its
 // garbage collection waits for) should get a core before any of the import's threads.
@@ -37,7 +22,7 @@ test('`reviewcast import` runs every one of its threads below normal priority', 
   void exited.then(() => (done = true));
   const samples: number[][] = [];
   while (!done) {
-    const n = nices(child.pid!);
+    const n = [...niceByThread(child.pid!).values()];
     if (n.length > 0) samples.push(n);
     await new Promise((r) => setTimeout(r, 5));
   }

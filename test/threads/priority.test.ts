@@ -1,19 +1,9 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { CorpusWorker } from '../../src/catalog/index.js';
 import { engine } from '../../src/insights/index.js';
 import { lowerProcessPriority } from '../../src/threads/index.js';
-
-/** Each thread of this process by id, with its nice value (field 19 of its stat line). */
-function niceByThread(): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const tid of readdirSync('/proc/self/task')) {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    out.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
-  }
-  return out;
-}
+import { niceByThread } from '../helpers/index.js';
 
 // On two cores a build's threads (the corpus model here) compete with the event loop that answers
 // requests; below its priority they take the cores it leaves, so a request never waits for them.
