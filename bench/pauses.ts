@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /** The server's event-loop delay summary from /metrics, in milliseconds. */
 export async function eventLoopDelay(url: string): Promise<{ p50: number; p99: number; max: number; count: number }> {
@@ -32,13 +33,16 @@ const PROBES = {
 
 /**
  * Sends a probe request every `everyMs` and keeps the slowest answer: the pause a client sees, measured
- * from outside as a cross-check of the server's own histogram.
+ * from outside as a cross-check of the server's own histogram. One untimed request goes first: a
+ * process's first `fetch` loads undici and opens a connection (100–200 ms on Node 20), which is the
+ * client's own start-up, not a pause of the server.
  */
-export function probeServer(
+export async function probeServer(
   url: string,
   kind: keyof typeof PROBES = 'health',
   everyMs = 20,
-): { stop(): Promise<{ slowestMs: number; probes: number; failures: number }> } {
+): Promise<{ stop(): Promise<{ slowestMs: number; probes: number; failures: number }> }> {
+  await PROBES[kind](url).then((r) => r.arrayBuffer());
   let running = true;
   let slowestMs = 0;
   let probes = 0;
@@ -65,6 +69,18 @@ export function probeServer(
       running = false;
       await loop;
       return { slowestMs, probes, failures };
+    },
+  };
+}
+
+/** The bench process's own event-loop delay while probing: a slow answer it saw while it was itself stalled says nothing about the server. */
+export function clientLoopDelay(): { stop(): number } {
+  const h = monitorEventLoopDelay({ resolution: 10 });
+  h.enable();
+  return {
+    stop() {
+      h.disable();
+      return h.max / 1e6;
     },
   };
 }

@@ -2,10 +2,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { StoredSnapshot } from '../domain/index.js';
 import { Store } from '../store/index.js';
-import { lowerThreadPriority } from '../threads/index.js';
 import type { FromWriter, ToWriter } from './store-writer.js';
 
-lowerThreadPriority();
 const port = parentPort!;
 const store = Store.open((workerData as { databaseUrl: string }).databaseUrl, { poolSize: 2 });
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);

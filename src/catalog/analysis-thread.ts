@@ -1,9 +1,7 @@
 // Worker thread: analyses batches of reviews for AnalysisPool. Pure CPU work, no store access.
 import { parentPort, workerData } from 'node:worker_threads';
-import { lowerThreadPriority } from '../threads/index.js';
 import { type AnalysisInput, type AnalyzerOptions, loadEngine } from './engine.js';
 
-lowerThreadPriority();
 type Batch = { id: number; inputs: AnalysisInput[] };
 const { engine, options } = workerData as { engine: string; options: AnalyzerOptions };
 let analyzer: ReturnType<Awaited<ReturnType<typeof loadEngine>>['createAnalyzer']>;

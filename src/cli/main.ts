@@ -34,6 +34,15 @@ async function importAnalyser() {
   return analyseReviews(engine);
 }
 
+/**
+ * A batch job (import, analyze, sync) lowers its whole process before it loads anything: a server on the
+ * same machine then answers requests first, also while this process loads and compiles its modules.
+ */
+async function asBatch() {
+  const { lowerProcessPriority } = await import('../threads/index.js');
+  lowerProcessPriority();
+}
+
 const dbOption = () =>
   new Option('--database-url <url>', 'SQLite file or postgres:// URL (default: $DATABASE_URL or ./data/reviewcast.db)');
 
@@ -89,11 +98,12 @@ const importCommand = program
   .option('--skip-invalid', 'write the valid rows and report the invalid ones (default: write nothing if any row is invalid)')
   .option('--no-analyze', 'skip the sentiment analysis of new and changed reviews (the server does it when it loads them)')
   .addOption(dbOption())
+  .hook('preAction', asBatch)
   .action(async (file: string, opts) => {
-    const [{ FORMATS, ImportFileError, describeCleaning, formatRowError, importFile }, { progress }, { lowerProcessPriority }] =
-      await Promise.all([import('../ingest/index.js'), import('./progress.js'), import('../threads/index.js')]);
-    // A batch job: a server on the same machine answers requests first.
-    lowerProcessPriority();
+    const [{ FORMATS, ImportFileError, describeCleaning, formatRowError, importFile }, { progress }] = await Promise.all([
+      import('../ingest/index.js'),
+      import('./progress.js'),
+    ]);
     if (opts.format !== undefined && !FORMATS.includes(opts.format))
       importCommand.error(
         `error: option '--format <format>' argument '${opts.format}' is invalid. Allowed choices are ${FORMATS.join(', ')}.`,
@@ -217,14 +227,13 @@ program
   .command('analyze')
   .description('analyse reviews that have no current analysis (new, changed, or after an engine upgrade)')
   .addOption(dbOption())
+  .hook('preAction', asBatch)
   .action(async (opts) => {
-    const [{ analyzePending }, { engine }, { progress }, { lowerProcessPriority }] = await Promise.all([
+    const [{ analyzePending }, { engine }, { progress }] = await Promise.all([
       import('../catalog/index.js'),
       import('../insights/index.js'),
       import('./progress.js'),
-      import('../threads/index.js'),
     ]);
-    lowerProcessPriority();
     await withStore(opts, async (store) => {
       const bar = progress('analysing');
       const r = await analyzePending(store, engine, { onProgress: bar.update });
@@ -329,15 +338,14 @@ program
   .argument('[source]', 'google or trustpilot')
   .option('--full', 'a full reconciliation: also unpublish reviews the platform no longer has')
   .addOption(dbOption())
+  .hook('preAction', asBatch)
   .action(async (name: string | undefined, opts) => {
-    const [{ syncNow }, { syncDeps }, { processLogger }, { loadConfig }, { lowerProcessPriority }] = await Promise.all([
+    const [{ syncNow }, { syncDeps }, { processLogger }, { loadConfig }] = await Promise.all([
       import('../connectors/index.js'),
       import('./sources.js'),
       import('./logger.js'),
       import('../config.js'),
-      import('../threads/index.js'),
     ]);
-    lowerProcessPriority();
     await withStore(opts, async (store) => {
       const log = processLogger(loadConfig().logLevel).child({ module: 'sync' });
       const results = await syncNow(syncDeps(store, log), name, { full: opts.full });

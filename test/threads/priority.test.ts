@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { test } from 'node:test';
 import { CorpusWorker } from '../../src/catalog/index.js';
 import { engine } from '../../src/insights/index.js';
-import { lowerProcessPriority } from '../../src/threads/index.js';
+import { lowerProcessPriority, startWorker } from '../../src/threads/index.js';
 import { niceByThread } from '../helpers/index.js';
 
 // On two cores a build's threads (the corpus model here) compete with the event loop that answers
@@ -22,6 +23,19 @@ test('the corpus thread runs below the event loop’s priority', {
     assert.equal(niceByThread().get(process.pid), before.get(process.pid), 'the event loop’s thread kept its priority');
   } finally {
     await worker.close();
+  }
+});
+
+// Loading a worker's modules (the language model, the store) is CPU too: the thread is lowered before.
+test('a worker thread is lowered before its module runs', {
+  skip: process.platform !== 'linux' && 'thread priorities are per thread on Linux only',
+}, async () => {
+  const worker = startWorker('fixtures/report-priority', import.meta.url, null);
+  try {
+    const [nice] = await once(worker, 'message');
+    assert.equal(nice, 10, 'the module found its thread at nice 10 without lowering it itself');
+  } finally {
+    await worker.terminate();
   }
 });
 
