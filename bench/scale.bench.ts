@@ -63,19 +63,21 @@ async function serve() {
   const env = { REVIEWCAST_DEMO_IF_EMPTY: '0', ...(heap ? { NODE_OPTIONS: `--max-old-space-size=${heap}` } : {}) };
   const s = await spawnServe(db, { compiled: true, publicBaseUrl: BASE_URL, env });
   running.add(s.child);
-  // Its log, for the path a start took and for the snapshot it stores.
-  let log = '';
+  // Its log (from the spawn on: the revision is loaded before the server says it listens), for the path
+  // a start took and for the snapshot it stores.
   const stored = new Promise<void>((resolve, reject) => {
-    s.child.stdout!.on('data', (d: Buffer) => {
-      if (log.length < 1 << 20) log += d;
+    const check = () => {
+      const log = s.output();
       if (log.includes('catalog snapshot stored')) resolve();
       else if (log.includes('storing the catalog snapshot failed')) reject(new Error(`storing the snapshot failed: ${log.slice(-2000)}`));
-    });
+    };
+    check();
+    s.child.stdout!.on('data', check);
   });
   stored.catch(() => {});
   while ((await fetch(`${s.url}/readyz`).catch(() => null))?.status !== 200) await new Promise((r) => setTimeout(r, 10));
   const readyMs = performance.now() - t;
-  const from = /"from":"([a-z ]+)"/.exec(log)?.[1] ?? '?';
+  const from = /"from":"([a-z ]+)"[^\n]*"msg":"catalog revision loaded"/.exec(s.output())?.[1] ?? '?';
   return { ...s, readyMs, cpu: cpuS(s.child), hwm: hwmMb(s.child), from, stored };
 }
 

@@ -11,19 +11,27 @@ export const freePort = () =>
     });
   });
 
+/** How much of a server's output (stdout and stderr) is kept. */
+const OUTPUT_MAX = 1 << 20;
+
 /** A server in its own process (so the load generator does not share its event loop), and its URL. */
 export async function spawnServer(
   args: string[],
   env: NodeJS.ProcessEnv,
   urlPattern: RegExp,
-): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+): Promise<{ url: string; child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
+  let listening = false;
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (d: Buffer) => {
-      out += d;
-      const m = out.match(urlPattern);
-      if (m) resolve(m[1]);
+      // Kept for callers that read what the server logged, before it listened as well as after.
+      if (out.length < OUTPUT_MAX) out += d;
+      const m = !listening && out.match(urlPattern);
+      if (m) {
+        listening = true;
+        resolve(m[1]);
+      }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
@@ -32,6 +40,7 @@ export async function spawnServer(
   return {
     url,
     child,
+    output: () => out,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());
