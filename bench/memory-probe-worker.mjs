@@ -1,0 +1,14 @@
+// Loaded first in the corpus thread by bench/memory-probe.mjs: answers the probe on a port of its own
+// (workerData.memoryProbe), so the thread's own port and messages are untouched.
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { workerData } from 'node:worker_threads';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc');
+const port = workerData.memoryProbe;
+port.on('message', (m) => {
+  if (m.collect) gc();
+  port.postMessage({ mu: process.memoryUsage(), heap: getHeapStatistics() });
+});
+port.unref();
