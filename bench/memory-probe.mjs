@@ -42,10 +42,10 @@ workerThreads.Worker = class extends Original {
 };
 syncBuiltinESMExports();
 
-function inWorker(worker, collect) {
+function inWorker(worker, collect, snapshot) {
   return new Promise((resolve) => {
     worker.probePort.once('message', resolve);
-    worker.probePort.postMessage({ collect });
+    worker.probePort.postMessage({ collect, snapshot });
   });
 }
 
@@ -99,7 +99,10 @@ async function measure({ collect, snapshot }) {
   for (const w of workers)
     perWorker.push({
       url: w.probeUrl,
-      ...(await Promise.race([inWorker(w, collect), new Promise((r) => setTimeout(() => r({ error: 'no answer in 30 s' }), 30_000))])),
+      ...(await Promise.race([
+        inWorker(w, collect, snapshot?.replace(/\.heapsnapshot$/, '-corpus-thread.heapsnapshot')),
+        new Promise((r) => setTimeout(() => r({ error: 'no answer in 30 s' }), 30_000)),
+      ])),
     });
   if (collect) {
     gc();

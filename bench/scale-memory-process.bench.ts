@@ -1,7 +1,7 @@
 // Where a real server process's memory is (issue 16), per thread, when ready and after a load like the
 // scale bench's: the compiled `reviewcast serve` on a copy of a large database (the bench writes to it:
 // the first start stores its snapshot), with bench/memory-probe.mjs preloaded to answer over IPC.
-//   npm run bench -- scale-memory-process --database-url COPY.db [--seconds 8] [--restart-only]
+//   npm run bench -- scale-memory-process --database-url COPY.db [--restart-only]
 //     [--heap-snapshot DIR] [--malloc] [--checkout DIR] [--env 'NAME=VALUE …']
 // --restart-only skips the first start (the copy already holds a stored snapshot); --heap-snapshot
 // writes and summarises the main thread's heap snapshot when ready and after the load; --malloc asks
@@ -21,7 +21,6 @@ const arg = (name: string, dflt: string) => {
 };
 const db = arg('database-url', '');
 if (!db) throw new Error('--database-url COPY.db (a copy: the first start stores a snapshot in it)');
-const SECONDS = Number(arg('seconds', '8'));
 const snapshotDir = arg('heap-snapshot', '');
 const BASE_URL = 'https://reviews.bench.example';
 const probe = new URL('./memory-probe.mjs', import.meta.url).pathname;
@@ -46,7 +45,7 @@ interface Report {
   status: Record<string, number>;
   mappings: Record<string, number>;
   main: { mu: Usage };
-  workers: { url: string; mu?: Usage; error?: unknown }[];
+  workers: { url: string; mu?: Usage; snapshot?: string; error?: unknown }[];
   threads: { comm: string; cpu: number }[];
   snapshot?: string;
 }
@@ -142,11 +141,13 @@ async function take(server: Server, name: string, collect: boolean, snapshotName
   const report = await server.measure({ collect, snapshot });
   columns.push({ name, report });
   console.error(`${name}: VmRSS ${kbMb(report.status.VmRSS)} MB`);
-  if (report.snapshot) summaries.push(`### ${name}\n\n${summariseHeap(report.snapshot, { minMb: 1 })}`);
+  if (report.snapshot) summaries.push(`### ${name}: main thread\n\n${summariseHeap(report.snapshot, { minMb: 1 })}`);
+  for (const w of report.workers)
+    if (w.snapshot) summaries.push(`### ${name}: ${workerName(w.url)}\n\n${summariseHeap(w.snapshot, { minMb: 1 })}`);
 }
 
 /** glibc's own totals (malloc_stats, written to the server's stderr) and VmRSS before and after malloc_trim(0). */
-function mallocStats(server: Server, name: string) {
+async function mallocStats(server: Server, name: string) {
   const pid = String(server.child.pid);
   const before = server.log().length;
   const rssBefore = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
@@ -158,6 +159,8 @@ function mallocStats(server: Server, name: string) {
     return;
   }
   const rssAfter = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+  // What malloc_stats wrote to the server's stderr arrives through the pipe after gdb is done.
+  await until(() => /max mmap bytes/.test(server.log().slice(before)), 'malloc_stats output', 10_000).catch(() => {});
   const text = server.log().slice(before);
   const arenas = (text.match(/^Arena \d+:/gm) ?? []).length;
   const total = /Total \(incl\. mmap\):\s*\n\s*system bytes\s*=\s*(\d+)\s*\n\s*in use bytes\s*=\s*(\d+)/.exec(text);
@@ -174,11 +177,15 @@ async function load(server: Server) {
       await (await fetch(server.url + path, { headers: { 'accept-encoding': coding } })).arrayBuffer();
   const searches = distinctSearches(20_000);
   let i = 0;
-  for (const paths of [['/api/feed.json'], searches]) {
+  // A number of requests, not a time: what is held after the load must not depend on how busy the machine was.
+  for (const [paths, amount] of [
+    [['/api/feed.json'], 5_000],
+    [searches, searches.length],
+  ] as const) {
     const r = await autocannon({
       url: server.url,
       connections: 50,
-      duration: SECONDS,
+      amount,
       requests: [{ setupRequest: (req: object) => ({ ...req, path: paths[i++ % paths.length] }) }],
     });
     if (r.non2xx || r.errors) throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors`);
@@ -196,11 +203,17 @@ const server = await serve();
 await take(server, 'restart: ready', false);
 // The corpus thread takes the loaded revision over after the swap.
 await new Promise((r) => setTimeout(r, 15_000));
-await take(server, 'restart: ready + 15 s, collected', true, 'ready');
+await take(server, 'restart: ready + 15 s, collected', true);
+// A server that lets its idle corpus thread go (REVIEWCAST_CORPUS_IDLE) says so in its log.
+const released = await until(() => server.log().includes('corpus thread released (idle)'), 'the idle corpus thread to exit', 180_000).then(
+  () => true,
+  () => false,
+);
+if (released) await take(server, 'corpus thread released (idle), collected', true);
 await load(server);
 await take(server, 'after load', false);
 await take(server, 'after load, collected', true, 'loaded');
-if (process.argv.includes('--malloc')) mallocStats(server, 'after load, collected');
+if (process.argv.includes('--malloc')) await mallocStats(server, 'after load, collected');
 const threadCpu = columns[columns.length - 1].report.threads;
 await server.stop();
 

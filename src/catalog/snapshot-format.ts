@@ -136,15 +136,17 @@ export async function decodeSnapshot(stored: SnapshotBodies, format: string): Pr
   if (stored.engine !== format) throw new SnapshotFormatError(stored.engine, format);
   const [reviewsLayout, insightsLayout, held, textIndex] = sections(stored.layout, 4);
   const [reviews, insights] = await Promise.all([gunzipShared(stored.reviews), gunzipShared(stored.insights)]);
-  // Restored in slices: it copies out the arrays it keeps, so the packed value can go once loaded.
-  const index = await runInSlices(TextIndex.decodeSteps(textIndex), new SliceClock());
+  // Whatever is kept is copied out of the packed value (the index its arrays, the layouts whole), so that
+  // value (about 80 MB at 100k reviews) can go as soon as it is loaded; in slices, like every fresh write.
+  const clock = new SliceClock();
+  const index = await runInSlices(TextIndex.decodeSteps(textIndex), clock);
   return {
     reviews,
     insights,
     reviewsGzip: stored.reviews,
     insightsGzip: stored.insights,
-    reviewsLayout,
-    insightsLayout,
+    reviewsLayout: await runInSlices(joinSteps([reviewsLayout]), clock),
+    insightsLayout: await runInSlices(joinSteps([insightsLayout]), clock),
     insightsCore: stored.insights_core,
     heldColumns: held.toString(),
     textIndex: index,

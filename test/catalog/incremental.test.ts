@@ -94,7 +94,10 @@ const QUERIES = [
 
 /** The catalog as another process loads it: from the stored snapshot (gzip-coded bodies and layout); the corpus thread takes it over. */
 async function reloaded(c: Catalog): Promise<Catalog> {
-  const { reviews, insights, ...snapshot } = await decodeSnapshot(await c.snapshot(FORMAT), FORMAT);
+  const stored = await c.snapshot(FORMAT);
+  const { reviews, insights, ...snapshot } = await decodeSnapshot(stored, FORMAT);
+  // Decoded, it keeps nothing of the packed value (a loaded snapshot's, let go once loaded).
+  stored.layout.fill(0);
   const loaded = Catalog.fromSnapshot(
     { id: c.revision, created_at: c.generatedAt },
     { reviews, insights, ...snapshot },
