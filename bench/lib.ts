@@ -33,6 +33,18 @@ export async function demoDatabase(n: number): Promise<{ dir: string; db: string
   return { dir, db };
 }
 
+// Distinct 5-filter searches with limits 4–100: most miss the per-revision response memo.
+export function distinctSearches(n: number): string[] {
+  const words = ['leak', 'on time', 'price', 'drain', 'clean', 'late', 'explained', 'water heater', 'friendly', 'mess'];
+  const techs = ['mike', 'sarah', 'jamal', 'tom', 'ana', 'kevin', 'priya', 'dave'];
+  return Array.from(
+    { length: n },
+    (_, i) =>
+      `/api/reviews/search?min_rating=${1 + (i % 5)}&since=${2022 + (i % 5)}-${String(1 + (i % 12)).padStart(2, '0')}-01` +
+      `&query=${encodeURIComponent(words[i % words.length])}&mentions_technician=${techs[(i >> 3) % techs.length]}&limit=${4 + (i % 97)}`,
+  );
+}
+
 /** Print a Markdown table (so it pastes straight into the README). */
 export function table(headers: string[], rows: (string | number)[][]): void {
   const line = (cells: (string | number)[]) => `| ${cells.map(String).join(' | ')} |`;

@@ -1,11 +1,11 @@
-// npm run bench -- <name>: runs bench/<name>.bench.ts (import, import-pauses, soak, http, insights, corpus-update, mcp, websub, replicas, hostile, startup, scale, scale-memory, search).
+// npm run bench -- <name>: runs bench/<name>.bench.ts (import, import-pauses, soak, http, insights, corpus-update, mcp, websub, replicas, hostile, startup, scale, scale-memory, scale-memory-process, search).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const name = process.argv[2];
 if (!name || !existsSync(`bench/${name}.bench.ts`)) {
   console.error(
-    'usage: npm run bench -- <import|import-pauses|soak|http|insights|corpus-update|mcp|websub|replicas|hostile|startup|scale|scale-memory|search>',
+    'usage: npm run bench -- <import|import-pauses|soak|http|insights|corpus-update|mcp|websub|replicas|hostile|startup|scale|scale-memory|scale-memory-process|search>',
   );
   process.exit(2);
 }

@@ -9,7 +9,7 @@ import { Agent, get } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
-import { benchDir, fmt, table } from './lib.js';
+import { benchDir, distinctSearches, fmt, table } from './lib.js';
 import { spawnServe, spawnServer } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
@@ -79,18 +79,6 @@ async function serve() {
   const readyMs = performance.now() - t;
   const from = /"from":"([a-z ]+)"[^\n]*"msg":"catalog revision loaded"/.exec(s.output())?.[1] ?? '?';
   return { ...s, readyMs, cpu: cpuS(s.child), hwm: hwmMb(s.child), from, stored };
-}
-
-// Distinct 5-filter searches with limits 4–100: most miss the per-revision response memo.
-function distinctSearches(n: number): string[] {
-  const words = ['leak', 'on time', 'price', 'drain', 'clean', 'late', 'explained', 'water heater', 'friendly', 'mess'];
-  const techs = ['mike', 'sarah', 'jamal', 'tom', 'ana', 'kevin', 'priya', 'dave'];
-  return Array.from(
-    { length: n },
-    (_, i) =>
-      `/api/reviews/search?min_rating=${1 + (i % 5)}&since=${2022 + (i % 5)}-${String(1 + (i % 12)).padStart(2, '0')}-01` +
-      `&query=${encodeURIComponent(words[i % words.length])}&mentions_technician=${techs[(i >> 3) % techs.length]}&limit=${4 + (i % 97)}`,
-  );
 }
 
 async function load(url: string, paths: string[], connections: number) {

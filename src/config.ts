@@ -35,6 +35,12 @@ export const ConfigSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** How often a server checks the store for a revision written by another process (SQLite, and PostgreSQL's fallback). */
     REVIEWCAST_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(200),
+    /**
+     * How long the corpus thread (it keeps the corpus the next revision's insights are built on: about
+     * 150 MB at 100k reviews) stays without work before it exits; the next revision starts another, which
+     * takes the served revision over first (a few seconds of CPU at 100k).
+     */
+    REVIEWCAST_CORPUS_IDLE: duration.default(60_000),
     /** Load the demo business when the database is empty (what `npm start` does on a fresh machine). */
     REVIEWCAST_DEMO_IF_EMPTY: flag.default(true),
     /** Behind a load balancer: `1` trusts X-Forwarded-For from any hop, a number that many hops, else a list of proxy addresses. */
@@ -83,6 +89,7 @@ export const ConfigSchema = z
     role: c.REVIEWCAST_ROLE,
     logLevel: c.LOG_LEVEL,
     pollMs: c.REVIEWCAST_POLL_MS,
+    corpusIdleMs: c.REVIEWCAST_CORPUS_IDLE,
     demoIfEmpty: c.REVIEWCAST_DEMO_IF_EMPTY,
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     hubAllowPrivateCallbacks: c.REVIEWCAST_HUB_ALLOW_PRIVATE_CALLBACKS,

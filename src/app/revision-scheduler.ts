@@ -40,6 +40,9 @@ export class RevisionScheduler {
   private nextSnapshot: { catalog: Catalog; base: string } | null = null;
   private snapshotting: Promise<void> | null = null;
   private engine: CorpusWorker | null = null;
+  /** A take-over under way on the corpus thread (it must not be released meanwhile). */
+  private seeding: Promise<void> | null = null;
+  private corpusIdle: NodeJS.Timeout | null = null;
   private writer: StoreWriter | null = null;
   /** Threads let go of (an idle store writer, a replaced corpus thread) until they have exited. */
   private readonly closing = new Set<Promise<void>>();
@@ -47,7 +50,14 @@ export class RevisionScheduler {
 
   constructor(
     private readonly store: Store,
-    private readonly opts: { publicBaseUrl: () => string; databaseUrl: string; pollMs: number; log: Logger },
+    private readonly opts: {
+      publicBaseUrl: () => string;
+      databaseUrl: string;
+      pollMs: number;
+      /** How long an idle corpus thread is kept (REVIEWCAST_CORPUS_IDLE); without it, for the scheduler's life. */
+      corpusIdleMs?: number;
+      log: Logger;
+    },
   ) {}
 
   get(): Catalog {
@@ -102,13 +112,15 @@ export class RevisionScheduler {
     // loaded revision over in the background: before the next build, or once the loaded revision is served.
     const seed = () =>
       loaded &&
-      void loaded.seed().catch((err) => {
-        this.opts.log.warn(
-          { err, revision: loaded.catalog.revision },
-          'the corpus thread could not take over the loaded catalog; the next revision reads everything',
-        );
-        if (this.state?.catalog === loaded.catalog) this.state = null;
-      });
+      this.seedingUntil(
+        loaded.seed().catch((err) => {
+          this.opts.log.warn(
+            { err, revision: loaded.catalog.revision },
+            'the corpus thread could not take over the loaded catalog; the next revision reads everything',
+          );
+          if (this.state?.catalog === loaded.catalog) this.state = null;
+        }),
+      );
     if (loaded?.catalog.revision === latest.id) {
       ({ catalog } = loaded);
       from = 'snapshot';
@@ -117,6 +129,9 @@ export class RevisionScheduler {
       // Until this build completes nothing is held (it updates the held ids in place), so a failure starts over.
       const held = this.state;
       this.state = null;
+      // The corpus thread was released while idle: a new one takes the held revision over first (its
+      // messages are handled in order, so before this build's).
+      if (canUpdate && held && !this.engine) this.renewCorpus(held.catalog);
       const built = await buildNextRevision(held, deps);
       ({ catalog, from, analysed } = built);
       this.state = built.held;
@@ -143,6 +158,44 @@ export class RevisionScheduler {
         this.opts.log.error({ err }, 'revision listener failed');
       }
     }
+    this.releaseCorpusLater();
+  }
+
+  private seedingUntil(seeding: Promise<void>): void {
+    this.seeding = seeding;
+    void seeding.finally(() => {
+      if (this.seeding !== seeding) return;
+      this.seeding = null;
+      this.releaseCorpusLater();
+    });
+  }
+
+  /** (Re)starts the wait after which an idle corpus thread exits. */
+  private releaseCorpusLater(): void {
+    if (this.corpusIdle) clearTimeout(this.corpusIdle);
+    if (this.opts.corpusIdleMs === undefined) return;
+    this.corpusIdle = setTimeout(() => this.releaseIdleCorpus(), this.opts.corpusIdleMs).unref();
+  }
+
+  /**
+   * The corpus thread exits once it has had nothing to do for a while: between revisions it only keeps
+   * the corpus (its heap is the process's largest after the bodies, about 150 MB at 100k reviews). The
+   * next revision starts a new one that takes the held revision over from the catalog's bodies.
+   */
+  private releaseIdleCorpus(): void {
+    this.corpusIdle = null;
+    if (!this.engine) return;
+    // Busy (a build, or a check for one, or a take-over): wait again.
+    if (this.building || this.seeding) {
+      this.releaseCorpusLater();
+      return;
+    }
+    const idle = this.engine;
+    this.engine = null;
+    const closed = idle.close().catch(() => {});
+    this.closing.add(closed);
+    void closed.finally(() => this.closing.delete(closed));
+    this.opts.log.info({ revision: this.state?.revision }, 'corpus thread released (idle)');
   }
 
   /**
@@ -199,13 +252,15 @@ export class RevisionScheduler {
       this.closing.add(closed);
       void closed.finally(() => this.closing.delete(closed));
     }
-    void this.engine.seed(catalog.revision, catalog.seedBodies()).catch((err) => {
-      this.opts.log.warn(
-        { err, revision: catalog.revision },
-        'a new corpus thread could not take over the built catalog; the next revision reads everything',
-      );
-      if (this.state?.catalog === catalog) this.state = null;
-    });
+    this.seedingUntil(
+      this.engine.seed(catalog.revision, catalog.seedBodies()).catch((err) => {
+        this.opts.log.warn(
+          { err, revision: catalog.revision },
+          'a new corpus thread could not take over the built catalog; the next revision reads everything',
+        );
+        if (this.state?.catalog === catalog) this.state = null;
+      }),
+    );
   }
 
   /** The corpus thread, started on first use, and again (fresh, holding nothing) after a failure. */
@@ -294,6 +349,7 @@ export class RevisionScheduler {
   async stop(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.corpusIdle) clearTimeout(this.corpusIdle);
     await this.listener?.stop();
     while (this.building) await this.building.catch(() => {});
     await Promise.all([...this.persisting, this.snapshotting]);

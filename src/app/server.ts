@@ -46,6 +46,7 @@ export async function startServer(
     publicBaseUrl: () => publicBaseUrl!,
     databaseUrl: config.databaseUrl,
     pollMs: config.pollMs,
+    corpusIdleMs: config.corpusIdleMs,
     log,
   });
   const hubConfig = hubConfigFrom(config);

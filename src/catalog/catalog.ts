@@ -30,7 +30,6 @@ import { SplicedJson } from './render/spliced-json.js';
 import { httpDate, PER_URL, Representation } from './representation.js';
 import { ReviewIndex } from './review-index.js';
 import { type CatalogSnapshot, encodeSnapshot, type SnapshotBodies } from './snapshot-format.js';
-import { TextIndex } from './text-index.js';
 import type { Attribution } from './to-review.js';
 
 /** Everything one revision is made of: what a build computes, or a snapshot holds. */
@@ -172,14 +171,7 @@ export class Catalog {
       insightsJson: SplicedJson.fromLayout(input.insights, input.insightsLayout, ids, []),
       insightsCore: input.insightsCore,
       attribution,
-      index: ReviewIndex.create(
-        reviews,
-        attribution.technicians,
-        attribution.services,
-        undefined,
-        undefined,
-        TextIndex.decode(input.textIndex),
-      ),
+      index: ReviewIndex.create(reviews, attribution.technicians, attribution.services, undefined, undefined, input.textIndex),
       positions: null,
       analysed: new Map(),
       feeds: renderFeeds(doc.business, reviews.slice(0, FEED_SIZE).map(plainReview), l, revision.created_at),

@@ -1,5 +1,5 @@
 import { foldText } from '../domain/index.js';
-import { everyPosition, runAtOnce, type Steps, TOUCH_STEP, zeroedSteps } from '../threads/index.js';
+import { everyPosition, joinSteps, runAtOnce, type Steps, TOUCH_STEP, zeroedSteps } from '../threads/index.js';
 
 const BUCKET_BITS = 20;
 const BUCKETS = 1 << BUCKET_BITS;
@@ -235,27 +235,43 @@ export class TextIndex {
     return parts;
   }
 
-  /**
-   * An index from `encodeSteps`' bytes, joined. Its arrays are views of `bytes` (copied only if they are not
-   * 4-byte aligned), its texts slices of one decoded string.
-   */
+  /** `decodeSteps` at once (tests, tools). */
   static decode(bytes: Buffer): TextIndex {
-    const aligned = bytes.byteOffset % 4 === 0 ? bytes : Buffer.from(bytes);
+    return runAtOnce(TextIndex.decodeSteps(bytes));
+  }
+
+  /**
+   * An index from `encodeSteps`' bytes, joined. The arrays it keeps (docOf, the segments' offsets and
+   * postings) are copied out into memory of their own, TOUCH_STEP bytes a step: views of `bytes` would keep
+   * all of the value they lie in alive (a loaded snapshot's packed layout, of which the index keeps about
+   * two thirds). Its texts are slices of one decoded string.
+   */
+  static *decodeSteps(bytes: Buffer): Steps<TextIndex> {
     let at = 0;
-    const ints = (n: number) => {
-      if (aligned.byteOffset + at + n * 4 > aligned.byteOffset + aligned.length)
-        throw new Error('TextIndex.decode: the stored index is cut short');
-      const a = new Int32Array(aligned.buffer, aligned.byteOffset + at, n);
+    const take = (n: number) => {
+      if (n < 0 || at + n * 4 > bytes.length) throw new Error('TextIndex.decode: the stored index is cut short');
+      const part = bytes.subarray(at, at + n * 4);
       at += n * 4;
+      return part;
+    };
+    /** A few words read out at once (the counts, and the texts' ends, used only here). */
+    const read = (n: number) => new Int32Array(new Uint8Array(take(n)).buffer);
+    const [documents, baseEnd, positions, segmentCount] = read(4);
+    const lengths = read(segmentCount);
+    const ends = read(documents);
+    const kept = [take(positions)];
+    for (let k = 0; k < segmentCount; k++) kept.push(take(BUCKETS + 1), take(lengths[k]));
+    const own = yield* joinSteps(kept);
+    let word = 0;
+    const ints = (n: number) => {
+      const a = new Int32Array(own.buffer, own.byteOffset + word * 4, n);
+      word += n;
       return a;
     };
-    const [documents, baseEnd, positions, segmentCount] = ints(4);
-    const lengths = ints(segmentCount);
-    const ends = ints(documents);
     const docOf = ints(positions);
     const segments: Segment[] = [];
     for (let k = 0; k < segmentCount; k++) segments.push(new Segment(ints(BUCKETS + 1), ints(lengths[k])));
-    const text = aligned.toString('utf8', at);
+    const text = bytes.toString('utf8', at);
     if (text.length !== (documents === 0 ? 0 : ends[documents - 1]))
       throw new Error('TextIndex.decode: the stored texts do not fit their ends');
     const folded: string[] = new Array(documents);

@@ -33,10 +33,11 @@ const logLines = (out: string): LogLine[] =>
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as LogLine);
 
-const serve = (db: string) =>
+const serve = (db: string, env: NodeJS.ProcessEnv = {}) =>
   spawnServe(['--port', '0', '--public-base-url', BASE, '--database-url', db], {
     REVIEWCAST_POLL_MS: '50',
     REVIEWCAST_DEMO_IF_EMPTY: '0',
+    ...env,
   });
 
 /** Resolves with the first log line `match` accepts (rejects if the process exits first). */
@@ -290,4 +291,25 @@ test('a snapshot stored in many small parts: the restart loads it, serving the b
   }
   const reference = await fullBuildBodies(db, 'parts');
   assert.deepEqual(served, reference.served, 'the parts serve what a full build serves');
+});
+
+test('a corpus thread released while idle is started again for the next revision, which is still an update equal to a full build', async () => {
+  const db = copySeed('idle');
+  const server = await serve(db, { REVIEWCAST_CORPUS_IDLE: '1' });
+  let served: Awaited<ReturnType<typeof bodies>>;
+  let revision: number;
+  try {
+    const released = await logged(server, (l) => l.msg === 'corpus thread released (idle)');
+    assert.equal(released.revision, seeded, 'released after taking the loaded snapshot over');
+    revision = await importRevision(db, 'idle');
+    const loaded = await logged(server, (l) => l.msg === 'catalog revision loaded' && l.revision === revision);
+    assert.equal(loaded.from, 'update', 'built on the held revision by a new corpus thread, not read in full');
+    served = await bodies(server.url);
+    await logged(server, (l) => l.msg === 'corpus thread released (idle)' && l.revision === revision);
+  } finally {
+    await server.stop();
+  }
+  const scratch = await fullBuildBodies(db, 'idle');
+  assert.equal(scratch.revision, revision);
+  assert.deepEqual(served, scratch.served, 'the same bytes and ETags as a full build');
 });
