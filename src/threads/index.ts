@@ -9,6 +9,6 @@ export {
   TOUCH_STEP,
   zeroedSteps,
 } from './join.js';
-export { lowerProcessPriority, lowerThreadPriority } from './priority.js';
+export { lowerProcessPriority } from './priority.js';
 export { startWorker } from './start-worker.js';
 export { runAtOnce, runInSlices, SliceClock, type Steps } from './yield.js';
