@@ -113,13 +113,9 @@ export class RevisionScheduler {
     const seed = () =>
       loaded &&
       this.seedingUntil(
-        loaded.seed().catch((err) => {
-          this.opts.log.warn(
-            { err, revision: loaded.catalog.revision },
-            'the corpus thread could not take over the loaded catalog; the next revision reads everything',
-          );
-          if (this.state?.catalog === loaded.catalog) this.state = null;
-        }),
+        loaded.seed(),
+        loaded.catalog,
+        'the corpus thread could not take over the loaded catalog; the next revision reads everything',
       );
     if (loaded?.catalog.revision === latest.id) {
       ({ catalog } = loaded);
@@ -161,7 +157,15 @@ export class RevisionScheduler {
     this.releaseCorpusLater();
   }
 
-  private seedingUntil(seeding: Promise<void>): void {
+  /**
+   * A take-over of `catalog` by the corpus thread: the thread is not released while it runs, and if it
+   * fails the next revision reads everything.
+   */
+  private seedingUntil(takeOver: Promise<void>, catalog: Catalog, failure: string): void {
+    const seeding = takeOver.catch((err) => {
+      this.opts.log.warn({ err, revision: catalog.revision }, failure);
+      if (this.state?.catalog === catalog) this.state = null;
+    });
     this.seeding = seeding;
     void seeding.finally(() => {
       if (this.seeding !== seeding) return;
@@ -190,11 +194,8 @@ export class RevisionScheduler {
       this.releaseCorpusLater();
       return;
     }
-    const idle = this.engine;
+    this.letGo(this.engine);
     this.engine = null;
-    const closed = idle.close().catch(() => {});
-    this.closing.add(closed);
-    void closed.finally(() => this.closing.delete(closed));
     this.opts.log.info({ revision: this.state?.revision }, 'corpus thread released (idle)');
   }
 
@@ -231,9 +232,13 @@ export class RevisionScheduler {
    */
   private releaseIdleWriter(): void {
     if (!this.writer || this.persisting.size > 0 || this.snapshotting) return;
-    const idle = this.writer;
+    this.letGo(this.writer, (err) => this.opts.log.warn({ err }, 'closing the idle store writer failed'));
     this.writer = null;
-    const closed = idle.close().catch((err) => this.opts.log.warn({ err }, 'closing the idle store writer failed'));
+  }
+
+  /** A thread let go of closes in the background; stop() waits for it. */
+  private letGo(thread: { close(): Promise<void> }, onError: (err: unknown) => void = () => {}): void {
+    const closed = thread.close().catch(onError);
     this.closing.add(closed);
     void closed.finally(() => this.closing.delete(closed));
   }
@@ -247,19 +252,11 @@ export class RevisionScheduler {
   private renewCorpus(catalog: Catalog): void {
     const old = this.engine;
     this.engine = new CorpusWorker(nlp);
-    if (old) {
-      const closed = old.close().catch(() => {});
-      this.closing.add(closed);
-      void closed.finally(() => this.closing.delete(closed));
-    }
+    if (old) this.letGo(old);
     this.seedingUntil(
-      this.engine.seed(catalog.revision, catalog.seedBodies()).catch((err) => {
-        this.opts.log.warn(
-          { err, revision: catalog.revision },
-          'a new corpus thread could not take over the built catalog; the next revision reads everything',
-        );
-        if (this.state?.catalog === catalog) this.state = null;
-      }),
+      this.engine.seed(catalog.revision, catalog.seedBodies()),
+      catalog,
+      'a new corpus thread could not take over the built catalog; the next revision reads everything',
     );
   }
 
