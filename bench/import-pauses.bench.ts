@@ -4,7 +4,7 @@
 // (a) a 100k initial import into a running server and (b) one-review imports into a server holding 100k,
 // with a second client creating an MCP session every 20 ms (each a store write on the server's thread,
 // which waits while the store-writer thread commits a snapshot).
-// Run: npm run bench -- import-pauses [--reviews 100000]
+// Run: npm run bench -- import-pauses [--reviews 100000] [--server-node-options "--max-semi-space-size=2"]
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { demoBusiness } from '../src/demo/index.js';
@@ -27,8 +27,15 @@ const file = demoFile(dir, N);
   await store.setBusiness(demoBusiness(), new Date().toISOString());
   await store.close();
 }
-const serve = () => spawnServe(db, { env: { REVIEWCAST_DEMO_IF_EMPTY: '0' } });
+// Node's own flags for the server alone (V8's heap settings, say), so they can be compared in one session.
+const nodeOptions = arg('server-node-options', '');
+const serve = () => spawnServe(db, { env: { REVIEWCAST_DEMO_IF_EMPTY: '0', ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) } });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Which path each of the server's builds took and how long it ran, from its own log. */
+const builds = (output: string) =>
+  [...output.matchAll(/"reviews":(\d+),"from":"([^"]+)"[^\n]*?"ms":(\d+)[^\n]*"catalog revision loaded"/g)]
+    .map(([, reviews, from, ms]) => `${fmt(Number(reviews))} ${from} ${fmt(Number(ms))} ms`)
+    .join(', ');
 const rows: (string | number)[][] = [];
 const record = (
   label: string,
@@ -76,6 +83,7 @@ const record = (
     client.stop(),
     secs,
   );
+  console.error(`builds: ${builds(server.output())}`);
   await server.stop();
 }
 
@@ -117,6 +125,7 @@ const record = (
     client.stop(),
     (performance.now() - t) / 1000,
   );
+  console.error(`builds: ${builds(server.output())}`);
   await server.stop();
 }
 
