@@ -29,7 +29,12 @@ const file = demoFile(dir, N);
 }
 // Node's own flags for the server alone (V8's heap settings, say), so they can be compared in one session.
 const nodeOptions = arg('server-node-options', '');
-const serve = () => spawnServe(db, { env: { REVIEWCAST_DEMO_IF_EMPTY: '0', ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) } });
+// A fixed base URL: the default one names the random port, so a restart would never match its stored snapshot.
+const serve = () =>
+  spawnServe(db, {
+    publicBaseUrl: 'https://reviews.bench.example',
+    env: { REVIEWCAST_DEMO_IF_EMPTY: '0', ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
+  });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Which path each of the server's builds took and how long it ran, from its own log. */
 const builds = (output: string) =>

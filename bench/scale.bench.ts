@@ -269,4 +269,3 @@ console.log(
   `\n${fmt(N)} demo reviews, SQLite, ${SECONDS} s per load row; Node ${process.version}; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`,
 );
 table(['measure', 'reviewcast', 'bare node:http, same bytes'], rows);
-if (!keep) rmSync(dir, { recursive: true, force: true });

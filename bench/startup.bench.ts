@@ -114,4 +114,3 @@ rows.push([
 ]);
 console.log(`\n${runs} runs each; Node ${process.version}\n`);
 table(['command', 'runs as', 'fastest', 'median'], rows);
-rmSync(dir, { recursive: true, force: true });
