@@ -11,7 +11,7 @@ import { demoBusiness } from '../src/demo/index.js';
 import { Store } from '../src/store/index.js';
 import { benchDir, demoFile, fmt, table } from './lib.js';
 import { clientLoopDelay, cliImport, eventLoopDelay, probeServer, servedCount, waitFor } from './pauses.js';
-import { spawnServe } from './servers.js';
+import { revisionsLoaded, spawnServe } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -27,19 +27,18 @@ const file = demoFile(dir, N);
   await store.setBusiness(demoBusiness(), new Date().toISOString());
   await store.close();
 }
-// Node's own flags for the server alone (V8's heap settings, say), so they can be compared in one session.
-const nodeOptions = arg('server-node-options', '');
 // A fixed base URL: the default one names the random port, so a restart would never match its stored snapshot.
 const serve = () =>
   spawnServe(db, {
     publicBaseUrl: 'https://reviews.bench.example',
-    env: { REVIEWCAST_DEMO_IF_EMPTY: '0', ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
+    env: { REVIEWCAST_DEMO_IF_EMPTY: '0' },
+    nodeOptions: arg('server-node-options', ''),
   });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Which path each of the server's builds took and how long it ran, from its own log. */
+/** Which path each of the server's builds took and how long it ran. */
 const builds = (output: string) =>
-  [...output.matchAll(/"reviews":(\d+),"from":"([^"]+)"[^\n]*?"ms":(\d+)[^\n]*"catalog revision loaded"/g)]
-    .map(([, reviews, from, ms]) => `${fmt(Number(reviews))} ${from} ${fmt(Number(ms))} ms`)
+  revisionsLoaded(output)
+    .map((r) => `${fmt(r.reviews)} ${r.from} ${fmt(r.ms)} ms`)
     .join(', ');
 const rows: (string | number)[][] = [];
 const record = (

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { benchDir, distinctSearches, fmt, table } from './lib.js';
-import { spawnServe, spawnServer } from './servers.js';
+import { revisionsLoaded, spawnServe, spawnServer } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -60,8 +60,12 @@ process.once('exit', () => {
 /** `reviewcast serve`, and the wall time from spawning it to /readyz answering 200. */
 async function serve() {
   const t = performance.now();
-  const env = { REVIEWCAST_DEMO_IF_EMPTY: '0', ...(heap ? { NODE_OPTIONS: `--max-old-space-size=${heap}` } : {}) };
-  const s = await spawnServe(db, { compiled: true, publicBaseUrl: BASE_URL, env });
+  const s = await spawnServe(db, {
+    compiled: true,
+    publicBaseUrl: BASE_URL,
+    env: { REVIEWCAST_DEMO_IF_EMPTY: '0' },
+    nodeOptions: heap ? `--max-old-space-size=${heap}` : '',
+  });
   running.add(s.child);
   // Its log (from the spawn on: the revision is loaded before the server says it listens), for the path
   // a start took and for the snapshot it stores.
@@ -77,7 +81,7 @@ async function serve() {
   stored.catch(() => {});
   while ((await fetch(`${s.url}/readyz`).catch(() => null))?.status !== 200) await new Promise((r) => setTimeout(r, 10));
   const readyMs = performance.now() - t;
-  const from = /"from":"([a-z ]+)"[^\n]*"msg":"catalog revision loaded"/.exec(s.output())?.[1] ?? '?';
+  const from = revisionsLoaded(s.output())[0]?.from ?? '?';
   return { ...s, readyMs, cpu: cpuS(s.child), hwm: hwmMb(s.child), from, stored };
 }
 

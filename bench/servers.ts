@@ -57,16 +57,23 @@ const LISTENING = /"url":"(http:[^"]+)".*reviewcast listening/;
  */
 export function spawnServe(
   db: string,
-  opts: { publicBaseUrl?: string; env?: NodeJS.ProcessEnv; compiled?: boolean } = {},
+  /** `nodeOptions`: Node's own flags for the server alone (V8's heap settings, say), as NODE_OPTIONS. */
+  opts: { publicBaseUrl?: string; env?: NodeJS.ProcessEnv; compiled?: boolean; nodeOptions?: string } = {},
 ): ReturnType<typeof spawnServer> {
   const cli = opts.compiled ? ['dist/cli/main.js'] : ['--import', 'tsx', 'src/cli/main.ts'];
   const base = opts.publicBaseUrl ? ['--public-base-url', opts.publicBaseUrl] : [];
   return spawnServer(
     [...cli, 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db, ...base],
-    { LOG_LEVEL: 'info', ...opts.env },
+    { LOG_LEVEL: 'info', ...opts.env, ...(opts.nodeOptions ? { NODE_OPTIONS: opts.nodeOptions } : {}) },
     LISTENING,
   );
 }
+
+/** Each revision a server loaded, from its log: how many reviews, which path (full read, update, snapshot) and how long. */
+export const revisionsLoaded = (output: string) =>
+  [...output.matchAll(/"reviews":(\d+),"from":"([^"]+)"[^\n]*?"ms":(\d+)[^\n]*"catalog revision loaded"/g)].map(
+    ([, reviews, from, ms]) => ({ reviews: Number(reviews), from, ms: Number(ms) }),
+  );
 
 /** The server in this process on an existing database (benches that read its catalog), once it is ready. */
 export async function startInProcess(databaseUrl: string) {

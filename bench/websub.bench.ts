@@ -8,7 +8,7 @@
 // same N callbacks on 8 loopback origins, connections reused (many subscriptions on one host).
 import { type ChildProcess, fork } from 'node:child_process';
 import { constants } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,15 +60,11 @@ async function main(): Promise<void> {
   mkdirSync(pkiDir);
   const pki = makePki(pkiDir);
   const rows: Row[] = [];
-  try {
-    const scenarios: Array<[number, Mode]> = [
-      ...sizes.map((n): [number, Mode] => [n, 'new TLS per delivery']),
-      ...sizes.map((n): [number, Mode] => [n, 'keep-alive']),
-    ];
-    for (const [n, mode] of scenarios) rows.push(await scenario(n, mode, concurrency, dir, pkiDir, pki.caFile));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const scenarios: Array<[number, Mode]> = [
+    ...sizes.map((n): [number, Mode] => [n, 'new TLS per delivery']),
+    ...sizes.map((n): [number, Mode] => [n, 'keep-alive']),
+  ];
+  for (const [n, mode] of scenarios) rows.push(await scenario(n, mode, concurrency, dir, pkiDir, pki.caFile));
   console.log(
     `\nWebSub fan-out: one change → N HTTPS subscribers on loopback (Node ${process.version}, body ${fmt(BODY_BYTES / 1024)} KiB, half signed, concurrency ${concurrency})\n`,
   );

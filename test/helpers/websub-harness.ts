@@ -235,12 +235,13 @@ export async function startHub(pki: TestPki, config: HubConfigInput = {}, databa
 
 export type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
 
-export async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<Truthy<T>> {
+/** `what` may be a function, to say in the error what was last seen. */
+export async function waitFor<T>(fn: () => T | Promise<T>, what: string | (() => string), timeoutMs = 10_000): Promise<Truthy<T>> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
     if (v) return v as Truthy<T>;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > until) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
