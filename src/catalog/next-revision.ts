@@ -6,7 +6,7 @@ import { Catalog } from './catalog.js';
 import { StaleCorpusError } from './corpus-model.js';
 import type { CorpusWorker } from './corpus-worker.js';
 import type { Engine } from './engine.js';
-import { decodeSnapshot, SnapshotFormatError, snapshotFormat } from './snapshot-format.js';
+import { SnapshotFormatError, snapshotFormat, snapshotLoader } from './snapshot-format.js';
 
 /** Without a profile there is nothing to publish: the service stays not ready until one is stored. */
 export const NO_PROFILE = 'No business profile is stored: run `reviewcast business set FILE` to publish one.';
@@ -55,14 +55,16 @@ export async function loadRevision(
 ): Promise<{ catalog: Catalog; held: HeldRevision; seed: () => Promise<void> } | null> {
   const base = deps.publicBaseUrl;
   const format = snapshotFormat(deps.engine.version);
-  // Read a part at a time, with the event loop turning in between (SQLite reads block the thread).
+  // Read a part at a time, with the event loop turning in between (SQLite reads block the thread); the
+  // bodies inflate on the thread pool while the rest is read.
   const clock = new SliceClock();
-  const found = await deps.store.newestSnapshot(upTo.id, base, format, () => clock.maybePause());
+  const loader = snapshotLoader(format);
+  const found = await deps.store.newestSnapshot(upTo.id, base, format, { pause: () => clock.maybePause(), onField: loader.onField });
   if (!found) return null;
   const { revision } = found;
-  let snapshot: Awaited<ReturnType<typeof decodeSnapshot>>;
+  let snapshot: Awaited<ReturnType<typeof loader.decode>>;
   try {
-    snapshot = await decodeSnapshot(found.snapshot, format);
+    snapshot = await loader.decode(found.snapshot);
   } catch (err) {
     // Stored by another version: this one builds the revision itself (and stores its own snapshot).
     if (!(err instanceof SnapshotFormatError)) throw err;

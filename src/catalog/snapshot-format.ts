@@ -1,7 +1,16 @@
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
-import { hashOf, InsightsSchema, ReviewsDocumentSchema, type StoredSnapshot } from '../domain/index.js';
+import {
+  hashOf,
+  InsightsSchema,
+  ReviewsDocumentSchema,
+  SNAPSHOT_BYTES_FIELDS,
+  type SnapshotBytesField,
+  type StoredSnapshot,
+  type StoredSnapshotParts,
+} from '../domain/index.js';
 import { joinSteps, runInSlices, SliceClock, type Steps, sharedBuffer } from '../threads/index.js';
+import { joined, PartsReader, utf8Pieces } from './byte-parts.js';
 import { TextIndex } from './text-index.js';
 
 /** zlib's stream fields that say where its next output goes (Node's own, the same from 20 to 26). */
@@ -11,20 +20,22 @@ interface ZlibOutput {
 }
 
 /**
- * A gzip member decoded into shared memory of its exact size (the trailer's ISIZE; our bodies are one
- * member, far below 4 GiB), off the event loop: the catalog serves it and the corpus thread reads the
- * same bytes, so a loaded body is held once, never copied for the thread. zlib is handed the shared
- * buffer as its one output chunk, so it inflates straight into it (copying 100 MB of chunks into fresh
- * pages took seconds of the event loop's time at start-up); a chunk that is elsewhere (another Node's
- * stream internals) is copied in.
+ * A gzip member (in the parts it was stored in) decoded into shared memory of its exact size (the
+ * trailer's ISIZE; our bodies are one member, far below 4 GiB), off the event loop: the catalog serves
+ * it and the corpus thread reads the same bytes, so a loaded body is held once, never copied for the
+ * thread. zlib is handed the shared buffer as its one output chunk, so it inflates straight into it
+ * (copying 100 MB of chunks into fresh pages took seconds of the event loop's time at start-up); a chunk
+ * that is elsewhere (another Node's stream internals) is copied in.
  */
-async function gunzipShared(gz: Buffer): Promise<Buffer> {
-  const size = gz.length >= 4 ? gz.readUInt32LE(gz.length - 4) : 0;
+async function gunzipShared(gz: readonly Buffer[]): Promise<Buffer> {
+  const last = gz.at(-1);
+  const size = last && last.length >= 4 ? last.readUInt32LE(last.length - 4) : 0;
   const out = sharedBuffer(size);
   const z = createGunzip({ chunkSize: Math.max(size, 64) });
   const internals = z as unknown as ZlibOutput;
   if (size >= 64 && internals._chunkSize === size && internals._outBuffer?.length === size) internals._outBuffer = out;
-  z.end(gz);
+  for (const part of gz) z.write(part);
+  z.end();
   let at = 0;
   for await (const chunk of z as AsyncIterable<Buffer>) {
     if (at + chunk.length > size) throw new Error('a stored snapshot body is longer than its gzip trailer says');
@@ -116,39 +127,69 @@ export function* encodeSnapshot(
   return { engine: format, reviews: s.reviewsGzip, insights: s.insightsGzip, insights_core: s.insightsCore, layout };
 }
 
-/** The sections encodeSnapshot packed into one stored value, in order. */
-function sections(packed: Buffer, count: number): Buffer[] {
-  const out: Buffer[] = [];
-  let at = 0;
+/** The sections encodeSnapshot packed into one stored value (read back in parts), in order, each as slices of the parts. */
+function sections(packed: readonly Buffer[], count: number): Buffer[][] {
+  const what = 'a stored snapshot layout';
+  const reader = new PartsReader(packed);
+  const out: Buffer[][] = [];
   for (let k = 0; k < count; k++) {
-    if (at + 4 > packed.length) throw new Error('a stored snapshot layout does not fit its sections');
-    const length = packed.readUInt32LE(at);
-    if (at + 4 + length > packed.length) throw new Error('a stored snapshot layout does not fit its sections');
-    out.push(packed.subarray(at + 4, at + 4 + length));
-    at += 4 + length + ((4 - (length % 4)) % 4);
+    const length = reader.uint32(what);
+    out.push(reader.take(length, what));
+    reader.take((4 - (length % 4)) % 4, what);
   }
-  if (at !== packed.length) throw new Error('a stored snapshot layout does not fit its sections');
+  if (reader.remaining !== 0) throw new Error(`${what} does not fit its sections`);
   return out;
 }
 
-/** A stored snapshot decoded (its bodies gunzipped off the event loop); SnapshotFormatError when it is not of `format`. */
-export async function decodeSnapshot(stored: SnapshotBodies, format: string): Promise<CatalogSnapshot> {
-  if (stored.engine !== format) throw new SnapshotFormatError(stored.engine, format);
-  const [reviewsLayout, insightsLayout, held, textIndex] = sections(stored.layout, 4);
-  const [reviews, insights] = await Promise.all([gunzipShared(stored.reviews), gunzipShared(stored.insights)]);
-  // Whatever is kept is copied out of the packed value (the index its arrays, the layouts whole), so that
-  // value (about 80 MB at 100k reviews) can go as soon as it is loaded; in slices, like every fresh write.
-  const clock = new SliceClock();
-  const index = await runInSlices(TextIndex.decodeSteps(textIndex), clock);
+type Body = Extract<SnapshotBytesField, 'reviews' | 'insights'>;
+
+/**
+ * Loads a stored snapshot as the store reads it: `onField` (the store's SnapshotReading) starts
+ * inflating each body on the thread pool as soon as its parts are read, so that runs on another core
+ * while the store reads the layout; `decode` then finishes. SnapshotFormatError when it is not of `format`.
+ */
+export function snapshotLoader(format: string) {
+  const inflating = new Map<Body, Promise<Buffer>>();
+  const inflate = (name: Body, parts: readonly Buffer[]) => {
+    const body = gunzipShared(parts);
+    // Awaited by decode; a load that stops before then (a failed read) must not leave it unhandled.
+    body.catch(() => {});
+    inflating.set(name, body);
+    return body;
+  };
   return {
-    reviews,
-    insights,
-    reviewsGzip: stored.reviews,
-    insightsGzip: stored.insights,
-    reviewsLayout: await runInSlices(joinSteps([reviewsLayout]), clock),
-    insightsLayout: await runInSlices(joinSteps([insightsLayout]), clock),
-    insightsCore: stored.insights_core,
-    heldColumns: held.toString(),
-    textIndex: index,
+    onField(name: SnapshotBytesField, parts: readonly Buffer[]) {
+      if (name === 'reviews' || name === 'insights') inflate(name, parts);
+    },
+    async decode(stored: BodiesInParts): Promise<CatalogSnapshot> {
+      if (stored.engine !== format) throw new SnapshotFormatError(stored.engine, format);
+      const body = (name: Body) => inflating.get(name) ?? inflate(name, stored[name]);
+      const [reviewsLayout, insightsLayout, held, textIndex] = sections(stored.layout, 4);
+      // Whatever is kept is copied out of the parts (the index its arrays, the layouts whole), so they
+      // (about 80 MB at 100k reviews) can go as soon as they are loaded; in slices, like every fresh write.
+      const clock = new SliceClock();
+      const index = await runInSlices(TextIndex.decodeSteps(textIndex), clock);
+      return {
+        reviews: await body('reviews'),
+        insights: await body('insights'),
+        reviewsGzip: joined(stored.reviews),
+        insightsGzip: joined(stored.insights),
+        reviewsLayout: await runInSlices(joinSteps(reviewsLayout), clock),
+        insightsLayout: await runInSlices(joinSteps(insightsLayout), clock),
+        insightsCore: stored.insights_core,
+        heldColumns: utf8Pieces(held).join(''),
+        textIndex: index,
+      };
+    },
   };
 }
+
+/** A stored snapshot's bodies, as the store reads them back (each bytes field in its parts). */
+type BodiesInParts = Pick<StoredSnapshotParts, keyof SnapshotBodies>;
+
+/** A stored snapshot decoded at once, from one value per field (tests, tools). */
+export const decodeSnapshot = (stored: SnapshotBodies, format: string): Promise<CatalogSnapshot> =>
+  snapshotLoader(format).decode({
+    ...stored,
+    ...(Object.fromEntries(SNAPSHOT_BYTES_FIELDS.map((name) => [name, [stored[name]]])) as Record<SnapshotBytesField, Buffer[]>),
+  });

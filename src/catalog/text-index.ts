@@ -1,5 +1,6 @@
 import { foldText } from '../domain/index.js';
 import { everyPosition, joinSteps, runAtOnce, type Steps, TOUCH_STEP, zeroedSteps } from '../threads/index.js';
+import { joined, PartsReader, utf8Pieces } from './byte-parts.js';
 
 const BUCKET_BITS = 20;
 const BUCKETS = 1 << BUCKET_BITS;
@@ -237,31 +238,27 @@ export class TextIndex {
 
   /** `decodeSteps` at once (tests, tools). */
   static decode(bytes: Buffer): TextIndex {
-    return runAtOnce(TextIndex.decodeSteps(bytes));
+    return runAtOnce(TextIndex.decodeSteps([bytes]));
   }
 
   /**
-   * An index from `encodeSteps`' bytes, joined. The arrays it keeps (docOf, the segments' offsets and
-   * postings) are copied out into memory of their own, TOUCH_STEP bytes a step: views of `bytes` would keep
-   * all of the value they lie in alive (a loaded snapshot's packed layout, of which the index keeps about
-   * two thirds). Its texts are slices of one decoded string.
+   * An index from `encodeSteps`' bytes, in the parts they were read back in. The arrays it keeps (docOf,
+   * the segments' offsets and postings) are copied out into memory of their own, TOUCH_STEP bytes a step:
+   * views of the parts would keep all of the value they lie in alive (a loaded snapshot's packed layout,
+   * of which the index keeps about two thirds). Its texts are slices of the parts' decoded strings.
    */
-  static *decodeSteps(bytes: Buffer): Steps<TextIndex> {
-    let at = 0;
-    const take = (n: number) => {
-      if (n < 0 || at + n * 4 > bytes.length) throw new Error('TextIndex.decode: the stored index is cut short');
-      const part = bytes.subarray(at, at + n * 4);
-      at += n * 4;
-      return part;
-    };
+  static *decodeSteps(parts: readonly Buffer[]): Steps<TextIndex> {
+    const reader = new PartsReader(parts);
+    const what = 'TextIndex.decode: the stored index';
+    const take = (n: number) => reader.take(n * 4, what);
     /** A few words read out at once (the counts, and the texts' ends, used only here). */
-    const read = (n: number) => new Int32Array(new Uint8Array(take(n)).buffer);
+    const read = (n: number) => new Int32Array(new Uint8Array(joined(take(n))).buffer);
     const [documents, baseEnd, positions, segmentCount] = read(4);
     const lengths = read(segmentCount);
     const ends = read(documents);
     const kept = [take(positions)];
     for (let k = 0; k < segmentCount; k++) kept.push(take(BUCKETS + 1), take(lengths[k]));
-    const own = yield* joinSteps(kept);
+    const own = yield* joinSteps(kept.flat());
     let word = 0;
     const ints = (n: number) => {
       const a = new Int32Array(own.buffer, own.byteOffset + word * 4, n);
@@ -271,13 +268,35 @@ export class TextIndex {
     const docOf = ints(positions);
     const segments: Segment[] = [];
     for (let k = 0; k < segmentCount; k++) segments.push(new Segment(ints(BUCKETS + 1), ints(lengths[k])));
-    const text = bytes.toString('utf8', at);
-    if (text.length !== (documents === 0 ? 0 : ends[documents - 1]))
-      throw new Error('TextIndex.decode: the stored texts do not fit their ends');
-    const folded: string[] = new Array(documents);
-    for (let d = 0, start = 0; d < documents; start = ends[d++]) folded[d] = text.slice(start, ends[d]);
+    const folded = foldedTexts(utf8Pieces(reader.take(reader.remaining, what)), ends);
     const positionOf = new Int32Array(documents).fill(-1);
     for (let i = 0; i < positions; i++) positionOf[docOf[i]] = i;
     return new TextIndex(folded, segments[0], baseEnd, segments[1] ?? null, docOf, positionOf);
   }
+}
+
+/**
+ * The texts that end at `ends` (in characters) in the concatenation of `pieces`: slices of a piece, and
+ * a text split between pieces joined, so no piece is copied into one long string first.
+ */
+function foldedTexts(pieces: readonly string[], ends: Int32Array): string[] {
+  const total = pieces.reduce((n, p) => n + p.length, 0);
+  if (total !== (ends.length === 0 ? 0 : ends[ends.length - 1]))
+    throw new Error('TextIndex.decode: the stored texts do not fit their ends');
+  const out: string[] = new Array(ends.length);
+  let k = 0;
+  let pieceStart = 0;
+  for (let d = 0, start = 0; d < ends.length; start = ends[d++]) {
+    while (k < pieces.length && start >= pieceStart + pieces[k].length) pieceStart += pieces[k++].length;
+    const end = ends[d];
+    if (k === pieces.length || end <= pieceStart + pieces[k].length) {
+      out[d] = k === pieces.length ? '' : pieces[k].slice(start - pieceStart, end - pieceStart);
+      continue;
+    }
+    let text = '';
+    for (let j = k, jStart = pieceStart; jStart < end; jStart += pieces[j++].length)
+      text += pieces[j].slice(Math.max(0, start - jStart), end - jStart);
+    out[d] = text;
+  }
+  return out;
 }

@@ -79,5 +79,5 @@ export {
   searchFingerprint,
   sinceAfterUntil,
 } from './search.js';
-export { SNAPSHOT_BYTES_FIELDS, type SnapshotBytesField, type StoredSnapshot } from './snapshot.js';
+export { SNAPSHOT_BYTES_FIELDS, type SnapshotBytesField, type StoredSnapshot, type StoredSnapshotParts } from './snapshot.js';
 export type { StoredSource } from './source.js';

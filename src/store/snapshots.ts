@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { SNAPSHOT_BYTES_FIELDS, type SnapshotBytesField, type StoredSnapshot } from '../domain/index.js';
+import { SNAPSHOT_BYTES_FIELDS, type SnapshotBytesField, type StoredSnapshot, type StoredSnapshotParts } from '../domain/index.js';
 import type { Db, DialectAdapter, Queryable } from './dialect.js';
 
 /**
@@ -52,18 +52,25 @@ export async function saveSnapshot(db: Db, snap: StoredSnapshot, partBytes: numb
 
 const deleteParts = (q: Queryable, key: SnapshotKey) => q.deleteFrom('catalog_snapshot_parts').where((eb) => eb.and(key));
 
+/** How a caller takes a snapshot's parts as they are read. */
+export interface SnapshotReading {
+  /** Awaited after each part: a caller that serves requests lets them run (SQLite reads block the thread). */
+  pause?: () => Promise<void>;
+  /** Each bytes field once all its parts are read, before the next field is: a loader can start on it. */
+  onField?: (name: SnapshotBytesField, parts: readonly Buffer[]) => void;
+}
+
 /**
  * The newest snapshot up to revision `upTo` (for this base URL and format), with its revision's date.
  * Call it inside one consistent read: a writer may drop the revision while its parts are read. Each
- * field is read a part at a time into one buffer of its full size (never the parts and their join at
- * once), with `pause` between parts so a caller that serves requests lets them run.
+ * field comes back in its stored parts, read one at a time, checked against the parts' count and total size.
  */
 export async function newestSnapshot(
   q: Queryable,
   adapter: DialectAdapter,
   where: { upTo: number; baseUrl: string; engine: string },
-  pause: () => Promise<void>,
-): Promise<{ snapshot: StoredSnapshot; revisionCreatedAt: string } | null> {
+  reading: SnapshotReading,
+): Promise<{ snapshot: StoredSnapshotParts; revisionCreatedAt: string } | null> {
   const row = await q
     .selectFrom('catalog_snapshots as s')
     .innerJoin('revisions as r', 'r.id', 's.revision')
@@ -84,25 +91,26 @@ export async function newestSnapshot(
     .where((eb) => eb.and(key))
     .groupBy('name')
     .execute();
-  const bytes = {} as Record<SnapshotBytesField, Buffer>;
+  const bytes = {} as Record<SnapshotBytesField, readonly Buffer[]>;
   for (const name of SNAPSHOT_BYTES_FIELDS) {
     const size = sizes.find((s) => s.name === name);
     if (!size) throw new Error(`the stored snapshot of revision ${key.revision} has no ${name}`);
-    bytes[name] = await joinParts(q, key, name, Number(size.parts), Number(size.size), pause);
+    bytes[name] = await readParts(q, key, name, Number(size.parts), Number(size.size), reading.pause);
+    reading.onField?.(name, bytes[name]);
   }
   return { snapshot: { ...fields, ...key, ...bytes }, revisionCreatedAt: revision_created_at };
 }
 
-async function joinParts(
+async function readParts(
   q: Queryable,
   key: SnapshotKey,
   name: SnapshotBytesField,
   parts: number,
   size: number,
-  pause: () => Promise<void>,
-): Promise<Buffer> {
+  pause?: () => Promise<void>,
+): Promise<Buffer[]> {
   const changed = () => new Error(`the stored snapshot of revision ${key.revision} has a missing or changed part of ${name}`);
-  const out = Buffer.allocUnsafe(size);
+  const out: Buffer[] = [];
   let at = 0;
   for (let seq = 0; seq < parts; seq++) {
     const part = await q
@@ -111,9 +119,9 @@ async function joinParts(
       .where((eb) => eb.and({ ...key, name, seq }))
       .executeTakeFirst();
     if (!part || at + part.bytes.length > size) throw changed();
-    part.bytes.copy(out, at);
+    out.push(part.bytes);
     at += part.bytes.length;
-    await pause();
+    await pause?.();
   }
   if (at !== size) throw changed();
   return out;

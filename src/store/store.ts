@@ -1,5 +1,12 @@
 import { sql } from 'kysely';
-import { type Business, BusinessSchema, type StoredAnalysis, type StoredReview, type StoredSnapshot } from '../domain/index.js';
+import {
+  type Business,
+  BusinessSchema,
+  type StoredAnalysis,
+  type StoredReview,
+  type StoredSnapshot,
+  type StoredSnapshotParts,
+} from '../domain/index.js';
 import { type AnalysisContext, type AnalysisWrite, analysisKey } from './analyses.js';
 import { type ReviewChange, reviewChanges } from './changes.js';
 import { analysisOf, reviewOf } from './codec.js';
@@ -13,7 +20,7 @@ import { migrateToLatest } from './migrations.js';
 import { type RateLimitRepository, rateLimitsFor } from './rate-limits.js';
 import { type CandidateKeys, candidates, type ReviewIdentity, ReviewWriter } from './review-writes.js';
 import type { ReviewAnalysisTable, ReviewTable } from './schema.js';
-import { newestSnapshot, SNAPSHOT_PART_BYTES, saveSnapshot } from './snapshots.js';
+import { newestSnapshot, SNAPSHOT_PART_BYTES, type SnapshotReading, saveSnapshot } from './snapshots.js';
 import { SourceRepository } from './sources.js';
 
 export interface StoreOptions extends ConnectOptions {
@@ -302,15 +309,15 @@ export class Store extends Reads {
    * The newest snapshot stored for a revision up to `upTo` (for this base URL and format), with that
    * revision: a process killed before it stored its newest revision's snapshot still finds the one
    * before, and builds on it instead of reading everything. Read in one consistent read, a part at a
-   * time, with `pause` awaited between parts.
+   * time (see SnapshotReading).
    */
   async newestSnapshot(
     upTo: number,
     baseUrl: string,
     engine: string,
-    pause: () => Promise<void> = async () => {},
-  ): Promise<{ revision: Revision; snapshot: StoredSnapshot } | null> {
-    const found = await this.#adapter.consistentRead((trx) => newestSnapshot(trx, this.#adapter, { upTo, baseUrl, engine }, pause));
+    reading: SnapshotReading = {},
+  ): Promise<{ revision: Revision; snapshot: StoredSnapshotParts } | null> {
+    const found = await this.#adapter.consistentRead((trx) => newestSnapshot(trx, this.#adapter, { upTo, baseUrl, engine }, reading));
     if (!found) return null;
     return { revision: { id: found.snapshot.revision, created_at: found.revisionCreatedAt }, snapshot: found.snapshot };
   }

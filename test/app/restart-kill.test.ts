@@ -11,7 +11,7 @@ import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
 import { importFile, importRows } from '../../src/ingest/index.js';
 import { engine } from '../../src/insights/index.js';
 import { Store } from '../../src/store/index.js';
-import { rawDb, type ServerProcess, spawnServe, startTestServer, tempDir } from '../helpers/index.js';
+import { joinedSnapshot, rawDb, type ServerProcess, spawnServe, startTestServer, tempDir } from '../helpers/index.js';
 
 const dir = tempDir();
 const seedDb = join(dir, 'seed.db');
@@ -264,8 +264,9 @@ test('a snapshot stored in many small parts: the restart loads it, serving the b
   // The seeded snapshot stored again in parts of 4 KiB (a server stores parts of megabytes).
   const store = await Store.open(db, { snapshotPartBytes: 4096 });
   try {
-    const found = await store.newestSnapshot(seeded, BASE, snapshotFormat(engine.version));
-    assert.ok(found);
+    const read = await store.newestSnapshot(seeded, BASE, snapshotFormat(engine.version));
+    assert.ok(read);
+    const found = { snapshot: joinedSnapshot(read.snapshot) };
     const raw = rawDb(db);
     await raw.deleteFrom('catalog_snapshot_parts').execute();
     await raw.deleteFrom('catalog_snapshots').execute();

@@ -7,6 +7,7 @@ export { CLI, type ServerProcess, spawnCommand, spawnServe } from './process.js'
 export { rawDb } from './raw-db.js';
 export { storedReviews } from './rows.js';
 export { startTestServer } from './server.js';
+export { joinedSnapshot } from './snapshot.js';
 export { niceByThread } from './threads.js';
 export { tempDir } from './tmp.js';
 export {

@@ -12,12 +12,14 @@ import SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { demoBusiness } from '../../src/demo/index.js';
-import type { StoredSnapshot } from '../../src/domain/index.js';
+import { SNAPSHOT_BYTES_FIELDS, type StoredSnapshot } from '../../src/domain/index.js';
 import { Store } from '../../src/store/index.js';
-import { freshPgDatabase, PG_SKIP, rawDb, tempDir } from '../helpers/index.js';
+import { freshPgDatabase, joinedSnapshot, PG_SKIP, rawDb, tempDir } from '../helpers/index.js';
 
 const BASE = 'https://reviews.parts.example';
 const FORMAT = 'engine/1 catalog/1';
+
+const joinedOf = (found: Awaited<ReturnType<Store['newestSnapshot']>>) => (found ? joinedSnapshot(found.snapshot) : found);
 const PART = 1_000;
 /** The compiled store (`npm test` builds dist/ first), for a writer in another process. */
 const DIST_STORE = fileURLToPath(new URL('../../dist/store/index.js', import.meta.url));
@@ -124,13 +126,27 @@ function partsSuite(
         reviews: [...Array(10).fill(PART), 500],
       });
       let pauses = 0;
-      const found = await store.newestSnapshot(r1, BASE, FORMAT, async () => {
-        pauses++;
+      const fields: string[] = [];
+      const found = await store.newestSnapshot(r1, BASE, FORMAT, {
+        pause: async () => {
+          pauses++;
+        },
+        onField: (name, parts) => fields.push(`${name} ${parts.length} after ${pauses} pauses`),
       });
       assert.ok(found);
       assert.equal(found.revision.id, r1);
-      assert.deepEqual(found.snapshot, snap);
+      assert.deepEqual(joinedSnapshot(found.snapshot), snap);
+      assert.deepEqual(
+        Object.fromEntries(SNAPSHOT_BYTES_FIELDS.map((name) => [name, found.snapshot[name].map((b) => b.length)])),
+        { reviews: [...Array(10).fill(PART), 500], insights: [0], layout: [PART, PART, PART] },
+        'each field in the parts it was stored in',
+      );
       assert.equal(pauses, 11 + 1 + 3, 'a pause after every part read');
+      assert.deepEqual(
+        fields,
+        ['reviews 11 after 11 pauses', 'insights 1 after 12 pauses', 'layout 3 after 15 pauses'],
+        'each field handed over once read',
+      );
       assert.equal(await store.newestSnapshot(r1, 'https://another.example', FORMAT), null, 'another base URL');
       assert.equal(await store.newestSnapshot(r1, BASE, 'engine/2 catalog/1'), null, 'another format');
     });
@@ -142,19 +158,19 @@ function partsSuite(
       await store.saveSnapshot(s1);
       await store.saveSnapshot(s2);
       await store.saveSnapshot(snapshot(r2, { reviews: 100, insights: 100, layout: 100 }));
-      assert.deepEqual((await store.newestSnapshot(r2, BASE, FORMAT))?.snapshot, s2, 'the first snapshot of a revision is kept');
-      assert.deepEqual((await store.newestSnapshot(r1, BASE, FORMAT))?.snapshot, s1, 'the one before is kept');
+      assert.deepEqual(joinedOf(await store.newestSnapshot(r2, BASE, FORMAT)), s2, 'the first snapshot of a revision is kept');
+      assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), s1, 'the one before is kept');
       const s3 = snapshot(r3, { reviews: 3_100, insights: 10, layout: 999 });
       await store.saveSnapshot(s3);
       assert.equal(await store.newestSnapshot(r1, BASE, FORMAT), null);
       assert.deepEqual(await partLengths(raw, r1), {}, 'no part of a dropped revision is left');
-      assert.deepEqual((await store.newestSnapshot(r3, BASE, FORMAT))?.snapshot, s3);
-      assert.deepEqual((await store.newestSnapshot(r2, BASE, FORMAT))?.snapshot, s2);
+      assert.deepEqual(joinedOf(await store.newestSnapshot(r3, BASE, FORMAT)), s3);
+      assert.deepEqual(joinedOf(await store.newestSnapshot(r2, BASE, FORMAT)), s2);
       // A row deleted by hand leaves its parts: a snapshot stored again for that revision is read whole, without them.
       await raw.deleteFrom('catalog_snapshots').where('revision', '=', r3).execute();
       const again = snapshot(r3, { reviews: 1_001, insights: 20, layout: 30 });
       await store.saveSnapshot(again);
-      assert.deepEqual((await store.newestSnapshot(r3, BASE, FORMAT))?.snapshot, again);
+      assert.deepEqual(joinedOf(await store.newestSnapshot(r3, BASE, FORMAT)), again);
     });
 
     test('a writer killed between two parts leaves the previous snapshot as it was and stores nothing of its own', async () => {
@@ -169,11 +185,11 @@ function partsSuite(
       await release();
       assert.equal(exit.signal, 'SIGKILL', `the writer was killed, not finished: ${writer.output()}`);
       assert.doesNotMatch(writer.output(), /saved/);
-      assert.deepEqual((await store.newestSnapshot(r2, BASE, FORMAT))?.snapshot, s1, 'the previous snapshot, whole');
+      assert.deepEqual(joinedOf(await store.newestSnapshot(r2, BASE, FORMAT)), s1, 'the previous snapshot, whole');
       assert.deepEqual(await partLengths(raw, r2), {}, 'no part of the killed write is left');
       const s2 = snapshot(r2, { reviews: 4_321, insights: 10, layout: 10 });
       await store.saveSnapshot(s2);
-      assert.deepEqual((await store.newestSnapshot(r2, BASE, FORMAT))?.snapshot, s2, 'the next write stores the revision');
+      assert.deepEqual(joinedOf(await store.newestSnapshot(r2, BASE, FORMAT)), s2, 'the next write stores the revision');
     });
   });
 }
