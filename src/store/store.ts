@@ -199,7 +199,7 @@ export class Store extends Reads {
   }
 
   static async open(url: string, opts: StoreOptions = {}): Promise<Store> {
-    const { db, adapter } = connect(url, opts);
+    const { db, adapter } = await connect(url, opts);
     await migrateToLatest(db, adapter.columnTypes);
     return new Store(db, adapter, opts.snapshotPartBytes ?? SNAPSHOT_PART_BYTES);
   }

@@ -1,8 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { readFileSync } from 'node:fs';
 import { isIP, type LookupFunction } from 'node:net';
-import { createSecureContext, rootCertificates } from 'node:tls';
-import { Agent, buildConnector, request } from 'undici';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
+import type { Agent, buildConnector } from 'undici';
 import type { Result } from '../domain/index.js';
 import { canonicalHost, forbiddenReason, isLocalHostname } from './address.js';
 import type { HubConfig } from './config.js';
@@ -21,6 +21,10 @@ export class RefusedAddressError extends Error {
 
 const USER_AGENT = 'Reviewcast-WebSub-Hub/1';
 
+/** undici, loaded on the first call out: about 0.3 s of a server's start, which may never call anyone. */
+let undici: Promise<typeof import('undici')> | undefined;
+const loadUndici = () => (undici ??= import('undici'));
+
 /**
  * The only way the hub talks to subscribers. Rules that hold for every request:
  * - HTTPS only, TLS always verified (the test CA is added to the system roots, never replacing them);
@@ -32,7 +36,9 @@ const USER_AGENT = 'Reviewcast-WebSub-Hub/1';
  * - one deadline covers connect, TLS, headers and body; at most `maxResponseBytes` of the body are read.
  */
 export class OutboundClient {
-  private readonly agent: Agent;
+  #agent: Promise<Agent> | undefined;
+  /** One secure context for all connections: building it per connection would re-parse every root CA (~50 ms). */
+  private readonly secureContext: SecureContext | undefined;
 
   constructor(
     private readonly config: Pick<
@@ -40,24 +46,29 @@ export class OutboundClient {
       'allowPrivateCallbacks' | 'caFile' | 'requestTimeoutMs' | 'connectTimeoutMs' | 'maxResponseBytes' | 'connectionsPerOrigin'
     >,
   ) {
-    const allowPrivate = config.allowPrivateCallbacks;
-    // One secure context for all connections: building it per connection would re-parse every root CA (~50 ms).
-    const secureContext = config.caFile
+    this.secureContext = config.caFile
       ? createSecureContext({ ca: [...rootCertificates, readFileSync(config.caFile, 'utf8')] })
       : undefined;
-    const connector = buildConnector({
-      ...(secureContext ? { secureContext } : {}),
-      rejectUnauthorized: true,
-      timeout: config.connectTimeoutMs,
-      ...(allowPrivate ? {} : { lookup: publicOnlyLookup }),
+  }
+
+  private agent(): Promise<Agent> {
+    this.#agent ??= loadUndici().then(({ Agent, buildConnector }) => {
+      const allowPrivate = this.config.allowPrivateCallbacks;
+      const connector = buildConnector({
+        ...(this.secureContext ? { secureContext: this.secureContext } : {}),
+        rejectUnauthorized: true,
+        timeout: this.config.connectTimeoutMs,
+        ...(allowPrivate ? {} : { lookup: publicOnlyLookup }),
+      });
+      return new Agent({
+        connections: this.config.connectionsPerOrigin,
+        headersTimeout: this.config.requestTimeoutMs,
+        bodyTimeout: this.config.requestTimeoutMs,
+        keepAliveTimeout: 10_000,
+        connect: guardConnector(connector, allowPrivate),
+      });
     });
-    this.agent = new Agent({
-      connections: config.connectionsPerOrigin,
-      headersTimeout: config.requestTimeoutMs,
-      bodyTimeout: config.requestTimeoutMs,
-      keepAliveTimeout: 10_000,
-      connect: guardConnector(connector, allowPrivate),
-    });
+    return this.#agent;
   }
 
   refuseUrl(url: URL): string | null {
@@ -73,10 +84,11 @@ export class OutboundClient {
     }
     const refused = this.refuseUrl(url);
     if (refused) return { ok: false, error: refused };
+    const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.agent()]);
     const signal = AbortSignal.timeout(this.config.requestTimeoutMs);
     try {
       const res = await request(url, {
-        dispatcher: this.agent,
+        dispatcher,
         method,
         headers: { 'user-agent': USER_AGENT, ...headers },
         body,
@@ -92,7 +104,7 @@ export class OutboundClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    if (this.#agent) await (await this.#agent).close();
   }
 }
 

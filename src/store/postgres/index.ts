@@ -4,8 +4,6 @@ import type { Connected, ConnectOptions, DialectAdapter } from '../dialect.js';
 import type { Database } from '../schema.js';
 import { PgListener } from './listener.js';
 
-export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url);
-
 // int8 (counts, identity ids) as JS numbers: our values stay far below 2^53.
 const pgTypes = {
   getTypeParser(oid: number, format?: any) {
