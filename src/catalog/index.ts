@@ -26,5 +26,6 @@ export {
   decodeSnapshot,
   SnapshotFormatError,
   snapshotFormat,
+  snapshotLoader,
 } from './snapshot-format.js';
 export { TextIndex } from './text-index.js';

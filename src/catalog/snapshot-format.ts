@@ -20,22 +20,20 @@ interface ZlibOutput {
 }
 
 /**
- * A gzip member (in the parts it was stored in) decoded into shared memory of its exact size (the
- * trailer's ISIZE; our bodies are one member, far below 4 GiB), off the event loop: the catalog serves
- * it and the corpus thread reads the same bytes, so a loaded body is held once, never copied for the
- * thread. zlib is handed the shared buffer as its one output chunk, so it inflates straight into it
- * (copying 100 MB of chunks into fresh pages took seconds of the event loop's time at start-up); a chunk
- * that is elsewhere (another Node's stream internals) is copied in.
+ * A gzip member decoded into shared memory of its exact size (the trailer's ISIZE; our bodies are one
+ * member, far below 4 GiB), off the event loop: the catalog serves it and the corpus thread reads the
+ * same bytes, so a loaded body is held once, never copied for the thread. zlib is handed the shared
+ * buffer as its one output chunk, so it inflates straight into it (copying 100 MB of chunks into fresh
+ * pages took seconds of the event loop's time at start-up); a chunk that is elsewhere (another Node's
+ * stream internals) is copied in.
  */
-async function gunzipShared(gz: readonly Buffer[]): Promise<Buffer> {
-  const last = gz.at(-1);
-  const size = last && last.length >= 4 ? last.readUInt32LE(last.length - 4) : 0;
+async function gunzipShared(gz: Buffer): Promise<Buffer> {
+  const size = gz.length >= 4 ? gz.readUInt32LE(gz.length - 4) : 0;
   const out = sharedBuffer(size);
   const z = createGunzip({ chunkSize: Math.max(size, 64) });
   const internals = z as unknown as ZlibOutput;
   if (size >= 64 && internals._chunkSize === size && internals._outBuffer?.length === size) internals._outBuffer = out;
-  for (const part of gz) z.write(part);
-  z.end();
+  z.end(gz);
   let at = 0;
   for await (const chunk of z as AsyncIterable<Buffer>) {
     if (at + chunk.length > size) throw new Error('a stored snapshot body is longer than its gzip trailer says');
@@ -149,13 +147,16 @@ type Body = Extract<SnapshotBytesField, 'reviews' | 'insights'>;
  * while the store reads the layout; `decode` then finishes. SnapshotFormatError when it is not of `format`.
  */
 export function snapshotLoader(format: string) {
-  const inflating = new Map<Body, Promise<Buffer>>();
+  const inflating = new Map<Body, { gzip: Buffer; body: Promise<Buffer> }>();
   const inflate = (name: Body, parts: readonly Buffer[]) => {
-    const body = gunzipShared(parts);
+    // Kept as one buffer (the gzip coding is served as it was stored); a body of one part is not copied.
+    const gzip = joined(parts);
+    const body = gunzipShared(gzip);
     // Awaited by decode; a load that stops before then (a failed read) must not leave it unhandled.
     body.catch(() => {});
-    inflating.set(name, body);
-    return body;
+    const started = { gzip, body };
+    inflating.set(name, started);
+    return started;
   };
   return {
     onField(name: SnapshotBytesField, parts: readonly Buffer[]) {
@@ -163,17 +164,18 @@ export function snapshotLoader(format: string) {
     },
     async decode(stored: BodiesInParts): Promise<CatalogSnapshot> {
       if (stored.engine !== format) throw new SnapshotFormatError(stored.engine, format);
-      const body = (name: Body) => inflating.get(name) ?? inflate(name, stored[name]);
+      // Both bodies inflate (on zlib's threads) while the rest is decoded, whether or not onField started them.
+      const [reviews, insights] = (['reviews', 'insights'] as const).map((name) => inflating.get(name) ?? inflate(name, stored[name]));
       const [reviewsLayout, insightsLayout, held, textIndex] = sections(stored.layout, 4);
       // Whatever is kept is copied out of the parts (the index its arrays, the layouts whole), so they
       // (about 80 MB at 100k reviews) can go as soon as they are loaded; in slices, like every fresh write.
       const clock = new SliceClock();
       const index = await runInSlices(TextIndex.decodeSteps(textIndex), clock);
       return {
-        reviews: await body('reviews'),
-        insights: await body('insights'),
-        reviewsGzip: joined(stored.reviews),
-        insightsGzip: joined(stored.insights),
+        reviews: await reviews.body,
+        insights: await insights.body,
+        reviewsGzip: reviews.gzip,
+        insightsGzip: insights.gzip,
         reviewsLayout: await runInSlices(joinSteps(reviewsLayout), clock),
         insightsLayout: await runInSlices(joinSteps(insightsLayout), clock),
         insightsCore: stored.insights_core,

@@ -289,6 +289,7 @@ function foldedTexts(pieces: readonly string[], ends: Int32Array): string[] {
   for (let d = 0, start = 0; d < ends.length; start = ends[d++]) {
     while (k < pieces.length && start >= pieceStart + pieces[k].length) pieceStart += pieces[k++].length;
     const end = ends[d];
+    if (end < start || end > total) throw new Error('TextIndex.decode: the stored texts do not fit their ends');
     if (k === pieces.length || end <= pieceStart + pieces[k].length) {
       out[d] = k === pieces.length ? '' : pieces[k].slice(start - pieceStart, end - pieceStart);
       continue;

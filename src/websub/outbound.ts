@@ -37,6 +37,7 @@ const loadUndici = () => (undici ??= import('undici'));
  */
 export class OutboundClient {
   #agent: Promise<Agent> | undefined;
+  #closed = false;
   /** One secure context for all connections: building it per connection would re-parse every root CA (~50 ms). */
   private readonly secureContext: SecureContext | undefined;
 
@@ -84,9 +85,11 @@ export class OutboundClient {
     }
     const refused = this.refuseUrl(url);
     if (refused) return { ok: false, error: refused };
-    const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.agent()]);
+    // Closed before its first call out, it has no Agent to refuse the call: it refuses it itself.
+    if (this.#closed) return { ok: false, error: 'the client is closed' };
     const signal = AbortSignal.timeout(this.config.requestTimeoutMs);
     try {
+      const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.agent()]);
       const res = await request(url, {
         dispatcher,
         method,
@@ -104,6 +107,7 @@ export class OutboundClient {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     if (this.#agent) await (await this.#agent).close();
   }
 }

@@ -161,6 +161,13 @@ describe('outbound client without the test setting', () => {
     }
   });
 
+  test('a client closed before its first call refuses every later one without connecting', async () => {
+    const client = new OutboundClient(HubConfigSchema.parse({ allowPrivateCallbacks: true }));
+    await client.close();
+    const r = await client.send('GET', 'https://127.0.0.1:9/');
+    assert.deepEqual(r, { ok: false, error: 'the client is closed' });
+  });
+
   test('refuseUrl allows loopback in the test setting only', () => {
     assert.match(refuseUrl(new URL('https://127.0.0.1/'), false) ?? '', /loopback/);
     assert.equal(refuseUrl(new URL('https://127.0.0.1/'), true), null);

@@ -6,8 +6,6 @@ import { StoreBusyError } from '../../domain/index.js';
 import type { Connected, ConnectOptions, DialectAdapter } from '../dialect.js';
 import type { Database } from '../schema.js';
 
-export const isSqliteUrl = (url: string) => !/^postgres(ql)?:\/\//i.test(url);
-
 /**
  * SQLite: one process and one writer. Reads of a consistent moment run on a second, read-only
  * connection to the same file (WAL lets it read while the first writes), so a long paged read does not
