@@ -7,17 +7,19 @@ import { StringDecoder } from 'node:string_decoder';
 export class PartsReader {
   #k = 0;
   #at = 0;
-  constructor(private readonly parts: readonly Buffer[]) {}
+  #remaining: number;
+  constructor(private readonly parts: readonly Buffer[]) {
+    this.#remaining = parts.reduce((n, p) => n + p.length, 0);
+  }
 
   get remaining(): number {
-    let n = -this.#at;
-    for (let k = this.#k; k < this.parts.length; k++) n += this.parts[k].length;
-    return n;
+    return this.#remaining;
   }
 
   /** The next `n` bytes, as slices of the parts (no copy); throws when fewer are left. */
   take(n: number, what: string): Buffer[] {
-    if (n < 0 || n > this.remaining) throw new Error(`${what} is cut short`);
+    if (n < 0 || n > this.#remaining) throw new Error(`${what} is cut short`);
+    this.#remaining -= n;
     const out: Buffer[] = [];
     while (n > 0) {
       const part = this.parts[this.#k];
