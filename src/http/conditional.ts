@@ -124,11 +124,29 @@ export function answerNow(headers: IncomingHttpHeaders, rep: Representation): An
   return answerAt(rep, slot(headers, rep));
 }
 
-/** The answer to a GET of `rep`, waiting for its coding to be made if need be. */
+/**
+ * A coding of a body up to this size is waited for (tens of milliseconds at most); a larger one (a
+ * dataset of a large corpus: seconds of CPU) is made in the background while the request is answered
+ * in identity, so a new revision is served at once to every client instead of after its compression.
+ */
+export const WAIT_FOR_CODING_UP_TO = 1 << 20;
+
+/** Whether Accept-Encoding refuses identity (RFC 9110 §12.5.3: `identity;q=0`, or `*;q=0` without naming it). */
+function refusesIdentity(header: string | undefined): boolean {
+  if (!header) return false;
+  const q = new Map(qualities(header));
+  return (q.get('identity') ?? q.get('*') ?? 1) <= 0;
+}
+
+/** The answer to a GET of `rep`: in the coding asked for, waiting for it only when the body is small (or identity is refused). */
 export async function answer(headers: IncomingHttpHeaders, rep: Representation): Promise<Answer> {
   const at = slot(headers, rep);
+  const now = answerAt(rep, at);
+  if (now) return now;
   // Null only for a 200 in a coding (slots 1 and 2), whose coding is then made.
-  return answerAt(rep, at) ?? (answerAt(rep, at, await rep.encoded(CODINGS[at] as Encoding)) as Answer);
+  const made = rep.encoded(CODINGS[at] as Encoding);
+  if (rep.length > WAIT_FOR_CODING_UP_TO && !refusesIdentity(headers['accept-encoding'])) return answerAt(rep, 0) as Answer;
+  return answerAt(rep, at, await made) as Answer;
 }
 
 /** Sends a pre-rendered body with validators through Fastify (the routes the fast path leaves to it, and every page). */

@@ -93,7 +93,10 @@ async function answers(server: RunningServer): Promise<Map<string, Raw>> {
   for (const path of DATASETS) {
     const first = await raw(server.url + path, 'GET', {});
     const header = (name: string) => first.headers.find(([n]) => n.toLowerCase() === name)?.[1] ?? '';
-    // GETs twice: the first request of a coding may wait for it to be compressed, the second finds it made.
+    // Both codings made first (identity refused waits for them), so no answer depends on how far a
+    // compression has got: a large body's first request in a coding not made yet comes in identity.
+    for (const coding of ['br', 'gzip']) await raw(server.url + path, 'GET', { 'accept-encoding': `${coding}, identity;q=0` });
+    // GETs twice: the second finds every answer made.
     for (const c of cases(path, header('etag'), header('last-modified')))
       for (const round of c.method === 'GET' ? [1, 2] : [1])
         out.set(`${c.method} ${c.path} ${JSON.stringify(c.headers)} #${round}`, await raw(server.url + c.path, c.method, c.headers));
@@ -137,9 +140,10 @@ test('datasets answer the same status, headers and bytes with the fast path as t
   for (const [key, r] of ahead)
     if (r.status >= 400) assert.deepEqual(Object.keys(JSON.parse(r.body.toString())).sort(), ['error', 'message'], key);
 
-  // The fast path answered the plain GETs it could (all but the first of each coding, which waits for
-  // compression, and those with a query or trailing slash); HEAD, OPTIONS and the rest went to Fastify.
+  // The fast path answered every plain GET compared (their codings were made), and each dataset's first
+  // GET; of the requests that made the codings, those it found made already. Those with a query or
+  // trailing slash, HEAD, OPTIONS and the rest went to Fastify.
   const plainGets = [...ahead.keys()].filter((k) => k.startsWith('GET') && !/\?|json\/ |xml\/ /.test(k)).length;
-  const codingsMade = DATASETS.length * 2;
-  assert.ok(served >= plainGets - codingsMade && served <= plainGets, `${served} of ${plainGets} plain GETs served ahead`);
+  const least = plainGets + DATASETS.length;
+  assert.ok(served >= least && served <= least + DATASETS.length * 2, `${served} served ahead: ${plainGets} plain GETs compared`);
 });

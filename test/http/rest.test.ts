@@ -5,6 +5,7 @@ import { parseFeed } from '@rowanmanning/feed-parser';
 import { XMLValidator } from 'fast-xml-parser';
 import type { RunningServer } from '../../src/app/index.js';
 import { JsonFeedSchema, type Review, ReviewsDocumentSchema } from '../../src/domain/index.js';
+import { WAIT_FOR_CODING_UP_TO } from '../../src/http/index.js';
 import { client, startTestServer } from '../helpers/index.js';
 
 let server: RunningServer;
@@ -116,14 +117,42 @@ describe('conditional GET and compression', () => {
       ['br', brotliDecompressSync],
       ['gzip', gunzipSync],
     ] as const) {
-      // undici decodes transparently; read the raw bytes with node:http instead.
-      const raw = await rawGet(`${server.url}/reviews.json`, { 'accept-encoding': enc });
+      // undici decodes transparently; read the raw bytes with node:http instead. Identity refused: the
+      // answer waits for the coding (a large body's first request may otherwise come in identity).
+      const raw = await rawGet(`${server.url}/reviews.json`, { 'accept-encoding': `${enc}, identity;q=0` });
       assert.equal(raw.headers['content-encoding'], enc);
       assert.deepEqual(decode(raw.body), identity);
       assert.notEqual(raw.headers.etag, plain.headers.get('etag'), 'each coding has its own strong ETag');
     }
     const prefersGzip = await rawGet(`${server.url}/reviews.json`, { 'accept-encoding': 'br;q=0.5, gzip' });
     assert.equal(prefersGzip.headers['content-encoding'], 'gzip');
+  });
+
+  test('a large body is answered at once in identity while its coding is made, then in that coding', async () => {
+    // A fresh server: nothing has asked for this revision's br coding yet.
+    const fresh = await startTestServer();
+    try {
+      const url = `${fresh.url}/insights.json`;
+      const identity = await rawGet(url, { 'accept-encoding': 'identity' });
+      assert.ok(identity.body.length > WAIT_FOR_CODING_UP_TO, `${identity.body.length} bytes: large enough to test`);
+      const first = await rawGet(url, { 'accept-encoding': 'br' });
+      assert.equal(first.headers['content-encoding'], undefined);
+      assert.equal(first.headers.vary, 'Accept-Encoding');
+      assert.equal(first.headers.etag, identity.headers.etag);
+      assert.ok(first.body.equals(identity.body));
+      // Identity refused: this one waits for the coding the first request started.
+      const refused = await rawGet(url, { 'accept-encoding': 'br, identity;q=0' });
+      assert.equal(refused.headers['content-encoding'], 'br');
+      assert.ok(brotliDecompressSync(refused.body).equals(identity.body));
+      const later = await rawGet(url, { 'accept-encoding': 'br' });
+      assert.equal(later.headers['content-encoding'], 'br');
+      assert.equal(later.headers.etag, refused.headers.etag);
+      // The identity answer's validator still matches a client that later accepts br.
+      const revalidated = await rawGet(url, { 'accept-encoding': 'br', 'if-none-match': first.headers.etag });
+      assert.equal(revalidated.status, 304);
+    } finally {
+      await fresh.close();
+    }
   });
 });
 
@@ -272,14 +301,16 @@ describe('errors, CORS, credentials, discovery', () => {
   });
 });
 
-function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: Record<string, string>; body: Buffer }> {
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
   return import('node:http').then(
     ({ get }) =>
       new Promise((resolve, reject) => {
         get(url, { headers }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c) => chunks.push(c));
-          res.on('end', () => resolve({ headers: res.headers as Record<string, string>, body: Buffer.concat(chunks) }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks) }),
+          );
         }).on('error', reject);
       }),
   );
