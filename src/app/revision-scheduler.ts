@@ -134,6 +134,8 @@ export class RevisionScheduler {
       if (built.from === 'full read') this.renewCorpus(catalog);
     }
     this.current = catalog;
+    // Served first; its lookup by id is made after, in slices.
+    void catalog.indexIds().catch((err) => this.opts.log.warn({ err }, 'indexing the reviews by id failed'));
     this.opts.log.info(
       {
         revision: catalog.revision,

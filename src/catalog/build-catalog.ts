@@ -337,7 +337,6 @@ async function finish(
   held: Review[],
   clock: SliceClock,
 ) {
-  const positions = await runInSlices(positionsOf(held), clock);
   const insights = await committed;
   return {
     revision: input.revision,
@@ -348,7 +347,6 @@ async function finish(
     // Main never re-renders the insights body (the engine does): its items are only read back by position.
     insightsJson: SplicedJson.fromLayout(insights.body, insights.layout, ids, [], insights.digest),
     insightsCore: insights.core,
-    positions,
     feeds: insights.feeds,
   };
 }

@@ -46,8 +46,6 @@ export interface CatalogParts {
   insightsCore: string;
   attribution: Attribution;
   index: ReviewIndex;
-  /** Review id → position (a build makes it a slice at a time; a snapshot load on first use). */
-  positions: Map<string, number> | null;
   /** Analyses this build made because none was stored (JSON, to be stored). */
   analysed: ReadonlyMap<string, string>;
   feeds: { json: Buffer; atom: Buffer };
@@ -90,7 +88,8 @@ export class Catalog {
   private readonly insightsCore: string;
   /** Analyses parsed from the insights body on first use, at the reviews' positions. */
   private readonly analyses: (ReviewAnalysis | undefined)[];
-  private positions: Map<string, number> | null;
+  /** Review id → position: made by indexIds once the catalog is served, or at once by a lookup before that. */
+  private positions: Map<string, number> | null = null;
 
   private constructor(parts: CatalogParts) {
     this.revision = parts.revision.id;
@@ -105,7 +104,6 @@ export class Catalog {
     this.insightsCore = parts.insightsCore;
     this.attribution = parts.attribution;
     this.index = parts.index;
-    this.positions = parts.positions;
     this.analysed = parts.analysed;
     this.analyses = new Array(parts.reviews.length);
     const ids = () => this.reviews.map((r) => r.id);
@@ -172,11 +170,20 @@ export class Catalog {
       insightsCore: input.insightsCore,
       attribution,
       index: ReviewIndex.create(reviews, attribution.technicians, attribution.services, undefined, undefined, input.textIndex),
-      positions: null,
       analysed: new Map(),
       feeds: renderFeeds(doc.business, reviews.slice(0, FEED_SIZE).map(plainReview), l, revision.created_at),
       gzipped: { reviews: input.reviewsGzip, insights: input.insightsGzip },
     });
+  }
+
+  /**
+   * Makes the id → position map in slices (100k map entries at 100k reviews: tens of milliseconds), so a
+   * revision is served without waiting for it and a permalink does not make it on the request path.
+   */
+  async indexIds(clock = new SliceClock()): Promise<void> {
+    if (this.positions) return;
+    const made = await runInSlices(positionsOf(this.reviews), clock);
+    this.positions ??= made;
   }
 
   private positionOf(id: string): number | undefined {

@@ -84,15 +84,26 @@ export class ReviewIndex {
       stored ??
       (yield* TextIndex.build(reviews, previous && { index: previous.index.text, docs: previous.index.reviews, fresh: previous.fresh }));
     const dates: string[] = new Array(reviews.length);
+    // On a previous index, each carried review's bits and date are copied from its previous position (in
+    // runs, a word at a time) and only the fresh reviews are read: one new review among 100k reads one.
+    const before = previous?.index;
+    const carried = before ? yield* carriedRuns(reviews, before.reviews, previous.fresh) : null;
+    const bitsOf = (old: Bits | undefined) => (carried && old ? copyRuns(old, carried.runs, words) : new Uint32Array(words));
+    const mapOf = (old: Map<string, Bits> | undefined) => new Map(old && [...old].map(([key, bits]) => [key, bitsOf(bits)]));
     const ratingExact: Bits[] = [];
-    const byTechnician = new Map<string, Bits>();
-    const byService = new Map<string, Bits>();
-    const bySource = new Map<string, Bits>();
-    const byLanguage = new Map<string, Bits>();
-    const withText = new Uint32Array(words);
-    const withReply = new Uint32Array(words);
-    for (let r = 0; r <= 5; r++) ratingExact.push(new Uint32Array(words));
+    const byTechnician = mapOf(before?.byTechnician);
+    const byService = mapOf(before?.byService);
+    const bySource = mapOf(before?.bySource);
+    const byLanguage = mapOf(before?.byLanguage);
+    const withText = bitsOf(before?.withText);
+    const withReply = bitsOf(before?.withReply);
+    for (let r = 0; r <= 5; r++) ratingExact.push(bitsOf(before?.ratingExact[r]));
     for (let i = 0; i < reviews.length; i++) {
+      const from = carried ? carried.from[i] : -1;
+      if (from >= 0) {
+        dates[i] = before!.dates[from];
+        continue;
+      }
       const r = reviews[i];
       dates[i] = r.date;
       set(ratingExact[r.rating], i);
@@ -378,6 +389,57 @@ function collect(bits: Bits, from: number, to: number, mask: Bits | null, out: n
       if (out.length >= want) return;
     }
   }
+}
+
+/**
+ * Where each review of the new order was in the previous one (-1: fresh), and the runs of consecutive
+ * carried positions as [to, from, length] triples. Carried reviews are the same objects in the same
+ * relative order, so one walk over both lists pairs them up.
+ */
+function* carriedRuns(
+  reviews: readonly Review[],
+  previous: readonly Review[],
+  fresh: ReadonlySet<unknown>,
+): Steps<{ from: Int32Array; runs: number[] }> {
+  const from = new Int32Array(reviews.length);
+  const runs: number[] = [];
+  let j = 0;
+  for (let i = 0; i < reviews.length; i++) {
+    if (fresh.has(reviews[i])) {
+      from[i] = -1;
+      continue;
+    }
+    while (j < previous.length && previous[j] !== reviews[i]) j++;
+    if (j === previous.length) throw new Error('ReviewIndex: a carried review is not in the previous revision');
+    from[i] = j;
+    const last = runs.length - 3;
+    if (last >= 0 && runs[last] + runs[last + 2] === i && runs[last + 1] + runs[last + 2] === j) runs[last + 2]++;
+    else runs.push(i, j, 1);
+    j++;
+    if (i % 8192 === 0) yield;
+  }
+  return { from, runs };
+}
+
+/** A new bitset with `old`'s bits moved by the runs ([to, from, length] triples); other bits clear. */
+function copyRuns(old: Bits, runs: readonly number[], words: number): Bits {
+  const out = new Uint32Array(words);
+  for (let k = 0; k < runs.length; k += 3) copyBits(old, runs[k + 1], out, runs[k], runs[k + 2]);
+  return out;
+}
+
+/** Bits [from, from + length) of `src` ORed into `dst` at `to`: bit by bit up to a word of `dst`, then a word at a time. */
+function copyBits(src: Bits, from: number, dst: Bits, to: number, length: number): void {
+  let k = 0;
+  const bit = (p: number) => (src[p >>> 5] >>> (p & 31)) & 1;
+  for (; k < length && ((to + k) & 31) !== 0; k++) if (bit(from + k)) set(dst, to + k);
+  const shift = (from + k) & 31;
+  for (; k + 32 <= length; k += 32) {
+    const w = (from + k) >>> 5;
+    // A shift of 32 is a shift of 0 in JavaScript: the aligned case takes the word as it is.
+    dst[(to + k) >>> 5] = shift === 0 ? src[w] : (src[w] >>> shift) | (src[w + 1] << (32 - shift));
+  }
+  for (; k < length; k++) if (bit(from + k)) set(dst, to + k);
 }
 
 function not(bits: Bits): Bits {

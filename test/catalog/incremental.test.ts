@@ -44,6 +44,10 @@ const change = fc.record({
       text: fc.constantFrom(...texts),
       rating: fc.integer({ min: 1, max: 5 }),
       dayShift: fc.integer({ min: -400, max: 400 }),
+      // What the search index keeps a set of positions for besides ratings and mentions.
+      source: fc.constantFrom('google', 'yelp', 'direct'),
+      language: fc.constantFrom('en', 'es', null),
+      reply: fc.boolean(),
     }),
     { maxLength: 3 },
   ),
@@ -91,6 +95,16 @@ const QUERIES = [
   { query: 'the tech', min_rating: 3, limit: 100 },
   { query: 'ete', limit: 50 },
   { rating: 5, since: '2024-01-01', limit: 100 },
+  // Every set the index keeps (carried a run at a time into an update's index): alone and combined.
+  { min_rating: 4, limit: 200 },
+  { mentions_technician: 'mike-delgado', limit: 200 },
+  { mentions_service: 'drain-cleaning', limit: 200 },
+  { source: 'yelp', limit: 200 },
+  { source: 'direct', has_owner_reply: false, limit: 200 },
+  { has_owner_reply: true, limit: 200 },
+  { language: 'es', limit: 200 },
+  { has_text: false, limit: 200 },
+  { has_text: true, rating: 2, sort: 'oldest' as const, limit: 200 },
 ];
 
 /** The catalog as another process loads it: from the stored snapshot (gzip-coded bodies and layout); the corpus thread takes it over. */
@@ -131,7 +145,16 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
         const ids = [...rows.keys()];
         for (const e of c.edit) {
           const old = rows.get(ids[e.pick % ids.length])!;
-          rows.set(old.id, { ...old, text: e.text, rating: e.rating, date: shiftDay(old.date, e.dayShift), version: `${old.version}+` });
+          rows.set(old.id, {
+            ...old,
+            text: e.text,
+            rating: e.rating,
+            date: shiftDay(old.date, e.dayShift),
+            source: e.source,
+            language: e.language,
+            owner_reply: e.reply ? { text: 'Thank you for calling us.', date: old.date } : null,
+            version: `${old.version}+`,
+          });
           changed.add(old.id);
         }
         if (c.republish && removed.length > 0) {
@@ -159,12 +182,11 @@ test('a catalog built on the previous one (built, or loaded from its snapshot) e
           JSON.stringify(scratch.insights),
           'the spliced insights are JSON.stringify of the document',
         );
-        for (const q of QUERIES)
-          assert.deepEqual(
-            incremental.search(q).reviews.map((r) => r.id),
-            scratch.search(q).reviews.map((r) => r.id),
-            JSON.stringify(q),
-          );
+        const answer = (c: Catalog, q: (typeof QUERIES)[number]) => {
+          const { matched, reviews } = c.search(q);
+          return { matched, ids: reviews.map((r) => r.id) };
+        };
+        for (const q of QUERIES) assert.deepEqual(answer(incremental, q), answer(scratch, q), JSON.stringify(q));
         for (const id of ids.slice(0, 20)) {
           assert.deepEqual(incremental.review(id), scratch.review(id));
           assert.deepEqual(incremental.analysisOf(id), scratch.analysisOf(id));
