@@ -75,16 +75,6 @@ export const attributionFor = (business: Business): Attribution => ({
   areas: createMentionMatcher(business.service_areas),
 });
 
-/** Review id → position, a slice at a time. */
-export function* positionsOf(reviews: readonly Review[]): Steps<Map<string, number>> {
-  const positions = new Map<string, number>();
-  for (let i = 0; i < reviews.length; i++) {
-    positions.set(reviews[i].id, i);
-    if (i % 4096 === 0) yield;
-  }
-  return positions;
-}
-
 const corpusRow = (r: StoredReview, stored: string | null): CorpusRow => ({
   id: r.id,
   rating: r.rating,
@@ -228,7 +218,7 @@ async function buildAll(input: CatalogFromStaged, engine: CorpusEngine, clock: S
     clock,
   );
   return {
-    ...(await finish(input, committed, ids, aggregateRating, held, clock)),
+    ...(await finish(input, committed, ids, aggregateRating, held)),
     reviewsJson: json.withValues(held),
     attribution,
     index,
@@ -279,7 +269,7 @@ async function buildUpdate(input: CatalogChanges, previous: Catalog, engine: Cor
   );
   const held = await runInSlices(holdAll(reviews, reviewsJson), clock);
   return {
-    ...(await finish(input, committed, ids, aggregateRating, held, clock)),
+    ...(await finish(input, committed, ids, aggregateRating, held)),
     reviewsJson: reviewsJson.withValues(held),
     attribution,
     index: await runInSlices(index.withReviews(held), clock),
@@ -335,7 +325,6 @@ async function finish(
   ids: readonly string[],
   aggregateRating: CatalogParts['aggregateRating'],
   held: Review[],
-  clock: SliceClock,
 ) {
   const insights = await committed;
   return {

@@ -12,16 +12,8 @@ import {
   type SinceResult,
 } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
-import { runAtOnce, runInSlices, SliceClock } from '../threads/index.js';
-import {
-  attributionFor,
-  buildParts,
-  type CatalogChanges,
-  type CatalogFromStaged,
-  type CatalogInput,
-  positionsOf,
-  stageAll,
-} from './build-catalog.js';
+import { runAtOnce, runInSlices, SliceClock, type Steps } from '../threads/index.js';
+import { attributionFor, buildParts, type CatalogChanges, type CatalogFromStaged, type CatalogInput, stageAll } from './build-catalog.js';
 import type { SeedBodies } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
 import { heldColumns, holdColumns, plainReview } from './lazy-review.js';
@@ -289,6 +281,16 @@ export class Catalog {
     const { parts, digest, ownedBytes } = this.reviewsJson.prefixDocument(doc, 'reviews', count);
     return new Representation(JSON_TYPE, parts, this.lastModified, { digest, ownedBytes, policy: PER_URL });
   }
+}
+
+/** Review id → position, a slice at a time. */
+function* positionsOf(reviews: readonly Review[]): Steps<Map<string, number>> {
+  const positions = new Map<string, number>();
+  for (let i = 0; i < reviews.length; i++) {
+    positions.set(reviews[i].id, i);
+    if (i % 4096 === 0) yield;
+  }
+  return positions;
 }
 
 /** The keyset position a search's cursor names, if it has one. */
