@@ -34,7 +34,7 @@ export const ConfigSchema = z
     REVIEWCAST_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** How often a server checks the store for a revision written by another process (SQLite, and PostgreSQL's fallback). */
-    REVIEWCAST_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(200),
+    REVIEWCAST_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(100),
     /**
      * How long the corpus thread (it keeps the corpus the next revision's insights are built on: about
      * 150 MB at 100k reviews) stays without work before it exits; the next revision starts another, which
