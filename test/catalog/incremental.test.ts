@@ -307,6 +307,29 @@ test('spliced JSON is JSON.stringify of the document, for arrays and objects, em
   );
 });
 
+test('a text index segment of a few documents (built from its sorted postings) is byte for byte the one the bucket passes build', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.option(fc.string({ unit: fc.constantFrom('a', 'b', 'é', 'ß', ' ', '🔧'), maxLength: 40 }), { nil: null }), {
+        maxLength: 64,
+      }),
+      fc.array(fc.constantFrom(...texts), { maxLength: 8 }),
+      (some, more) => {
+        const docs = some.map((text) => ({ text }));
+        const bytes = (index: TextIndex) => Buffer.concat(runAtOnce(index.encodeSteps()));
+        assert.ok(bytes(TextIndex.create(docs)).equals(bytes(TextIndex.create(docs, undefined, { fewDocs: 0 }))));
+        // A delta of a few, each way, on its own base (a base's texts are shared with the indexes carried on it).
+        const added = more.map((text) => ({ text }));
+        const next = [...added, ...docs];
+        const delta = (fewDocs?: number) =>
+          TextIndex.create(next, { index: TextIndex.create(docs), docs, fresh: new Set(added) }, { minDelta: 100, fewDocs });
+        assert.ok(bytes(delta()).equals(bytes(delta(0))));
+      },
+    ),
+    { numRuns: 200, seed: 11 },
+  );
+});
+
 test('the text index carried across revisions (and through its stored form) finds exactly what a substring scan finds, before and after its base is rebuilt', () => {
   const docs0 = storedReviews(200, 3).map((r) => ({ text: r.text }));
   let docs = docs0;
