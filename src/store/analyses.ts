@@ -11,8 +11,20 @@ export interface AnalysisContext {
  * another key (new text, new engine, renamed technicians) is stale. Byte-identical to the keys stored
  * before the store computed it, so existing databases keep their analyses.
  */
-export const analysisKey = (version: string, { engine, business: b }: AnalysisContext) =>
-  `${version}|${hashOf([engine, b.vertical, b.technicians, b.services, b.service_areas])}`;
+export const analysisKey = (version: string, ctx: AnalysisContext) => `${version}|${contextHash(ctx)}`;
+
+/** Each context's hash, made once: a build keys every row under one context (100k SHA-256s of the profile cost a second). */
+const contextHashes = new WeakMap<AnalysisContext, string>();
+
+function contextHash(ctx: AnalysisContext): string {
+  let hash = contextHashes.get(ctx);
+  if (hash === undefined) {
+    const b = ctx.business;
+    hash = hashOf([ctx.engine, b.vertical, b.technicians, b.services, b.service_areas]);
+    contextHashes.set(ctx, hash);
+  }
+  return hash;
+}
 
 /** An analysis to store: the review, the version of it that was analysed, and the analysis (JSON). */
 export interface AnalysisWrite {
