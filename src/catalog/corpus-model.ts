@@ -4,7 +4,7 @@ import type { Revision } from '../store/index.js';
 import type { CorpusReview, Engine, InsightRow, InsightRowMaker } from './engine.js';
 import { analyzerOptions } from './engine.js';
 import { renderFeeds } from './render/feeds.js';
-import { type Allocate, SplicedJson } from './render/spliced-json.js';
+import { type Allocate, RawJson, SplicedJson } from './render/spliced-json.js';
 import { type FoundMentions, union } from './to-review.js';
 
 /** What the corpus needs of a changed row that is published. */
@@ -107,7 +107,8 @@ const analyzerKey = (b: Business) => JSON.stringify([b.vertical, b.technicians, 
 interface StagedRows {
   business: Business;
   changed: Set<string>;
-  fresh: Map<string, { row: InsightRow; analysis: ReviewAnalysis }>;
+  /** Each staged row's insight row and its analysis as JSON (what per_review renders: the object is not kept). */
+  fresh: Map<string, { row: InsightRow; json: RawJson }>;
 }
 
 /**
@@ -173,8 +174,11 @@ export class CorpusModel {
     const maker = this.rowsFor(s.business.vertical);
     for (const row of rows) {
       let analysis: ReviewAnalysis;
-      if (row.stored !== null) analysis = JSON.parse(row.stored) as ReviewAnalysis;
-      else {
+      let json: string;
+      if (row.stored !== null) {
+        json = row.stored;
+        analysis = JSON.parse(json) as ReviewAnalysis;
+      } else {
         analysis = this.analyzerFor(s.business).analyze({
           id: row.id,
           rating: row.rating,
@@ -182,7 +186,8 @@ export class CorpusModel {
           title: row.title,
           language: row.language,
         });
-        s.analysed.set(row.id, JSON.stringify(analysis));
+        json = JSON.stringify(analysis);
+        s.analysed.set(row.id, json);
       }
       // Only rows whose analysis found a mention are answered (most find none: no entry means none).
       if (analysis.technicians.length + analysis.services.length + analysis.service_areas.length > 0)
@@ -196,7 +201,8 @@ export class CorpusModel {
         services: union(row.services, analysis.services),
         service_area: row.service_area ?? analysis.service_areas[0] ?? null,
       };
-      s.fresh.set(row.id, { row: maker.row(review, analysis), analysis });
+      // The stored JSON is what JSON.stringify made of this analysis: per_review renders it as it is.
+      s.fresh.set(row.id, { row: maker.row(review, analysis), json: new RawJson(json) });
     }
   }
 
@@ -223,7 +229,7 @@ export class CorpusModel {
     const n = kept + input.freshIds.length;
     const ids: string[] = new Array(n);
     const rows: InsightRow[] = new Array(n);
-    // What the render is given per item: a fresh analysis, or the id a carried item stands under.
+    // What the render is given per item: a fresh analysis (its JSON), or the id a carried item stands under.
     const values: unknown[] = new Array(n);
     const freshValues = new Set<unknown>();
     // The held order without the changed ids, and the staged rows at the places the catalog gave them:
@@ -237,8 +243,8 @@ export class CorpusModel {
         if (!item) throw new Error(`CorpusModel: ${id} was not staged`);
         ids[k] = id;
         rows[k] = item.row;
-        values[k] = item.analysis;
-        freshValues.add(item.analysis);
+        values[k] = item.json;
+        freshValues.add(item.json);
       } else {
         while (staged.changed.has(prevIds[p])) p++;
         const id = prevIds[p];

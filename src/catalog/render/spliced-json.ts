@@ -3,6 +3,16 @@ import { endianness } from 'node:os';
 import { type Allocate, type GrowableMemory, growablePrivate, growTo, runAtOnce, type Steps, TOUCH_STEP } from '../../threads/index.js';
 
 const DIGEST = 32;
+
+/**
+ * A value already in JSON (an analysis as the store keeps it, made by JSON.stringify): rendered as its
+ * text, so a build does not parse it into objects only to stringify them again.
+ */
+export class RawJson {
+  constructor(readonly json: string) {}
+}
+
+const jsonOf = (value: unknown) => (value instanceof RawJson ? value.json : JSON.stringify(value));
 /** Typed arrays are copied as bytes where the host order is the stored one (little-endian), instead of a word at a time. */
 const HOST_LE = endianness() === 'LE';
 
@@ -150,7 +160,7 @@ export class SplicedJson {
         lengths[i] = previous!.lengths[j];
         guess = j + 1;
       } else {
-        const bytes = Buffer.from(kind === 'array' ? JSON.stringify(value) : `${JSON.stringify(key)}:${JSON.stringify(value)}`);
+        const bytes = Buffer.from(kind === 'array' ? jsonOf(value) : `${JSON.stringify(key)}:${jsonOf(value)}`);
         rendered[i] = bytes;
         lengths[i] = bytes.length;
         hash('sha256', bytes, 'buffer').copy(digests, i * DIGEST);
@@ -216,7 +226,7 @@ export class SplicedJson {
       if (i > 0) out.write(',');
       starts[i] = out.length;
       const value = values[i];
-      lengths[i] = out.write(kind === 'array' ? JSON.stringify(value) : `${JSON.stringify(keys[i])}:${JSON.stringify(value)}`);
+      lengths[i] = out.write(kind === 'array' ? jsonOf(value) : `${JSON.stringify(keys[i])}:${jsonOf(value)}`);
       hash('sha256', out.bytes(starts[i], lengths[i]), 'buffer').copy(digests, i * DIGEST);
       written?.(i, starts[i], lengths[i]);
       if (i % 64 === 0) yield;
