@@ -1,6 +1,7 @@
 // Quotable sentences. A quote is always text.slice(start, end) of the review it names, so it is an exact
 // substring by construction; length bounds keep quotes readable in a card or an agent's answer.
 import type { Polarity } from '../../domain/index.js';
+import { type Positions, rowList } from './order.js';
 import type { Accumulator, Row } from './rows.js';
 
 const MIN_QUOTE_CHARS = 25;
@@ -47,23 +48,60 @@ export class TopQuotes {
 
 /**
  * The corpus's pull quote: the strongest praise of an aspect (the sentence a review's positive aspect
- * points at), from a 4–5 star review when any exists.
+ * points at), from a 4–5 star review when any exists. Like an aspect's quotes, it is chosen again from
+ * its candidates (the reviews praising any aspect, in corpus order) when they change.
  */
-export class PullQuoteAccumulator implements Accumulator<{ text: string; reviewId: string | null }> {
-  private readonly best = new TopQuotes(1);
-  private readonly fallback = new TopQuotes(1);
+export class PullQuoteAccumulator implements Accumulator {
+  private readonly best = new Candidates();
+  private readonly fallback = new Candidates();
 
-  add(row: Row): void {
-    const top = row.review.rating >= 4 ? this.best : this.fallback;
-    for (const aspect of row.analysis.aspects) {
-      if (aspect.polarity !== 'positive' || !top.accepts(aspect.score)) continue;
-      const text = sentenceText(row, aspect.sentence);
-      if (text !== null) top.offer({ reviewId: row.review.id, text, polarity: 'positive', strength: aspect.score });
-    }
+  add(row: Row, at?: Positions): void {
+    if (praises(row)) this.of(row).add(row, at);
+  }
+
+  remove(row: Row): void {
+    if (praises(row)) this.of(row).remove(row);
+  }
+
+  private of(row: Row): Candidates {
+    return row.review.rating >= 4 ? this.best : this.fallback;
   }
 
   result(): { text: string; reviewId: string | null } {
-    const chosen = this.best.items[0] ?? this.fallback.items[0];
+    const chosen = this.best.top() ?? this.fallback.top();
     return chosen ? { text: chosen.text, reviewId: chosen.reviewId } : { text: '', reviewId: null };
+  }
+}
+
+const praises = (row: Row): boolean => row.analysis.aspects.some((a) => a.polarity === 'positive');
+
+/** Reviews praising an aspect, in corpus order, and the quote they give (null once they change). */
+class Candidates {
+  private readonly rows = rowList();
+  private chosen: TopQuotes | null = null;
+
+  add(row: Row, at?: Positions): void {
+    if (at) this.rows.insert(row, [row], at);
+    else this.rows.push(row);
+    this.chosen = null;
+  }
+
+  remove(row: Row): void {
+    this.rows.remove(row);
+    this.chosen = null;
+  }
+
+  top(): QuoteCandidate | undefined {
+    if (!this.chosen) {
+      const top = (this.chosen = new TopQuotes(1));
+      for (const row of this.rows.items) {
+        for (const aspect of row.analysis.aspects) {
+          if (aspect.polarity !== 'positive' || !top.accepts(aspect.score)) continue;
+          const text = sentenceText(row, aspect.sentence);
+          if (text !== null) top.offer({ reviewId: row.review.id, text, polarity: 'positive', strength: aspect.score });
+        }
+      }
+    }
+    return this.chosen.items[0];
   }
 }
