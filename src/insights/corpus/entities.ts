@@ -75,10 +75,9 @@ export class EntityAccumulator implements Accumulator {
     for (let mask = row.aspectMask, bit = 0; mask !== 0; mask >>>= 1, bit++) if (mask & 1) a.aspects[bit] += sign;
   }
 
-  /** `at`: the corpus's positions, which place the ids the profile does not name. */
-  result(at: Positions): EntityInsight[] {
+  result(): EntityInsight[] {
     const out: EntityInsight[] = [];
-    for (const [id, a] of this.listed(at)) {
+    for (const [id, a] of this.acc) {
       out.push({
         id,
         name: this.names.get(id) ?? id,
@@ -89,23 +88,10 @@ export class EntityAccumulator implements Accumulator {
         example_review_ids: a.rows.firstIds(EXAMPLES),
       });
     }
+    // Ids the profile does not name come and go, so they stand in the map in another order than a pass
+    // meets them; that order never shows: they tie with none of each other (distinct ids are their names),
+    // and a profile's entity sharing a name with one comes before it either way.
     return out.sort((x, y) => y.review_count - x.review_count || (x.name < y.name ? -1 : 1));
-  }
-
-  /**
-   * The entities in the order a pass in corpus order meets them (the sort above keeps it for equal names):
-   * the profile's, then each other id where its newest review names it first.
-   */
-  private listed(at: Positions): [string, Acc][] {
-    const known: [string, Acc][] = [];
-    const others: [string, Acc][] = [];
-    for (const entry of this.acc) (this.names.has(entry[0]) ? known : others).push(entry);
-    if (others.length > 1)
-      others.sort(([x, a], [y, b]) => {
-        const [rx, ry] = [a.rows.items[0], b.rows.items[0]];
-        return rx === ry ? this.idsOf(rx).indexOf(x) - this.idsOf(ry).indexOf(y) : at.compare(rx, ry);
-      });
-    return known.concat(others);
   }
 
   private topAspects(counts: Int32Array): string[] {

@@ -3,7 +3,7 @@
 // in corpus order that a revision updates where its rows go, instead of rebuilding it from every row.
 import type { Row } from './rows.js';
 
-/** Where rows stand in one corpus (newest first): dates order most pairs, the list the rows of one date. */
+/** Where rows stand in one corpus (newest first), found by date and then among the rows of that date. */
 export class Positions {
   private readonly known = new Map<Row, number>();
 
@@ -21,12 +21,6 @@ export class Positions {
       if (rows[i] === row) return i;
     }
     throw new Error(`Positions: review ${row.review.id} is not in the corpus among its date`);
-  }
-
-  /** Negative when `a` comes first (is newer, or of the same date and earlier in the list). */
-  compare(a: Row, b: Row): number {
-    if (a.review.date !== b.review.date) return a.review.date > b.review.date ? -1 : 1;
-    return this.of(a) - this.of(b);
   }
 }
 

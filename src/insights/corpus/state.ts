@@ -123,10 +123,9 @@ export class CorpusInsights {
     const latest = rows.length === 0 ? null : rows[0].review.date;
     const dateRange = latest === null ? { earliest: null, latest: null } : { earliest: rows[rows.length - 1].review.date, latest };
     const aspects = this.aspects.result();
-    const at = new Positions(rows);
-    const technicians = this.technicians.result(at);
-    const services = this.services.result(at);
-    const areas = this.areas.result(at);
+    const technicians = this.technicians.result();
+    const services = this.services.result();
+    const areas = this.areas.result();
     const problems = this.problems.result();
     const { monthly, trend, detail } = this.temporal.result(latest);
     const quote = this.quote.result();
