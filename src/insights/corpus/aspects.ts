@@ -3,7 +3,7 @@
 import type { AspectInsight, Polarity, ReviewAspect } from '../../domain/index.js';
 import { Ordered, type Positions } from './order.js';
 import { percentages } from './percent.js';
-import { sentenceText, TopQuotes } from './quotes.js';
+import { sentenceText, TopQuotes, Wordings } from './quotes.js';
 import { type Accumulator, bump, milli, milliMean, type Row, topKeys } from './rows.js';
 
 const TOP_PHRASES = 5;
@@ -17,15 +17,26 @@ interface Mention {
   aspect: ReviewAspect;
 }
 
+type Quoted = 'positive' | 'negative';
+
+const rowOfMention = (m: Mention): Row => m.row;
+/** A block of quotable mentions summarised by its wordings, so a scan skips the blocks that cannot move the quotes kept. */
+const wordings = {
+  empty: () => new Wordings(QUOTES_PER_POLARITY + 1),
+  add: (w: Wordings, { row, aspect }: Mention) => w.add(sentenceText(row, aspect.sentence), Math.abs(aspect.score)),
+};
+
 interface Acc {
   counts: Record<Polarity, number>;
   /** Scores in thousandths (rows.ts milli). */
   scoreSum: number;
   phrases: Map<string, number>;
-  /** Every mention in corpus order: the examples are its first, the quotes its strongest. */
+  /** Every mention in corpus order: the examples are its first. */
   mentions: Ordered<Mention>;
-  /** The quotes of the mentions as they are; null when a mention came or went since they were chosen. */
-  quotes: { positive: TopQuotes; negative: TopQuotes } | null;
+  /** The positive and the negative mentions in corpus order, the quotes their strongest. */
+  quotable: Record<Quoted, Ordered<Mention, Wordings>>;
+  /** The quotes of the mentions as they are; null when a quotable mention came or went since they were chosen. */
+  quotes: Record<Quoted, TopQuotes> | null;
 }
 
 export class AspectAccumulator implements Accumulator {
@@ -37,7 +48,8 @@ export class AspectAccumulator implements Accumulator {
         counts: { positive: 0, neutral: 0, negative: 0, conflict: 0 },
         scoreSum: 0,
         phrases: new Map(),
-        mentions: new Ordered((m) => m.row),
+        mentions: new Ordered(rowOfMention),
+        quotable: { positive: new Ordered(rowOfMention, wordings), negative: new Ordered(rowOfMention, wordings) },
         quotes: null,
       });
     }
@@ -46,31 +58,31 @@ export class AspectAccumulator implements Accumulator {
   add(row: Row, at?: Positions): void {
     // Review-level aspects only: each carries its phrase and the sentence to quote, so the hot loop never
     // touches the sentences (at 100k reviews the cost of this pass is memory traffic).
-    let placed: Map<Acc, Mention[]> | undefined;
+    let placed: Map<Ordered<Mention, unknown>, Mention[]> | undefined;
     for (const aspect of row.analysis.aspects) {
       const a = this.count(aspect, 1);
       if (!a) continue;
       const mention = { row, aspect };
-      if (!at) a.mentions.push(mention);
-      else {
-        placed ??= new Map();
-        const mine = placed.get(a);
-        if (mine) mine.push(mention);
-        else placed.set(a, [mention]);
+      for (const list of listsOf(a, aspect)) {
+        if (!at) list.push(mention);
+        else {
+          placed ??= new Map();
+          const mine = placed.get(list);
+          if (mine) mine.push(mention);
+          else placed.set(list, [mention]);
+        }
       }
     }
-    if (placed) for (const [a, mine] of placed) a.mentions.insert(row, mine, at as Positions);
+    if (placed) for (const [list, mine] of placed) list.insert(row, mine, at as Positions);
   }
 
   remove(row: Row): void {
-    const seen = new Set<Acc>();
+    const lists = new Set<Ordered<Mention, unknown>>();
     for (const aspect of row.analysis.aspects) {
       const a = this.count(aspect, -1);
-      if (a && !seen.has(a)) {
-        seen.add(a);
-        a.mentions.remove(row);
-      }
+      if (a) for (const list of listsOf(a, aspect)) lists.add(list);
     }
+    for (const list of lists) list.remove(row);
   }
 
   /** Counts a mention in (+1) or out (-1); its aspect's record, or undefined for an id not reported. */
@@ -107,33 +119,42 @@ export class AspectAccumulator implements Accumulator {
         score: milliMean(a.scoreSum, mentions),
         top_phrases: topKeys(a.phrases, TOP_PHRASES),
         example_review_ids: a.mentions.firstIds(EXAMPLES),
-        quotes: balancedQuotes((a.quotes ??= quotesOf(a.mentions.items)), positive >= negative),
+        quotes: balancedQuotes((a.quotes ??= quotesOf(a.quotable)), positive >= negative),
       };
     });
     return out.sort((x, y) => y.mention_count - x.mention_count);
   }
 }
 
+/** The lists a mention stands in: its aspect's mentions, and its polarity's when that is quoted. */
+const listsOf = (a: Acc, aspect: ReviewAspect): Ordered<Mention, unknown>[] =>
+  aspect.polarity === 'positive' || aspect.polarity === 'negative' ? [a.mentions, a.quotable[aspect.polarity]] : [a.mentions];
+
 /**
  * The strongest quotes of each polarity, offered in corpus order: which survive depends on the order
  * (ties keep the newer; a wording or review already kept turns a later one away), so an aspect whose
- * mentions changed chooses again from all of them rather than patching the last choice.
+ * quotable mentions changed chooses again from all of them rather than patching the last choice. The
+ * scan skips the blocks of mentions that cannot move them, which is most of them.
  */
-function quotesOf(mentions: readonly Mention[]): { positive: TopQuotes; negative: TopQuotes } {
+function quotesOf(quotable: Record<Quoted, Ordered<Mention, Wordings>>): Record<Quoted, TopQuotes> {
   const quotes = { positive: new TopQuotes(QUOTES_PER_POLARITY), negative: new TopQuotes(QUOTES_PER_POLARITY) };
-  for (const { row, aspect } of mentions) {
-    if (aspect.polarity !== 'positive' && aspect.polarity !== 'negative') continue;
-    const top = quotes[aspect.polarity];
-    const strength = Math.abs(aspect.score);
-    if (!top.accepts(strength)) continue;
-    const text = sentenceText(row, aspect.sentence);
-    if (text !== null) top.offer({ reviewId: row.review.id, text, polarity: aspect.polarity, strength });
+  for (const polarity of ['positive', 'negative'] as const) {
+    const top = quotes[polarity];
+    quotable[polarity].scan(
+      ({ row, aspect }) => {
+        const strength = Math.abs(aspect.score);
+        if (!top.accepts(strength)) return;
+        const text = sentenceText(row, aspect.sentence);
+        if (text !== null) top.offer({ reviewId: row.review.id, text, polarity, strength });
+      },
+      (w) => top.unmovedBy(w),
+    );
   }
   return quotes;
 }
 
 /** The best quote of each polarity, then one more of the majority polarity: a fair picture in three lines. */
-function balancedQuotes(quotes: { positive: TopQuotes; negative: TopQuotes }, mostlyPositive: boolean) {
+function balancedQuotes(quotes: Record<Quoted, TopQuotes>, mostlyPositive: boolean) {
   const [major, minor] = mostlyPositive ? [quotes.positive.items, quotes.negative.items] : [quotes.negative.items, quotes.positive.items];
   const chosen = [major[0], minor[0], major[1]].filter((q) => q !== undefined).slice(0, MAX_QUOTES);
   return chosen.map((q) => ({ review_id: q.reviewId, text: q.text, sentiment: q.polarity }));

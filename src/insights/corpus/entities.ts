@@ -136,7 +136,7 @@ export class ProblemAccumulator implements Accumulator {
       const a = this.acc.get(id);
       if (!a) continue;
       a.remove(row);
-      if (a.items.length === 0) this.acc.delete(id);
+      if (a.size === 0) this.acc.delete(id);
     }
   }
 
@@ -145,7 +145,7 @@ export class ProblemAccumulator implements Accumulator {
       .map(([id, a]) => ({
         id,
         label: this.labels.get(id) as string,
-        review_count: a.items.length,
+        review_count: a.size,
         example_review_ids: a.firstIds(EXAMPLES),
       }))
       .sort((x, y) => y.review_count - x.review_count || (x.id < y.id ? -1 : 1));
