@@ -113,9 +113,10 @@ interface StagedRows {
 /**
  * Everything about a corpus that is computed from analyses: the per-review analyses themselves (stored
  * ones parsed, missing ones made), the corpus insights and the per_review body; and the feeds, whose
- * rendering is slow too. It keeps the previous revision's corpus, and the engine its insights' state,
- * so a revision costs about its changes. It runs on a worker thread (CorpusWorker), keeping that work off the event loop;
- * the catalog on the main thread gets the mentions it needs for reviews and the rendered bodies.
+ * rendering is slow too. It keeps the previous revision's corpus, and the engine the state of its
+ * insights, so a revision's insights cost about its changes. It runs on a worker thread (CorpusWorker),
+ * keeping that work off the event loop; the catalog on the main thread gets the mentions it needs for
+ * reviews and the rendered bodies.
  */
 export class CorpusModel {
   private held: Held | null = null;

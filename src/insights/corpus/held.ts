@@ -1,7 +1,8 @@
 // Rows a corpus keeps between revisions. Each analysis is reduced to what the insight builders read
 // (sentiment, review-level aspects, problems, phrases and the sentences its aspects quote), its strings
-// shared across rows, so a revision's insights are one pass over kept rows: no stored analysis is parsed
-// again, and a kept row costs a few hundred bytes instead of the whole parsed analysis.
+// shared across rows: no stored analysis is parsed again, and a kept row costs a few hundred bytes instead
+// of the whole parsed analysis. The builders' state over them is kept too, so a revision moves it by its
+// changed rows instead of passing over every row (state.ts).
 import { type Insights, Interner, type ReviewAnalysis, type ReviewAspect } from '../../domain/index.js';
 import { type Lexicon, loadLexicon } from '../lexicon.js';
 import { aspectIndexOf } from './build.js';
