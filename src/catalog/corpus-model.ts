@@ -114,9 +114,10 @@ interface StagedRows {
 /**
  * Everything about a corpus that is computed from analyses: the per-review analyses themselves (stored
  * ones parsed, missing ones made), the corpus insights and the per_review body; and the feeds, whose
- * rendering is slow too. It keeps the previous revision's corpus, so a revision costs its changes plus
- * one insights pass. It runs on a worker thread (CorpusWorker), keeping that work off the event loop;
- * the catalog on the main thread gets the mentions it needs for reviews and the rendered bodies.
+ * rendering is slow too. It keeps the previous revision's corpus, and the engine the state of its
+ * insights, so a revision's insights cost about its changes. It runs on a worker thread (CorpusWorker),
+ * keeping that work off the event loop; the catalog on the main thread gets the mentions it needs for
+ * reviews and the rendered bodies.
  */
 export class CorpusModel {
   private held: Held | null = null;
@@ -224,8 +225,9 @@ export class CorpusModel {
     this.staged = null;
     const held = this.held;
     const prevIds = held?.ids ?? [];
-    let kept = 0;
-    for (const id of prevIds) if (!staged.changed.has(id)) kept++;
+    const removed: InsightRow[] = [];
+    for (let i = 0; i < prevIds.length; i++) if (staged.changed.has(prevIds[i])) removed.push(held!.rows[i]);
+    const kept = prevIds.length - removed.length;
     const n = kept + input.freshIds.length;
     const ids: string[] = new Array(n);
     const rows: InsightRow[] = new Array(n);
@@ -234,6 +236,7 @@ export class CorpusModel {
     const freshValues = new Set<unknown>();
     // The held order without the changed ids, and the staged rows at the places the catalog gave them:
     // the same merge as the catalog's, so both orders agree.
+    const added: InsightRow[] = [];
     let p = 0;
     let f = 0;
     for (let k = 0; k < n; k++) {
@@ -243,6 +246,7 @@ export class CorpusModel {
         if (!item) throw new Error(`CorpusModel: ${id} was not staged`);
         ids[k] = id;
         rows[k] = item.row;
+        added.push(item.row);
         values[k] = item.json;
         freshValues.add(item.json);
       } else {
@@ -257,6 +261,8 @@ export class CorpusModel {
       business: staged.business,
       rows,
       generatedAt: input.revision.created_at,
+      // The maker's last rows are the held ones unless the corpus was seeded since; it checks.
+      since: held ? { rows: held.rows, removed, added } : undefined,
     });
     // per_review in corpus order, which is the catalog's (newest first): a property test holds the bytes to JSON.stringify.
     const perReview = SplicedJson.render(
@@ -290,6 +296,9 @@ export class CorpusModel {
     const perReview = SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids);
     const maker = this.rowsFor(doc.business.vertical);
     const rows = reviews.map((r, i) => maker.row(r, analysisIn(perReview, i, r.id)));
+    // The maker's insight state over these rows is made now, in the take-over, so the next revision moves
+    // it by its changes instead of passing over every row (the document made here is not used).
+    maker.insights({ business: doc.business, rows, generatedAt: '' });
     this.held = { revision, vertical: doc.business.vertical, ids, rows, perReview };
     this.staged = null;
   }

@@ -40,8 +40,17 @@ type InsightsBusiness = { vertical: string; name?: string } & {
 
 export interface InsightRowMaker {
   row(review: CorpusReview, analysis: ReviewAnalysis): InsightRow;
-  /** buildInsights of the rows' reviews and analyses, with per_review an empty placeholder. */
-  insights(input: { business: InsightsBusiness; rows: readonly InsightRow[]; generatedAt: string }): Insights;
+  /**
+   * buildInsights of the rows' reviews and analyses, with per_review an empty placeholder. `since`: the
+   * rows of the maker's previous call, and which of them `rows` lacks and which it adds (the others in
+   * the same order), so the maker can update that call's result rather than pass over every row.
+   */
+  insights(input: {
+    business: InsightsBusiness;
+    rows: readonly InsightRow[];
+    generatedAt: string;
+    since?: { rows: readonly InsightRow[]; removed: readonly InsightRow[]; added: readonly InsightRow[] };
+  }): Insights;
 }
 
 /** The engine a worker thread was given the module of. */

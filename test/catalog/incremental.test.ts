@@ -382,3 +382,38 @@ test('the text index carried across revisions (and through its stored form) find
     }
   }
 });
+
+test('a corpus that took a revision over moves its insights by the next revision’s change, not by a pass over every row', async () => {
+  const rows = new Map(base.map((r) => [r.id, r]));
+  const first = await Catalog.fromReviews({ ...common(1), rows, analyses: stored(rows.values()) }, new LocalCorpus(engine));
+  // An engine whose kept rows report reads of their aspect mask: a pass over the corpus reads every row's.
+  const read = new Set<object>();
+  let watching = false;
+  const watched = {
+    ...engine,
+    insightRows: (vertical: string) => {
+      const maker = engine.insightRows(vertical);
+      return {
+        row: (...args: Parameters<typeof maker.row>) =>
+          new Proxy(maker.row(...args), {
+            get(target, key, receiver) {
+              if (watching && key === 'aspectMask') read.add(receiver);
+              return Reflect.get(target, key, receiver);
+            },
+          }),
+        insights: maker.insights.bind(maker),
+      };
+    },
+  };
+  const corpus = new LocalCorpus(watched);
+  await corpus.seed(first.revision, first.seedBodies());
+  const fresh = extra[0];
+  rows.set(fresh.id, fresh);
+  watching = true;
+  const next = await Catalog.update(first, { ...common(2), changes: new Map([[fresh.id, fresh]]), analyses: stored([fresh]) }, corpus);
+  watching = false;
+  assert.equal(next.reviews.length, base.length + 1);
+  assert.ok(read.size <= 1, `${read.size} kept rows read for one new review`);
+  const scratch = await build(rows, 2);
+  assert.ok(next.representations.insights.body.equals(scratch.representations.insights.body));
+});

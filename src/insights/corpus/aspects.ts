@@ -1,25 +1,45 @@
 // Aspect insights: per aspect, how many reviews mention it and with which polarity (review-level, as stored
 // in each analysis's `aspects`), the most frequent phrases, newest examples and the strongest quotes.
-import type { AspectInsight, Polarity } from '../../domain/index.js';
-import { round } from '../score.js';
+import type { AspectInsight, Polarity, ReviewAspect } from '../../domain/index.js';
+import { Ordered, type Positions } from './order.js';
 import { percentages } from './percent.js';
-import { sentenceText, TopQuotes } from './quotes.js';
-import { type Accumulator, mean, type Row, topKeys } from './rows.js';
+import { sentenceText, TopQuotes, Wordings } from './quotes.js';
+import { type Accumulator, bump, milli, milliMean, type Row, topKeys } from './rows.js';
 
 const TOP_PHRASES = 5;
 const EXAMPLES = 5;
 const QUOTES_PER_POLARITY = 2;
 const MAX_QUOTES = 3;
 
-interface Acc {
-  counts: Record<Polarity, number>;
-  scoreSum: number;
-  phrases: Map<string, number>;
-  examples: string[];
-  quotes: { positive: TopQuotes; negative: TopQuotes };
+/** One aspect of one row, as an aspect's mentions keep it. */
+interface Mention {
+  row: Row;
+  aspect: ReviewAspect;
 }
 
-export class AspectAccumulator implements Accumulator<AspectInsight[]> {
+type Quoted = 'positive' | 'negative';
+
+const rowOfMention = (m: Mention): Row => m.row;
+/** A block of quotable mentions summarised by its wordings, so a scan skips the blocks that cannot move the quotes kept. */
+const wordings = {
+  empty: () => new Wordings(QUOTES_PER_POLARITY + 1),
+  add: (w: Wordings, { row, aspect }: Mention) => w.add(sentenceText(row, aspect.sentence), Math.abs(aspect.score)),
+};
+
+interface Acc {
+  counts: Record<Polarity, number>;
+  /** Scores in thousandths (rows.ts milli). */
+  scoreSum: number;
+  phrases: Map<string, number>;
+  /** Every mention in corpus order: the examples are its first. */
+  mentions: Ordered<Mention>;
+  /** The positive and the negative mentions in corpus order, the quotes their strongest. */
+  quotable: Record<Quoted, Ordered<Mention, Wordings>>;
+  /** The quotes of the mentions as they are; null when a quotable mention came or went since they were chosen. */
+  quotes: Record<Quoted, TopQuotes> | null;
+}
+
+export class AspectAccumulator implements Accumulator {
   private readonly acc = new Map<string, Acc>();
 
   constructor(private readonly taxonomy: { id: string; label: string }[]) {
@@ -28,30 +48,54 @@ export class AspectAccumulator implements Accumulator<AspectInsight[]> {
         counts: { positive: 0, neutral: 0, negative: 0, conflict: 0 },
         scoreSum: 0,
         phrases: new Map(),
-        examples: [],
-        quotes: { positive: new TopQuotes(QUOTES_PER_POLARITY), negative: new TopQuotes(QUOTES_PER_POLARITY) },
+        mentions: new Ordered(rowOfMention),
+        quotable: { positive: new Ordered(rowOfMention, wordings), negative: new Ordered(rowOfMention, wordings) },
+        quotes: null,
       });
     }
   }
 
-  add(row: Row): void {
+  add(row: Row, at?: Positions): void {
     // Review-level aspects only: each carries its phrase and the sentence to quote, so the hot loop never
     // touches the sentences (at 100k reviews the cost of this pass is memory traffic).
+    let placed: Map<Ordered<Mention, unknown>, Mention[]> | undefined;
     for (const aspect of row.analysis.aspects) {
-      const a = this.acc.get(aspect.id);
-      // An analysis from another taxonomy (vertical changed, not yet recomputed) has ids we do not report.
+      const a = this.count(aspect, 1);
       if (!a) continue;
-      a.counts[aspect.polarity]++;
-      a.scoreSum += aspect.score;
-      if (a.examples.length < EXAMPLES) a.examples.push(row.review.id);
-      if (aspect.phrase !== '') a.phrases.set(aspect.phrase, (a.phrases.get(aspect.phrase) ?? 0) + 1);
-      if (aspect.polarity !== 'positive' && aspect.polarity !== 'negative') continue;
-      const top = a.quotes[aspect.polarity];
-      const strength = Math.abs(aspect.score);
-      if (!top.accepts(strength)) continue;
-      const text = sentenceText(row, aspect.sentence);
-      if (text !== null) top.offer({ reviewId: row.review.id, text, polarity: aspect.polarity, strength });
+      const mention = { row, aspect };
+      for (const list of listsOf(a, aspect)) {
+        if (!at) list.push(mention);
+        else {
+          placed ??= new Map();
+          const mine = placed.get(list);
+          if (mine) mine.push(mention);
+          else placed.set(list, [mention]);
+        }
+      }
     }
+    if (placed) for (const [list, mine] of placed) list.insert(row, mine, at as Positions);
+  }
+
+  remove(row: Row): void {
+    const lists = new Set<Ordered<Mention, unknown>>();
+    for (const aspect of row.analysis.aspects) {
+      const a = this.count(aspect, -1);
+      if (a) for (const list of listsOf(a, aspect)) lists.add(list);
+    }
+    for (const list of lists) list.remove(row);
+  }
+
+  /** Counts a mention in (+1) or out (-1); its aspect's record, or undefined for an id not reported. */
+  private count(aspect: ReviewAspect, sign: 1 | -1): Acc | undefined {
+    const a = this.acc.get(aspect.id);
+    // An analysis from another taxonomy (vertical changed, not yet recomputed) has ids we do not report.
+    if (!a) return undefined;
+    a.counts[aspect.polarity] += sign;
+    a.scoreSum += sign * milli(aspect.score);
+    if (aspect.phrase !== '') bump(a.phrases, aspect.phrase, sign);
+    // Only positive and negative mentions are quoted.
+    if (aspect.polarity === 'positive' || aspect.polarity === 'negative') a.quotes = null;
+    return a;
   }
 
   result(): AspectInsight[] {
@@ -72,21 +116,46 @@ export class AspectAccumulator implements Accumulator<AspectInsight[]> {
         neutral_pct: neutralPct,
         negative_pct: negativePct,
         conflict_pct: conflictPct,
-        score: round(mean(a.scoreSum, mentions), 3),
+        score: milliMean(a.scoreSum, mentions),
         top_phrases: topKeys(a.phrases, TOP_PHRASES),
-        example_review_ids: a.examples,
-        quotes: balancedQuotes(a, positive >= negative),
+        example_review_ids: a.mentions.firstIds(EXAMPLES),
+        quotes: balancedQuotes((a.quotes ??= quotesOf(a.quotable)), positive >= negative),
       };
     });
     return out.sort((x, y) => y.mention_count - x.mention_count);
   }
 }
 
+/** The lists a mention stands in: its aspect's mentions, and its polarity's when that is quoted. */
+const listsOf = (a: Acc, aspect: ReviewAspect): Ordered<Mention, unknown>[] =>
+  aspect.polarity === 'positive' || aspect.polarity === 'negative' ? [a.mentions, a.quotable[aspect.polarity]] : [a.mentions];
+
+/**
+ * The strongest quotes of each polarity, offered in corpus order: which survive depends on the order
+ * (ties keep the newer; a wording or review already kept turns a later one away), so an aspect whose
+ * quotable mentions changed chooses again from all of them rather than patching the last choice. The
+ * scan skips the blocks of mentions that cannot move them, which is most of them.
+ */
+function quotesOf(quotable: Record<Quoted, Ordered<Mention, Wordings>>): Record<Quoted, TopQuotes> {
+  const quotes = { positive: new TopQuotes(QUOTES_PER_POLARITY), negative: new TopQuotes(QUOTES_PER_POLARITY) };
+  for (const polarity of ['positive', 'negative'] as const) {
+    const top = quotes[polarity];
+    quotable[polarity].scan(
+      ({ row, aspect }) => {
+        const strength = Math.abs(aspect.score);
+        if (!top.accepts(strength)) return;
+        const text = sentenceText(row, aspect.sentence);
+        if (text !== null) top.offer({ reviewId: row.review.id, text, polarity, strength });
+      },
+      (w) => top.unmovedBy(w),
+    );
+  }
+  return quotes;
+}
+
 /** The best quote of each polarity, then one more of the majority polarity: a fair picture in three lines. */
-function balancedQuotes(a: Acc, mostlyPositive: boolean) {
-  const [major, minor] = mostlyPositive
-    ? [a.quotes.positive.items, a.quotes.negative.items]
-    : [a.quotes.negative.items, a.quotes.positive.items];
+function balancedQuotes(quotes: Record<Quoted, TopQuotes>, mostlyPositive: boolean) {
+  const [major, minor] = mostlyPositive ? [quotes.positive.items, quotes.negative.items] : [quotes.negative.items, quotes.positive.items];
   const chosen = [major[0], minor[0], major[1]].filter((q) => q !== undefined).slice(0, MAX_QUOTES);
   return chosen.map((q) => ({ review_id: q.reviewId, text: q.text, sentiment: q.polarity }));
 }

@@ -3,6 +3,7 @@
 // the whole team); an attributed id missing from the profile is listed under its id rather than dropped.
 import type { EntityInsight, ProblemInsight } from '../../domain/index.js';
 import { round } from '../score.js';
+import { type Ordered, type Positions, rowList } from './order.js';
 import { percent } from './percent.js';
 import { type Accumulator, mean, type Row } from './rows.js';
 
@@ -15,10 +16,11 @@ interface Acc {
   positive: number;
   /** Mentions per aspect, indexed like the taxonomy's aspect list (a typed array beats a Map at 100k rows). */
   aspects: Int32Array;
-  examples: string[];
+  /** The entity's reviews in corpus order: the examples are the first. */
+  rows: Ordered<Row>;
 }
 
-export class EntityAccumulator implements Accumulator<EntityInsight[]> {
+export class EntityAccumulator implements Accumulator {
   private readonly acc = new Map<string, Acc>();
   private readonly names = new Map<string, string>();
 
@@ -36,23 +38,41 @@ export class EntityAccumulator implements Accumulator<EntityInsight[]> {
   private get(id: string): Acc {
     let a = this.acc.get(id);
     if (!a) {
-      a = { reviews: 0, ratingSum: 0, positive: 0, aspects: new Int32Array(this.aspectIds.length), examples: [] };
+      a = { reviews: 0, ratingSum: 0, positive: 0, aspects: new Int32Array(this.aspectIds.length), rows: rowList() };
       this.acc.set(id, a);
     }
     return a;
   }
 
-  add(row: Row): void {
+  add(row: Row, at?: Positions): void {
     const ids = this.idsOf(row);
     for (let k = 0; k < ids.length; k++) {
       if (ids.indexOf(ids[k]) !== k) continue;
       const a = this.get(ids[k]);
-      a.reviews++;
-      a.ratingSum += row.review.rating;
-      if (row.polarity === 'positive') a.positive++;
-      for (let mask = row.aspectMask, bit = 0; mask !== 0; mask >>>= 1, bit++) if (mask & 1) a.aspects[bit]++;
-      if (a.examples.length < EXAMPLES) a.examples.push(row.review.id);
+      this.count(a, row, 1);
+      if (at) a.rows.insert(row, [row], at);
+      else a.rows.push(row);
     }
+  }
+
+  remove(row: Row): void {
+    const ids = this.idsOf(row);
+    for (let k = 0; k < ids.length; k++) {
+      if (ids.indexOf(ids[k]) !== k) continue;
+      const a = this.acc.get(ids[k]);
+      if (!a) throw new Error(`EntityAccumulator: ${ids[k]} is not held`);
+      this.count(a, row, -1);
+      a.rows.remove(row);
+      // An id the profile does not name is listed only while reviews attribute it.
+      if (a.reviews === 0 && !this.names.has(ids[k])) this.acc.delete(ids[k]);
+    }
+  }
+
+  private count(a: Acc, row: Row, sign: 1 | -1): void {
+    a.reviews += sign;
+    a.ratingSum += sign * row.review.rating;
+    if (row.polarity === 'positive') a.positive += sign;
+    for (let mask = row.aspectMask, bit = 0; mask !== 0; mask >>>= 1, bit++) if (mask & 1) a.aspects[bit] += sign;
   }
 
   result(): EntityInsight[] {
@@ -65,9 +85,12 @@ export class EntityAccumulator implements Accumulator<EntityInsight[]> {
         avg_rating: a.reviews === 0 ? null : round(mean(a.ratingSum, a.reviews), 2),
         positive_pct: percent(a.positive, a.reviews),
         top_aspects: this.topAspects(a.aspects),
-        example_review_ids: a.examples,
+        example_review_ids: a.rows.firstIds(EXAMPLES),
       });
     }
+    // Ids the profile does not name come and go, so they stand in the map in another order than a pass
+    // meets them; that order never shows: they tie with none of each other (distinct ids are their names),
+    // and a profile's entity sharing a name with one comes before it either way.
     return out.sort((x, y) => y.review_count - x.review_count || (x.name < y.name ? -1 : 1));
   }
 
@@ -81,30 +104,50 @@ export class EntityAccumulator implements Accumulator<EntityInsight[]> {
   }
 }
 
-export class ProblemAccumulator implements Accumulator<ProblemInsight[]> {
+export class ProblemAccumulator implements Accumulator {
   private readonly labels: Map<string, string>;
-  private readonly acc = new Map<string, { count: number; examples: string[] }>();
+  /** Per problem, its reviews in corpus order (once per time a review names it, as they are counted). */
+  private readonly acc = new Map<string, Ordered<Row>>();
 
   constructor(taxonomy: { id: string; label: string }[]) {
     this.labels = new Map(taxonomy.map((p) => [p.id, p.label]));
   }
 
-  add(row: Row): void {
+  add(row: Row, at?: Positions): void {
+    let placed: Map<Ordered<Row>, Row[]> | undefined;
     for (const id of row.analysis.problems) {
       if (!this.labels.has(id)) continue;
       let a = this.acc.get(id);
       if (!a) {
-        a = { count: 0, examples: [] };
+        a = rowList();
         this.acc.set(id, a);
       }
-      a.count++;
-      if (a.examples.length < EXAMPLES) a.examples.push(row.review.id);
+      if (!at) a.push(row);
+      else {
+        placed ??= new Map();
+        placed.set(a, [...(placed.get(a) ?? []), row]);
+      }
+    }
+    if (placed) for (const [a, mine] of placed) a.insert(row, mine, at as Positions);
+  }
+
+  remove(row: Row): void {
+    for (const id of new Set(row.analysis.problems)) {
+      const a = this.acc.get(id);
+      if (!a) continue;
+      a.remove(row);
+      if (a.size === 0) this.acc.delete(id);
     }
   }
 
   result(): ProblemInsight[] {
     return [...this.acc]
-      .map(([id, a]) => ({ id, label: this.labels.get(id) as string, review_count: a.count, example_review_ids: a.examples }))
+      .map(([id, a]) => ({
+        id,
+        label: this.labels.get(id) as string,
+        review_count: a.size,
+        example_review_ids: a.firstIds(EXAMPLES),
+      }))
       .sort((x, y) => y.review_count - x.review_count || (x.id < y.id ? -1 : 1));
   }
 }

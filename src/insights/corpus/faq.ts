@@ -25,7 +25,7 @@ export function buildFaq(f: Facts): FaqEntry[] {
     `${capitalize(f.subject)} has an average rating of ${fmtRating(f.meanRating)} out of 5 from ${count(f.reviewCount, 'published review')} ` +
       `(${fmtInt(f.textCount)} with text). ${fmtPct(f.positivePct)} of reviews are positive, ${fmtPct(f.neutralPct)} neutral and ${fmtPct(f.negativePct)} negative.`,
     // Reviews at the typical (rounded mean) rating; a polarised corpus may have none, then the newest.
-    [newestIds(f.rows, (r) => r.review.rating === typical, SUPPORT), newestIds(f.rows, () => true, SUPPORT)].find(
+    [newestIds(f.rows, (r) => r.review.rating === typical, bound(SUPPORT, f.stars[typical])), newestIds(f.rows, () => true, SUPPORT)].find(
       (ids) => ids.length > 0,
     ) ?? [],
   );
@@ -38,7 +38,7 @@ export function buildFaq(f: Facts): FaqEntry[] {
   add(
     'How are the star ratings distributed?',
     `${dist.join('; ')}.`,
-    [5, 4, 3, 2, 1].flatMap((s) => newestIds(f.rows, (r) => r.review.rating === s, 1)),
+    [5, 4, 3, 2, 1].flatMap((s) => newestIds(f.rows, (r) => r.review.rating === s, bound(1, f.stars[s]))),
   );
 
   const mentioned = f.aspects.filter((a) => a.mention_count > 0);
@@ -47,7 +47,7 @@ export function buildFaq(f: Facts): FaqEntry[] {
     add(
       'What do customers praise most?',
       `${praised.label}: ${fmtInt(praised.positive_count)} of the ${count(praised.mention_count, 'review')} that discuss it ${praised.positive_count === 1 ? 'is' : 'are'} positive about it (${fmtPct(praised.positive_pct)}).`,
-      newestIds(f.rows, aspectIs(praised.id, 'positive'), SUPPORT),
+      newestIds(f.rows, aspectIs(praised.id, 'positive'), bound(SUPPORT, praised.positive_count)),
     );
   }
   const criticised = [...mentioned].sort((a, b) => b.negative_count - a.negative_count)[0];
@@ -55,7 +55,7 @@ export function buildFaq(f: Facts): FaqEntry[] {
     add(
       'What do customers complain about most?',
       `${criticised.label}: ${count(criticised.negative_count, 'review')} ${criticised.negative_count === 1 ? 'is' : 'are'} negative about it, ${fmtPct(criticised.negative_pct)} of the ${fmtInt(criticised.mention_count)} that discuss it.`,
-      newestIds(f.rows, aspectIs(criticised.id, 'negative'), SUPPORT),
+      newestIds(f.rows, aspectIs(criticised.id, 'negative'), bound(SUPPORT, criticised.negative_count)),
     );
   }
 
@@ -64,7 +64,7 @@ export function buildFaq(f: Facts): FaqEntry[] {
   for (const a of mentioned.slice(0, ASPECT_QUESTIONS)) {
     const quote = a.quotes.find((q) => !quoted.has(q.text));
     if (quote) quoted.add(quote.text);
-    const others = newestIds(f.rows, aspectIs(a.id), SUPPORT).filter((id) => id !== quote?.review_id);
+    const others = newestIds(f.rows, aspectIs(a.id), bound(SUPPORT, a.mention_count)).filter((id) => id !== quote?.review_id);
     add(
       `What do reviews say about ${a.label.toLowerCase()}?`,
       `${count(a.mention_count, 'review')} mention ${a.label.toLowerCase()}: ${fmtInt(a.positive_count)} positive, ${fmtInt(a.neutral_count)} neutral, ` +
@@ -98,7 +98,7 @@ export function buildFaq(f: Facts): FaqEntry[] {
     add(
       'Are ratings getting better or worse?',
       `The trend is ${f.trend}. ${tested}`,
-      newestIds(f.rows, (r) => r.review.date.slice(0, 7) >= (d.window_start as string), SUPPORT),
+      newestIds(f.rows, (r) => r.review.date.slice(0, 7) >= (d.window_start as string), bound(SUPPORT, d.n)),
     );
   }
 
@@ -118,6 +118,12 @@ export function buildFaq(f: Facts): FaqEntry[] {
   );
   return entries;
 }
+
+/**
+ * `k`, or fewer when at most `matching` rows can match: the scan for the newest ids stops once it has
+ * them all instead of reading to the oldest review (a kept corpus's revision reads only the newest rows).
+ */
+const bound = (k: number, matching: number): number => Math.min(k, matching);
 
 function aspectIs(id: string, polarity?: string): (row: Row) => boolean {
   return (row) => row.analysis.aspects.some((a) => a.id === id && (polarity === undefined || a.polarity === polarity));
@@ -139,7 +145,7 @@ function entityQuestion(
   add(
     question,
     `${parts.join('; ')}.`,
-    top.flatMap((e) => newestIds(f.rows, (r) => idsOf(r).includes(e.id), 2)),
+    top.flatMap((e) => newestIds(f.rows, (r) => idsOf(r).includes(e.id), bound(2, e.review_count))),
   );
 }
 

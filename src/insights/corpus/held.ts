@@ -1,11 +1,17 @@
 // Rows a corpus keeps between revisions. Each analysis is reduced to what the insight builders read
 // (sentiment, review-level aspects, problems, phrases and the sentences its aspects quote), its strings
-// shared across rows, so a revision's insights are one pass over kept rows: no stored analysis is parsed
-// again, and a kept row costs a few hundred bytes instead of the whole parsed analysis.
+// shared across rows: no stored analysis is parsed again, and a kept row costs a few hundred bytes instead
+// of the whole parsed analysis. The builders' state over them is kept too, so a revision moves it by its
+// changed rows instead of passing over every row (state.ts).
 import { type Insights, Interner, type ReviewAnalysis, type ReviewAspect } from '../../domain/index.js';
 import { type Lexicon, loadLexicon } from '../lexicon.js';
-import { aspectIndexOf, type BuildInsightsInput, insightsOfRows } from './build.js';
+import { aspectIndexOf } from './build.js';
 import { type CorpusReview, type InsightAnalysis, newestFirst, type Row, rowOf } from './rows.js';
+import { CorpusInsights, type InsightsBusiness, type RowChange } from './state.js';
+
+/** What of a profile the builders read besides the vertical (the maker is one vertical's). */
+const profileKey = (b: InsightsBusiness): string =>
+  JSON.stringify([b.name, ...[b.technicians, b.services, b.service_areas].map((xs) => xs.map((x) => [x.id, x.name]))]);
 
 /** The empty list every row without aspects, problems or phrases shares (frozen: the builders only read). */
 const NONE = Object.freeze([]) as never[];
@@ -15,6 +21,8 @@ export class InsightRows {
   private readonly aspectIndex: Map<string, number>;
   /** One copy of each phrase, id and polarity string, however many rows hold it. */
   private readonly strings = new Interner<string>();
+  /** The state of the last insights asked for, the rows it is at and the profile it was built for. */
+  private last: { rows: readonly Row[]; profile: string; state: CorpusInsights } | null = null;
 
   constructor(vertical: string) {
     this.lex = loadLexicon(vertical);
@@ -26,9 +34,36 @@ export class InsightRows {
     return rowOf(review, this.compact(analysis), this.aspectIndex);
   }
 
-  /** buildInsights of these rows' reviews and analyses (per_review an empty placeholder). */
-  insights(input: { business: BuildInsightsInput['business']; rows: readonly Row[]; generatedAt: string }): Insights {
-    return insightsOfRows(input.business, newestFirst(input.rows), input.generatedAt, this.lex);
+  /**
+   * buildInsights of these rows' reviews and analyses (per_review an empty placeholder). With `since`
+   * (the rows of the previous call and what changed from them), the previous call's state is moved by
+   * the change instead of passing over every row; whenever it cannot be (another business profile,
+   * other rows, rows out of order), the rows are passed over as without it.
+   */
+  insights(input: {
+    business: InsightsBusiness;
+    rows: readonly Row[];
+    generatedAt: string;
+    since?: RowChange & { rows: readonly Row[] };
+  }): Insights {
+    const profile = profileKey(input.business);
+    const last = this.last;
+    // Let go first: a state that fails midway is not to be moved again.
+    this.last = null;
+    if (input.since && last?.rows === input.since.rows && last.profile === profile) {
+      try {
+        last.state.update(input.since, input.rows);
+        this.last = { ...last, rows: input.rows };
+        return last.state.document(input.rows, input.generatedAt);
+      } catch {
+        // Not the change of these rows: the pass below starts over.
+      }
+    }
+    const rows = newestFirst(input.rows);
+    const state = CorpusInsights.of(input.business, rows, this.lex);
+    // Kept for the next call only when it is at the caller's own list (not a sorted copy of it).
+    if (rows === input.rows) this.last = { rows, profile, state };
+    return state.document(rows, input.generatedAt);
   }
 
   private compact(a: ReviewAnalysis): InsightAnalysis {

@@ -1,6 +1,7 @@
 // Quotable sentences. A quote is always text.slice(start, end) of the review it names, so it is an exact
 // substring by construction; length bounds keep quotes readable in a card or an agent's answer.
 import type { Polarity } from '../../domain/index.js';
+import { Ordered, type Positions } from './order.js';
 import type { Accumulator, Row } from './rows.js';
 
 const MIN_QUOTE_CHARS = 25;
@@ -31,7 +32,22 @@ export class TopQuotes {
 
   /** Cheap pre-check, so callers slice a sentence out of its review only when it could be kept. */
   accepts(strength: number): boolean {
-    return this.items.length < this.k || strength > this.items[this.items.length - 1].strength;
+    return strength > this.floor();
+  }
+
+  /** The strength a candidate must exceed: the weakest kept once there are k, else none. */
+  floor(): number {
+    return this.items.length < this.k ? Number.NEGATIVE_INFINITY : this.items[this.k - 1].strength;
+  }
+
+  /** Whether no candidate of `w` could be kept as things stand: each is too weak, or says what is kept. */
+  unmovedBy(w: Wordings): boolean {
+    for (let i = 0; i < w.texts.length; i++) {
+      if (this.items.some((q) => q.text === w.texts[i])) continue;
+      // The strongest candidate with a wording not kept.
+      return w.strengths[i] <= this.floor();
+    }
+    return true;
   }
 
   offer(candidate: QuoteCandidate): void {
@@ -46,24 +62,103 @@ export class TopQuotes {
 }
 
 /**
- * The corpus's pull quote: the strongest praise of an aspect (the sentence a review's positive aspect
- * points at), from a 4–5 star review when any exists.
+ * The strongest few distinct wordings of some candidates (a block of a list of them), each with its
+ * greatest strength, strongest first: `room` more than a TopQuotes keeps, so that whatever wordings it
+ * keeps, the strongest other wording is here, and TopQuotes.unmovedBy can tell a scan to skip the block.
  */
-export class PullQuoteAccumulator implements Accumulator<{ text: string; reviewId: string | null }> {
-  private readonly best = new TopQuotes(1);
-  private readonly fallback = new TopQuotes(1);
+export class Wordings {
+  readonly texts: string[] = [];
+  readonly strengths: number[] = [];
 
-  add(row: Row): void {
-    const top = row.review.rating >= 4 ? this.best : this.fallback;
-    for (const aspect of row.analysis.aspects) {
-      if (aspect.polarity !== 'positive' || !top.accepts(aspect.score)) continue;
-      const text = sentenceText(row, aspect.sentence);
-      if (text !== null) top.offer({ reviewId: row.review.id, text, polarity: 'positive', strength: aspect.score });
+  constructor(private readonly room: number) {}
+
+  add(text: string | null, strength: number): void {
+    // A candidate without a quotable sentence is never offered.
+    if (text === null) return;
+    const { texts, strengths } = this;
+    const had = texts.indexOf(text);
+    if (had >= 0) {
+      if (strengths[had] >= strength) return;
+      texts.splice(had, 1);
+      strengths.splice(had, 1);
+    } else if (texts.length === this.room) {
+      // A wording dropped here is weaker than every one kept, which is all a scan asks.
+      if (strength <= strengths[this.room - 1]) return;
+      texts.pop();
+      strengths.pop();
     }
+    let at = texts.length;
+    while (at > 0 && strengths[at - 1] < strength) at--;
+    texts.splice(at, 0, text);
+    strengths.splice(at, 0, strength);
+  }
+}
+
+/**
+ * The corpus's pull quote: the strongest praise of an aspect (the sentence a review's positive aspect
+ * points at), from a 4–5 star review when any exists. Like an aspect's quotes, it is chosen again from
+ * its candidates (the reviews praising any aspect, in corpus order) when they change.
+ */
+export class PullQuoteAccumulator implements Accumulator {
+  private readonly best = new Candidates();
+  private readonly fallback = new Candidates();
+
+  add(row: Row, at?: Positions): void {
+    if (praises(row)) this.of(row).add(row, at);
+  }
+
+  remove(row: Row): void {
+    if (praises(row)) this.of(row).remove(row);
+  }
+
+  private of(row: Row): Candidates {
+    return row.review.rating >= 4 ? this.best : this.fallback;
   }
 
   result(): { text: string; reviewId: string | null } {
-    const chosen = this.best.items[0] ?? this.fallback.items[0];
+    const chosen = this.best.top() ?? this.fallback.top();
     return chosen ? { text: chosen.text, reviewId: chosen.reviewId } : { text: '', reviewId: null };
+  }
+}
+
+const praises = (row: Row): boolean => row.analysis.aspects.some((a) => a.polarity === 'positive');
+
+/** Reviews praising an aspect, in corpus order, and the quote they give (null once they change). */
+class Candidates {
+  /** Each block summarised by the wordings of its praise, so a scan skips the blocks that cannot move the quote kept. */
+  private readonly rows = new Ordered((row: Row) => row, {
+    empty: () => new Wordings(2),
+    add: (w: Wordings, row: Row) => {
+      for (const a of row.analysis.aspects) if (a.polarity === 'positive') w.add(sentenceText(row, a.sentence), a.score);
+    },
+  });
+  private chosen: TopQuotes | null = null;
+
+  add(row: Row, at?: Positions): void {
+    if (at) this.rows.insert(row, [row], at);
+    else this.rows.push(row);
+    this.chosen = null;
+  }
+
+  remove(row: Row): void {
+    this.rows.remove(row);
+    this.chosen = null;
+  }
+
+  top(): QuoteCandidate | undefined {
+    if (!this.chosen) {
+      const top = (this.chosen = new TopQuotes(1));
+      this.rows.scan(
+        (row) => {
+          for (const aspect of row.analysis.aspects) {
+            if (aspect.polarity !== 'positive' || !top.accepts(aspect.score)) continue;
+            const text = sentenceText(row, aspect.sentence);
+            if (text !== null) top.offer({ reviewId: row.review.id, text, polarity: 'positive', strength: aspect.score });
+          }
+        },
+        (w) => top.unmovedBy(w),
+      );
+    }
+    return this.chosen.items[0];
   }
 }

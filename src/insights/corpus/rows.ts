@@ -3,6 +3,7 @@
 // "the k most recent" in every builder.
 import type { Polarity, ReviewAnalysis, SentenceAnalysis } from '../../domain/index.js';
 import { polarityOfScore } from '../score.js';
+import type { Positions } from './order.js';
 
 export interface CorpusReview {
   id: string;
@@ -33,10 +34,14 @@ export interface Row {
   aspectMask: number;
 }
 
-/** One insight builder fed by the single pass over the corpus in buildInsights. */
-export interface Accumulator<T> {
-  add(row: Row): void;
-  result(): T;
+/**
+ * One insight builder, kept as the corpus changes: the full pass adds every row in corpus order (`at`
+ * absent), a revision removes its changed rows and adds its new ones at their places (`at`).
+ */
+export interface Accumulator {
+  add(row: Row, at?: Positions): void;
+  /** Undoes add(row): the row must be held. */
+  remove(row: Row): void;
 }
 
 /** `aspectIndex`: taxonomy aspect id → bit position (taxonomies have far fewer than 31 aspects). */
@@ -77,9 +82,25 @@ export function newestFirst(rows: readonly Row[]): readonly Row[] {
   return rows;
 }
 
+/**
+ * Scores (sentiment: 3 decimals, aspects: 2) summed as integer thousandths: a sum that rows leave and
+ * join in any order stays exact, so a kept sum and a fresh pass agree to the bit.
+ */
+export const milli = (score: number): number => Math.round(score * 1000);
+
+/** The mean of a sum of thousandths, to 3 decimals (round(mean, 3) without the float detour); 0 for n = 0. */
+export const milliMean = (sum: number, n: number): number => (n === 0 ? 0 : Math.round(sum / n) / 1000);
+
 /** Mean of a sum over n, or 0 for n = 0. */
 export function mean(sum: number, n: number): number {
   return n === 0 ? 0 : sum / n;
+}
+
+/** Adds `by` to a count, dropping it at zero (a pass over the rows would not have the key). */
+export function bump<K>(counts: Map<K, number>, key: K, by: number): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n === 0) counts.delete(key);
+  else counts.set(key, n);
 }
 
 /** The k most frequent keys, ties broken by key for determinism. */

@@ -8,27 +8,33 @@ export interface Regression {
   pValue: number | null;
 }
 
-/** OLS of y on x. */
-export function linearRegression(xs: ArrayLike<number>, ys: ArrayLike<number>): Regression {
-  const n = xs.length;
+/**
+ * OLS of y on x; `ws`, when given, counts point i ws[i] times (integers), so repeated points are
+ * passed once. Without it every weight is 1, which multiplies exactly: the same sums to the bit.
+ */
+export function linearRegression(xs: ArrayLike<number>, ys: ArrayLike<number>, ws?: ArrayLike<number>): Regression {
+  const points = xs.length;
+  const w = (i: number) => (ws === undefined ? 1 : ws[i]);
+  let n = 0;
   let sx = 0;
   let sy = 0;
-  for (let i = 0; i < n; i++) {
-    sx += xs[i];
-    sy += ys[i];
+  for (let i = 0; i < points; i++) {
+    n += w(i);
+    sx += w(i) * xs[i];
+    sy += w(i) * ys[i];
   }
   const mx = sx / n;
   const my = sy / n;
   let sxx = 0;
   let sxy = 0;
-  for (let i = 0; i < n; i++) {
-    sxx += (xs[i] - mx) ** 2;
-    sxy += (xs[i] - mx) * (ys[i] - my);
+  for (let i = 0; i < points; i++) {
+    sxx += w(i) * (xs[i] - mx) ** 2;
+    sxy += w(i) * (xs[i] - mx) * (ys[i] - my);
   }
   if (n < 3 || sxx === 0) return { n, slope: 0, pValue: null };
   const slope = sxy / sxx;
   let sse = 0;
-  for (let i = 0; i < n; i++) sse += (ys[i] - my - slope * (xs[i] - mx)) ** 2;
+  for (let i = 0; i < points; i++) sse += w(i) * (ys[i] - my - slope * (xs[i] - mx)) ** 2;
   const df = n - 2;
   const se = Math.sqrt(sse / df / sxx);
   if (se === 0) return { n, slope, pValue: slope === 0 ? 1 : 0 };

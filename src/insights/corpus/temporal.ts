@@ -7,7 +7,7 @@
 // -0.1 stars, otherwise "stable". Fewer than 10 reviews or fewer than 3 distinct months: "stable".
 import type { MonthlyPoint, Trend, TrendDetail } from '../../domain/index.js';
 import { round } from '../score.js';
-import { type Accumulator, mean, type Row } from './rows.js';
+import { type Accumulator, bump, mean, milli, milliMean, type Row } from './rows.js';
 import { linearRegression } from './stats.js';
 
 export const TREND_RULE =
@@ -38,75 +38,89 @@ function monthLabel(index: number): string {
 interface MonthAcc {
   n: number;
   rating: number;
+  /** Thousandths (rows.ts milli). */
   sentiment: number;
+  /** Reviews per star rating: the trend's points, so the window can move without the rows. */
+  ratings: Map<number, number>;
 }
 
-/** Monthly counts, mean rating and mean sentiment; also collects the trend window's points. */
-export class TemporalAccumulator implements Accumulator<{ monthly: MonthlyPoint[]; trend: Trend; detail: TrendDetail }> {
+/** Monthly counts, mean rating and mean sentiment, and the trend over the months of the window. */
+export class TemporalAccumulator implements Accumulator {
   // Keyed by month number rather than a "YYYY-MM" substring: no string per review at 100k reviews.
   private readonly months = new Map<number, MonthAcc>();
-  private readonly xs: number[] = [];
-  private readonly ys: number[] = [];
-  private readonly windowMonths = new Set<number>();
-  private readonly start: number | null;
-  private readonly end: number | null;
 
-  /** `latestDate`: the newest review's date, which fixes the trend window before the pass. */
-  constructor(latestDate: string | null) {
-    this.end = latestDate === null ? null : monthIndex(latestDate);
-    this.start = this.end === null ? null : this.end - (WINDOW_MONTHS - 1);
+  add(row: Row): void {
+    this.count(row, 1);
   }
 
-  add({ review, analysis }: Row): void {
+  remove(row: Row): void {
+    this.count(row, -1);
+  }
+
+  private count({ review, analysis }: Row, sign: 1 | -1): void {
     const month = monthIndex(review.date);
     let a = this.months.get(month);
     if (!a) {
-      a = { n: 0, rating: 0, sentiment: 0 };
+      a = { n: 0, rating: 0, sentiment: 0, ratings: new Map() };
       this.months.set(month, a);
     }
-    a.n++;
-    a.rating += review.rating;
-    a.sentiment += analysis.sentiment;
-    if (this.start !== null && month >= this.start) {
-      this.xs.push(month - this.start);
-      this.ys.push(review.rating);
-      this.windowMonths.add(month);
+    a.n += sign;
+    a.rating += sign * review.rating;
+    a.sentiment += sign * milli(analysis.sentiment);
+    bump(a.ratings, review.rating, sign);
+    if (a.n === 0) this.months.delete(month);
+  }
+
+  /** `latestDate`: the newest review's date, which fixes the trend window. */
+  result(latestDate: string | null): { monthly: MonthlyPoint[]; trend: Trend; detail: TrendDetail } {
+    const months = [...this.months].sort((x, y) => x[0] - y[0]);
+    const monthly = months.map(([month, a]) => ({
+      month: monthLabel(month),
+      review_count: a.n,
+      avg_rating: round(mean(a.rating, a.n), 2),
+      sentiment_score: milliMean(a.sentiment, a.n),
+    }));
+    return { monthly, ...trendOf(months, latestDate === null ? null : monthIndex(latestDate)) };
+  }
+}
+
+/** The trend rule over the months (ascending) of the window ending with month `end`. */
+function trendOf(months: [number, MonthAcc][], end: number | null): { trend: Trend; detail: TrendDetail } {
+  const detail: TrendDetail = {
+    rule: TREND_RULE,
+    metric: 'rating',
+    window_start: null,
+    window_end: null,
+    n: 0,
+    slope_per_month: null,
+    p_value: null,
+  };
+  if (end === null) return { trend: 'stable', detail };
+  const start = end - (WINDOW_MONTHS - 1);
+  detail.window_start = monthLabel(start);
+  detail.window_end = monthLabel(end);
+  // One point per (month, rating), weighted by its reviews, in a fixed order: the same sums however the
+  // reviews came and went.
+  const xs: number[] = [];
+  const ys: number[] = [];
+  const ws: number[] = [];
+  let windowMonths = 0;
+  for (const [month, a] of months) {
+    if (month < start) continue;
+    windowMonths++;
+    detail.n += a.n;
+    for (const [rating, n] of [...a.ratings].sort((x, y) => x[0] - y[0])) {
+      xs.push(month - start);
+      ys.push(rating);
+      ws.push(n);
     }
   }
-
-  result() {
-    const monthly = [...this.months]
-      .sort((x, y) => x[0] - y[0])
-      .map(([month, a]) => ({
-        month: monthLabel(month),
-        review_count: a.n,
-        avg_rating: round(mean(a.rating, a.n), 2),
-        sentiment_score: round(mean(a.sentiment, a.n), 3),
-      }));
-    return { monthly, ...this.trend() };
-  }
-
-  private trend(): { trend: Trend; detail: TrendDetail } {
-    const detail: TrendDetail = {
-      rule: TREND_RULE,
-      metric: 'rating',
-      window_start: null,
-      window_end: null,
-      n: 0,
-      slope_per_month: null,
-      p_value: null,
-    };
-    if (this.start === null || this.end === null) return { trend: 'stable', detail };
-    detail.window_start = monthLabel(this.start);
-    detail.window_end = monthLabel(this.end);
-    detail.n = this.xs.length;
-    if (this.xs.length < MIN_REVIEWS || this.windowMonths.size < MIN_MONTHS) return { trend: 'stable', detail };
-    const fit = linearRegression(this.xs, this.ys);
-    detail.slope_per_month = round(fit.slope, 4);
-    detail.p_value = fit.pValue === null ? null : round(fit.pValue, 4);
-    const change = fit.slope * (WINDOW_MONTHS - 1);
-    let trend: Trend = 'stable';
-    if (fit.pValue !== null && fit.pValue < ALPHA && Math.abs(change) >= MIN_CHANGE_STARS) trend = change > 0 ? 'improving' : 'declining';
-    return { trend, detail };
-  }
+  if (detail.n < MIN_REVIEWS || windowMonths < MIN_MONTHS) return { trend: 'stable', detail };
+  const fit = linearRegression(xs, ys, ws);
+  detail.slope_per_month = round(fit.slope, 4);
+  detail.p_value = fit.pValue === null ? null : round(fit.pValue, 4);
+  const change = fit.slope * (WINDOW_MONTHS - 1);
+  let trend: Trend = 'stable';
+  if (fit.pValue !== null && fit.pValue < ALPHA && Math.abs(change) >= MIN_CHANGE_STARS) trend = change > 0 ? 'improving' : 'declining';
+  return { trend, detail };
 }

@@ -3,8 +3,8 @@
 // is the longest phrase that most of its reviews contain ("water heater" when most say so, else "heater"):
 // the most frequent phrase alone would name a topic after a minority of it ("toilet repair" for all repairs).
 import type { TopicInsight } from '../../domain/index.js';
-import { round } from '../score.js';
-import { type Accumulator, mean, type Row, topKeys } from './rows.js';
+import { type Ordered, type Positions, rowList } from './order.js';
+import { type Accumulator, bump, milli, milliMean, type Row, topKeys } from './rows.js';
 
 const MAX_TOPICS = 10;
 const MAX_REVIEW_IDS = 100;
@@ -14,9 +14,12 @@ const MIN_REVIEWS = 2;
 const SMALL_CORPUS = 20;
 
 interface Acc {
+  head: string;
   reviews: number;
+  /** Review sentiment in thousandths (rows.ts milli). */
   sentimentSum: number;
-  reviewIds: string[];
+  /** The topic's reviews in corpus order: its review_ids are the first. */
+  rows: Ordered<Row>;
   /** Reviews per phrase (a review's phrases are distinct). */
   phrases: Map<string, number>;
   /**
@@ -26,38 +29,55 @@ interface Acc {
   overcount: Map<string, number>;
 }
 
-export class TopicAccumulator implements Accumulator<TopicInsight[]> {
+export class TopicAccumulator implements Accumulator {
   private readonly acc = new Map<string, Acc>();
   /** This review's first phrase of each head, to spot a head it names twice. */
   private readonly firstOf = new Map<string, string>();
   private rows = 0;
 
-  add(row: Row): void {
-    this.rows++;
+  add(row: Row, at?: Positions): void {
+    for (const a of this.count(row, 1)) {
+      if (at) a.rows.insert(row, [row], at);
+      else a.rows.push(row);
+    }
+  }
+
+  remove(row: Row): void {
+    for (const a of this.count(row, -1)) {
+      a.rows.remove(row);
+      if (a.reviews === 0) this.acc.delete(a.head);
+    }
+  }
+
+  /** Counts a review in (+1) or out (-1); the topics it counts for. */
+  private count(row: Row, sign: 1 | -1): Acc[] {
+    this.rows += sign;
+    const topics: Acc[] = [];
     const firstOf = this.firstOf;
     firstOf.clear();
     for (const phrase of row.analysis.phrases) {
       const head = phrase.slice(phrase.lastIndexOf(' ') + 1);
       let a = this.acc.get(head);
       if (!a) {
-        a = { reviews: 0, sentimentSum: 0, reviewIds: [], phrases: new Map(), overcount: new Map() };
+        a = { head, reviews: 0, sentimentSum: 0, rows: rowList(), phrases: new Map(), overcount: new Map() };
         this.acc.set(head, a);
       }
-      a.phrases.set(phrase, (a.phrases.get(phrase) ?? 0) + 1);
+      bump(a.phrases, phrase, sign);
       const first = firstOf.get(head);
       if (first !== undefined) {
         // Rare: count once the suffixes this phrase shares with the review's earlier phrases of the head.
         const earlier = row.analysis.phrases.slice(0, row.analysis.phrases.indexOf(phrase));
         for (const suffix of suffixesOf(phrase)) {
-          if (earlier.some((e) => e === suffix || e.endsWith(` ${suffix}`))) a.overcount.set(suffix, (a.overcount.get(suffix) ?? 0) + 1);
+          if (earlier.some((e) => e === suffix || e.endsWith(` ${suffix}`))) bump(a.overcount, suffix, sign);
         }
         continue;
       }
       firstOf.set(head, phrase);
-      a.reviews++;
-      a.sentimentSum += row.analysis.sentiment;
-      if (a.reviewIds.length < MAX_REVIEW_IDS) a.reviewIds.push(row.review.id);
+      a.reviews += sign;
+      a.sentimentSum += sign * milli(row.analysis.sentiment);
+      topics.push(a);
     }
+    return topics;
   }
 
   result(): TopicInsight[] {
@@ -73,8 +93,8 @@ export class TopicAccumulator implements Accumulator<TopicInsight[]> {
           id: head,
           label: label.charAt(0).toUpperCase() + label.slice(1),
           review_count: a.reviews,
-          score: round(mean(a.sentimentSum, a.reviews), 3),
-          review_ids: a.reviewIds,
+          score: milliMean(a.sentimentSum, a.reviews),
+          review_ids: a.rows.firstIds(MAX_REVIEW_IDS),
           phrases,
         };
       });
