@@ -46,7 +46,7 @@ export interface RowsPage {
 
 /** A full build's reviews, made page by page as the rows were read, with their corpus staged. */
 export interface StagedReviews {
-  /** In the order read (orderAll sorts them in place). */
+  /** Newest first (sorted while the corpus ends the stage). */
   reviews: Review[];
   /** Analyses the corpus made because none was stored (JSON), by id. */
   analysed: ReadonlyMap<string, string>;
@@ -121,7 +121,11 @@ export async function stageAll(
     sink.abort();
     throw err;
   }
-  const staged = await sink.end();
+  // The corpus finishes the stage and sends the mentions back while this thread sorts the reviews.
+  const ending = sink.end();
+  ending.catch(() => {});
+  await runInSlices(orderAll(reviews), clock);
+  const staged = await ending;
   for (let i = 0; i < reviews.length; i++) {
     const found = staged.found.get(reviews[i].id);
     if (found) withMentions(reviews[i], found);
@@ -196,7 +200,7 @@ export async function buildParts(
  * texts (at 1M reviews that peak did not fit the default heap).
  */
 async function buildAll(input: CatalogFromStaged, engine: CorpusEngine, clock: SliceClock): Promise<CatalogParts> {
-  const reviews = await runInSlices(orderAll(input.staged.reviews), clock);
+  const reviews = input.staged.reviews;
   const ids = await runInSlices(idsOf(reviews), clock);
   const committed = commit(engine, input, reviews, ids, await runInSlices(everyPosition(reviews.length), clock), clock);
   const { doc, aggregateRating } = await documentOf(input, reviews, clock);
