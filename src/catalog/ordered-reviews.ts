@@ -41,9 +41,28 @@ function* reviewsOf(
   return out;
 }
 
-/** Every review of a full build, sorted (in place): each is fresh, so no set of them is made. */
+/**
+ * Every review of a full build, sorted (in place): each is fresh, so no set of them is made. Each review
+ * is sorted by one string, its date, published_at, id and index joined by NUL (none of them holds one,
+ * so comparing two keys compares the fields in turn, as newestFirst does, the other way round): runs are
+ * sorted by the engine's own string order and merged by one `<`, not by newestFirst's three tests.
+ */
 export function* orderAll(made: Review[]): Steps<Review[]> {
-  return yield* sortSteps(made, newestFirst);
+  const keys: string[] = new Array(made.length);
+  for (let i = 0; i < made.length; i++) {
+    const r = made[i];
+    keys[i] = `${r.date}\0${r.published_at}\0${r.id}\0${i}`;
+    if (i % 4096 === 0) yield;
+  }
+  yield* sortSteps(keys);
+  const read = made.slice();
+  for (let k = 0; k < keys.length; k++) {
+    // Ascending keys: the newest review is the last.
+    const key = keys[keys.length - 1 - k];
+    made[k] = read[Number(key.slice(key.lastIndexOf('\0') + 1))];
+    if (k % 4096 === 0) yield;
+  }
+  return made;
 }
 
 /**
@@ -98,8 +117,12 @@ function* setOf<T>(items: readonly T[]): Steps<Set<T>> {
 
 const RUN = 1024;
 
-/** A stable merge sort that pauses between runs and during merges (Array#sort of 100k items is one ~100 ms step). */
-export function* sortSteps<T>(items: T[], compare: (a: T, b: T) => number): Steps<T[]> {
+/**
+ * A stable merge sort that pauses between runs and during merges (Array#sort of 100k items is one ~100 ms
+ * step). Without `compare`, the items are strings in code-unit order (the engine sorts each run itself).
+ */
+export function* sortSteps<T>(items: T[], compare?: (a: T, b: T) => number): Steps<T[]> {
+  const inOrder = compare ? (a: T, b: T) => compare(a, b) <= 0 : (a: T, b: T) => a <= b;
   let src = items;
   for (let i = 0; i < src.length; i += RUN) {
     const run = src.slice(i, i + RUN).sort(compare);
@@ -116,7 +139,7 @@ export function* sortSteps<T>(items: T[], compare: (a: T, b: T) => number): Step
       let b = mid;
       for (let k = lo; k < hi; k++) {
         // Ties take the left run first: stable, like Array#sort.
-        dst[k] = a < mid && (b >= hi || compare(src[a], src[b]) <= 0) ? src[a++] : src[b++];
+        dst[k] = a < mid && (b >= hi || inOrder(src[a], src[b])) ? src[a++] : src[b++];
         if (k % 4096 === 0) yield;
       }
     }

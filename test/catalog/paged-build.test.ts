@@ -2,7 +2,8 @@
 // thread before reading the next (stageAll): the result must be the build from every row at once.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { analyzerOptions, Catalog, CorpusWorker, LocalCorpus, type RowsPage, stageAll } from '../../src/catalog/index.js';
+import fc from 'fast-check';
+import { analyzerOptions, Catalog, CorpusWorker, LocalCorpus, newestFirst, type RowsPage, stageAll } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { StoredReview } from '../../src/domain/index.js';
 import { createAnalyzer, engine } from '../../src/insights/index.js';
@@ -64,4 +65,35 @@ test('a read that fails part way ends the stage: the corpus thread builds the ne
   const staged = await stageAll(pages(50), head, worker, new SliceClock());
   const catalog = await Catalog.fromStaged({ ...head, staged }, worker);
   assert.equal(catalog.reviews.length, rows.length);
+});
+
+test('a full build puts its reviews newest first exactly as newestFirst orders them (ties of date and published_at, ids that prefix others)', async () => {
+  const corpus = new LocalCorpus(engine);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.uniqueArray(
+        fc.record({
+          id: fc.string({ unit: fc.constantFrom('a', 'b', 'Z', '0', '~'), minLength: 1, maxLength: 4 }),
+          date: fc.constantFrom('2024-01-01', '2024-01-02', '2025-12-31'),
+          published_at: fc.constantFrom(
+            '2024-01-01T00:00:00.000Z',
+            '2024-01-01T00:00:00Z',
+            '2024-01-01T10:00:00.000Z',
+            '2025-01-01T00:00:00.000Z',
+          ),
+        }),
+        { selector: (r) => r.id, maxLength: 2500 },
+      ),
+      async (keys) => {
+        const made = keys.map((k, i) => ({ ...rows[i % rows.length], ...k, text: null }));
+        const staged = await stageAll([{ rows: made, analyses: new Map() }], head, corpus, new SliceClock());
+        const expected = [...made].sort(newestFirst).map((r) => r.id);
+        assert.deepEqual(
+          staged.reviews.map((r) => r.id),
+          expected,
+        );
+      },
+    ),
+    { numRuns: 60, seed: 5 },
+  );
 });
