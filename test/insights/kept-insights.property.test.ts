@@ -9,20 +9,11 @@ import { analyzerOptions } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { Insights } from '../../src/domain/index.js';
 import { buildInsights, type CorpusReview, createAnalyzer, engine, type ReviewAnalysis } from '../../src/insights/index.js';
+import { REVIEW_SENTENCES } from '../helpers/index.js';
 
 const business = demoBusiness();
 const analyzer = createAnalyzer(analyzerOptions(business));
 const GENERATED = '2026-11-26T00:00:00.000Z';
-const SENTENCES = [
-  'Mike fixed the leaking water heater fast and cleaned up after himself.',
-  'The price was far too high for a simple clogged drain, very disappointing.',
-  'They never showed up and never called back about the sewer line.',
-  'Friendly, punctual and knowledgeable plumber; the new faucet works great.',
-  'Scheduling was easy and the office was responsive.',
-  'The toilet is leaking again, awful workmanship.',
-  'Great job on the new water heater, fair price.',
-  'Ok.',
-];
 // Ids the profile does not name are listed under their id, in the order a pass meets them; an id that is
 // also a technician's name ties with that technician in the sort, where that order shows.
 const technicians = [...business.technicians.map((t) => t.id), 'x-stranger', ...business.technicians.slice(0, 2).map((t) => t.name)];
@@ -34,7 +25,7 @@ const reviewArb = fc.record({
   // Few dates, so one date holds several reviews; spread over years, so the trend window moves.
   date: fc.oneof(fc.integer({ min: 0, max: 900 }), fc.constantFrom(0, 31, 400, 880, 900)).map(day),
   text: fc.option(
-    fc.array(fc.constantFrom(...SENTENCES), { minLength: 1, maxLength: 3 }).map((s) => s.join(' ')),
+    fc.array(fc.constantFrom(...REVIEW_SENTENCES), { minLength: 1, maxLength: 3 }).map((s) => s.join(' ')),
     { nil: null, freq: 6 },
   ),
   technicians: fc.array(fc.constantFrom(...technicians), { maxLength: 2 }),
