@@ -89,7 +89,9 @@ export class ReviewIndex {
     const before = previous?.index;
     const carried = before ? yield* carriedRuns(reviews, before.reviews, previous.fresh) : null;
     const bitsOf = (old: Bits | undefined) => (carried && old ? copyRuns(old, carried.runs, words) : new Uint32Array(words));
-    const mapOf = (old: Map<string, Bits> | undefined) => new Map(old && [...old].map(([key, bits]) => [key, bitsOf(bits)]));
+    // A key none of the carried reviews has any more is dropped, as a full build would not make it.
+    const mapOf = (old: Map<string, Bits> | undefined) =>
+      new Map(old && [...old].map(([key, bits]) => [key, bitsOf(bits)] as const).filter(([, bits]) => bits.some((w) => w !== 0)));
     const ratingExact: Bits[] = [];
     const byTechnician = mapOf(before?.byTechnician);
     const byService = mapOf(before?.byService);

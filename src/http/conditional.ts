@@ -74,23 +74,52 @@ export interface Answer {
 /** Identity, then the codings, in the order of an answer's slot. */
 const CODINGS = [null, 'br', 'gzip'] as const;
 const NOT_MODIFIED = CODINGS.length;
+/**
+ * The stand-in while a large body's coding is made: identity (200, then 304), marked `no-cache` so no
+ * shared cache keeps the uncompressed bytes for a client that asked for a coding once it exists.
+ */
+const STAND_IN = 2 * NOT_MODIFIED;
 
-/** A representation's answers, made once each: 200 per coding, then 304 per coding. */
+/**
+ * A coding of a body up to this size is waited for (tens of milliseconds at most); a larger one (a
+ * dataset of a large corpus: seconds of CPU) is made in the background while the request gets another
+ * acceptable coding already made, or else identity, so a new revision is served at once to every client.
+ */
+export const WAIT_FOR_CODING_UP_TO = 1 << 20;
+
+/** A representation's answers, made once each: 200 per coding, then 304 per coding, then the stand-in's. */
 const answers = new WeakMap<Representation, (Answer | undefined)[]>();
 
-/** Which of a representation's answers a request gets. */
+/** Whether Accept-Encoding accepts `coding` (RFC 9110 §12.5.3: named with q > 0, or covered by `*` with q > 0). */
+function accepts(header: string | undefined, coding: Encoding | 'identity'): boolean {
+  if (!header) return true;
+  const q = new Map(qualities(header));
+  return (q.get(coding) ?? q.get('*') ?? (coding === 'identity' ? 1 : 0)) > 0;
+}
+
+/** Which of a representation's answers a request gets (starting a large body's coding it will not wait for). */
 function slot(headers: IncomingHttpHeaders, rep: Representation): number {
-  const coding = rep.compressible ? CODINGS.indexOf(negotiateEncoding(headers['accept-encoding'])) : 0;
-  return notModified(headers, rep) ? NOT_MODIFIED + coding : coding;
+  const header = headers['accept-encoding'];
+  let at: number = rep.compressible ? CODINGS.indexOf(negotiateEncoding(header)) : 0;
+  const coding = CODINGS[at];
+  if (coding && !rep.encodedNow(coding) && rep.length > WAIT_FOR_CODING_UP_TO && accepts(header, 'identity')) {
+    void rep.encoded(coding);
+    const other = coding === 'br' ? 'gzip' : 'br';
+    at = accepts(header, other) && rep.encodedNow(other) ? CODINGS.indexOf(other) : STAND_IN;
+  }
+  // A 304 names what a 200 would be now: its coding's ETag, or the stand-in's identity one.
+  if (!notModified(headers, rep)) return at;
+  return at === STAND_IN ? STAND_IN + 1 : NOT_MODIFIED + at;
 }
 
 function makeAnswer(rep: Representation, at: number, coded?: Buffer): Answer {
-  const encoding = CODINGS[at % NOT_MODIFIED];
+  const encoding = at >= STAND_IN ? null : CODINGS[at % NOT_MODIFIED];
   const etag = encoding ? `"${rep.etag.slice(1, -1)}${SUFFIX[encoding]}"` : rep.etag;
+  const cacheControl = at >= STAND_IN ? 'no-cache' : CACHE_CONTROL;
   const validators: Record<string, string> = rep.compressible
-    ? { 'cache-control': CACHE_CONTROL, 'last-modified': rep.lastModified, vary: 'Accept-Encoding', etag }
-    : { 'cache-control': CACHE_CONTROL, 'last-modified': rep.lastModified, etag };
-  if (at >= NOT_MODIFIED) return { status: 304, headers: validators, body: [] };
+    ? { 'cache-control': cacheControl, 'last-modified': rep.lastModified, vary: 'Accept-Encoding', etag }
+    : { 'cache-control': cacheControl, 'last-modified': rep.lastModified, etag };
+  if (at === STAND_IN + 1 || (at >= NOT_MODIFIED && at < STAND_IN)) return { status: 304, headers: validators, body: [] };
   const body = coded ? [coded] : rep.chunks;
   const length = coded ? coded.length : rep.length;
   const coding: Record<string, string> = encoding ? { 'content-encoding': encoding } : {};
@@ -116,37 +145,19 @@ function answerAt(rep: Representation, at: number, coded?: Buffer): Answer | nul
 
 /**
  * The answer to a GET of `rep` when it is ready without waiting: 304 when the client's copy is current,
- * otherwise the best coding the representation offers (identity when it offers none). Null while that
- * coding is still being compressed (the first request of a revision for it). A hot request does no
- * serialisation, no compression and no allocation: the answers are made once per representation.
+ * otherwise the best coding the representation offers (identity when it offers none). Null while a
+ * small body's coding is still being compressed (the first request of a revision for it). A hot request
+ * does no serialisation, no compression and no allocation: the answers are made once per representation.
  */
 export function answerNow(headers: IncomingHttpHeaders, rep: Representation): Answer | null {
   return answerAt(rep, slot(headers, rep));
 }
 
-/**
- * A coding of a body up to this size is waited for (tens of milliseconds at most); a larger one (a
- * dataset of a large corpus: seconds of CPU) is made in the background while the request is answered
- * in identity, so a new revision is served at once to every client instead of after its compression.
- */
-export const WAIT_FOR_CODING_UP_TO = 1 << 20;
-
-/** Whether Accept-Encoding refuses identity (RFC 9110 §12.5.3: `identity;q=0`, or `*;q=0` without naming it). */
-function refusesIdentity(header: string | undefined): boolean {
-  if (!header) return false;
-  const q = new Map(qualities(header));
-  return (q.get('identity') ?? q.get('*') ?? 1) <= 0;
-}
-
-/** The answer to a GET of `rep`: in the coding asked for, waiting for it only when the body is small (or identity is refused). */
+/** The answer to a GET of `rep`, waiting for its coding to be made if it is one a request waits for. */
 export async function answer(headers: IncomingHttpHeaders, rep: Representation): Promise<Answer> {
   const at = slot(headers, rep);
-  const now = answerAt(rep, at);
-  if (now) return now;
-  // Null only for a 200 in a coding (slots 1 and 2), whose coding is then made.
-  const made = rep.encoded(CODINGS[at] as Encoding);
-  if (rep.length > WAIT_FOR_CODING_UP_TO && !refusesIdentity(headers['accept-encoding'])) return answerAt(rep, 0) as Answer;
-  return answerAt(rep, at, await made) as Answer;
+  // Null only for a 200 in a coding (slots 1 and 2) that is waited for, which is then made.
+  return answerAt(rep, at) ?? (answerAt(rep, at, await rep.encoded(CODINGS[at] as Encoding)) as Answer);
 }
 
 /** Sends a pre-rendered body with validators through Fastify (the routes the fast path leaves to it, and every page). */

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { etagMatches, negotiateEncoding, parseHttpDate } from '../../src/http/index.js';
+import { brotliDecompressSync, gzipSync } from 'node:zlib';
+import { Representation } from '../../src/catalog/index.js';
+import { answer, CACHE_CONTROL, etagMatches, negotiateEncoding, parseHttpDate, WAIT_FOR_CODING_UP_TO } from '../../src/http/index.js';
 
 test('Accept-Encoding: explicit q-values win, * covers only unnamed codings, q=0 refuses', () => {
   const cases: [string | undefined, string | null][] = [
@@ -47,4 +49,36 @@ test('HTTP-date: the three RFC 9110 forms parse; anything else (a bare year, ISO
   ]) {
     assert.equal(parseHttpDate(bad), null, bad);
   }
+});
+
+test('a large body whose coding is not made: another coding already made, else identity marked no-cache, and a 304 names what a 200 would be', async () => {
+  const body = Buffer.alloc(WAIT_FOR_CODING_UP_TO + 1, 'a');
+  const fresh = () => new Representation('application/json', body, 'Thu, 26 Nov 2026 00:00:00 GMT', { gzipped: gzipSync(body) });
+  const br = { 'accept-encoding': 'br' };
+  // Every call below runs before the brotli coding (started by the first) can be made on zlib's threads.
+  let rep = fresh();
+  const standIn = await answer(br, rep);
+  assert.equal(standIn.status, 200);
+  assert.equal(standIn.headers['content-encoding'], undefined);
+  assert.equal(standIn.headers['cache-control'], 'no-cache');
+  assert.equal(standIn.headers.etag, rep.etag);
+  assert.equal(standIn.headers.vary, 'Accept-Encoding');
+  const revalidated = await answer({ ...br, 'if-none-match': rep.etag }, rep);
+  assert.equal(revalidated.status, 304);
+  assert.equal(revalidated.headers.etag, rep.etag, 'the ETag a 200 would carry now');
+  assert.equal(revalidated.headers['cache-control'], 'no-cache');
+  // A browser accepts both: the gzip coding it already has is sent, not identity.
+  const browser = await answer({ 'accept-encoding': 'gzip, deflate, br' }, rep);
+  assert.equal(browser.headers['content-encoding'], 'gzip');
+  assert.equal(browser.headers['cache-control'], CACHE_CONTROL);
+  // Identity refused: waits for the coding.
+  const refused = await answer({ 'accept-encoding': 'br, identity;q=0' }, rep);
+  assert.equal(refused.headers['content-encoding'], 'br');
+  assert.ok(brotliDecompressSync(refused.body[0]).equals(body));
+  // Made now: the coding itself, cacheable, and its 304.
+  assert.equal((await answer(br, rep)).headers['content-encoding'], 'br');
+  assert.equal((await answer({ ...br, 'if-none-match': rep.etag }, rep)).headers.etag, `"${rep.etag.slice(1, -1)}-br"`);
+  // At the limit, a request waits for its coding instead.
+  rep = new Representation('application/json', body.subarray(1), 'Thu, 26 Nov 2026 00:00:00 GMT');
+  assert.equal((await answer(br, rep)).headers['content-encoding'], 'br');
 });

@@ -89,9 +89,12 @@ export class EntityAccumulator implements Accumulator {
       });
     }
     // Ids the profile does not name come and go, so they stand in the map in another order than a pass
-    // meets them; that order never shows: they tie with none of each other (distinct ids are their names),
-    // and a profile's entity sharing a name with one comes before it either way.
-    return out.sort((x, y) => y.review_count - x.review_count || (x.name < y.name ? -1 : 1));
+    // meets them; that order never shows: the order is total (count, name, then id, which is unique), so
+    // no two entities tie, whatever order they stand in.
+    return out.sort(
+      (x, y) =>
+        y.review_count - x.review_count || (x.name !== y.name ? (x.name < y.name ? -1 : 1) : x.id < y.id ? -1 : x.id > y.id ? 1 : 0),
+    );
   }
 
   private topAspects(counts: Int32Array): string[] {
