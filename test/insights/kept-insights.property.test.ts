@@ -127,6 +127,8 @@ function check(start: fc.Arbitrary<[ReviewFields, number][]>, runs: number): num
         read.clear();
         const held = JSON.stringify(maker.insights({ business, rows, generatedAt: GENERATED, since: { rows: before, removed, added } }));
         assert.equal(held, full(kept));
+        // A change of a quarter of the rows or more is a pass (placing each row costs more); a smaller one is moved.
+        if ((added.length + removed.length) * 4 >= rows.length) continue;
         for (const r of read)
           assert.ok(removed.includes(r as never) || added.includes(r as never), 'a row the revision did not change was read');
         if (rows.some((r) => !added.includes(r) && r.review.technicians.length > 0)) moved++;
@@ -139,8 +141,9 @@ function check(start: fc.Arbitrary<[ReviewFields, number][]>, runs: number): num
 
 test('insights moved by each revision equal buildInsights of its rows', () => {
   const moved = check(fc.array(fc.tuple(reviewArb, fc.nat()), { maxLength: 30 }), 120);
-  // The watch saw revisions whose kept rows a pass would have read.
-  assert.ok(moved > 100, `only ${moved} revisions kept attributed rows`);
+  // The watch saw revisions whose kept rows a pass would have read (in corpora this small, many changes
+  // are a quarter of the rows or more, which are passes).
+  assert.ok(moved > 60, `only ${moved} revisions kept attributed rows`);
 });
 
 test('and so they do in a corpus whose lists run over several blocks', () => {

@@ -50,9 +50,13 @@ export class InsightRows {
     const last = this.last;
     // Let go first: a state that fails midway is not to be moved again.
     this.last = null;
-    if (input.since && last?.rows === input.since.rows && last.profile === profile) {
+    // Placing a row costs about three times what a pass spends on it (100k rows added to an empty corpus:
+    // 1.2 s against 0.34 s), so a change of a quarter of the rows or more is a pass.
+    const { since } = input;
+    const small = since !== undefined && (since.added.length + since.removed.length) * 4 < input.rows.length;
+    if (since && small && last?.rows === since.rows && last.profile === profile) {
       try {
-        last.state.update(input.since, input.rows);
+        last.state.update(since, input.rows);
         this.last = { ...last, rows: input.rows };
         return last.state.document(input.rows, input.generatedAt);
       } catch {
