@@ -23,6 +23,14 @@ export async function freshPgDatabase(root: string | null = PG_URL): Promise<{ u
     async drop() {
       const c = new pg.Client({ connectionString: root });
       await c.connect();
+      // A pool's end() resolves once it has let go of its clients, not once their sockets are closed: a
+      // drop with force under a client still closing sends it a termination it reports as an error (an
+      // uncaught one in the test that closed it). Wait for them to be gone (briefly), then drop.
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     },
