@@ -1,4 +1,5 @@
 export { type CatalogChanges, type CatalogInput, holdAll, type RowsPage, stageAll } from './build-catalog.js';
+export { carriedRuns } from './carried-runs.js';
 export { Catalog, type Representations } from './catalog.js';
 export { type ChangesReader, changesPage } from './change-feed.js';
 export { StaleCorpusError } from './corpus-model.js';

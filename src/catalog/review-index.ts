@@ -9,6 +9,7 @@ import {
   searchFingerprint,
 } from '../domain/index.js';
 import { runAtOnce, type Steps } from '../threads/index.js';
+import { carriedRuns } from './carried-runs.js';
 import { presence } from './lazy-review.js';
 import { newestFirst } from './ordered-reviews.js';
 import { TextIndex } from './text-index.js';
@@ -80,14 +81,13 @@ export class ReviewIndex {
     const words = Math.ceil(reviews.length / 32);
     if (stored && stored.positions !== reviews.length)
       throw new Error('ReviewIndex: the stored text index is of another number of reviews');
-    const text =
-      stored ??
-      (yield* TextIndex.build(reviews, previous && { index: previous.index.text, docs: previous.index.reviews, fresh: previous.fresh }));
-    const dates: string[] = new Array(reviews.length);
-    // On a previous index, each carried review's bits and date are copied from its previous position (in
-    // runs, a word at a time) and only the fresh reviews are read: one new review among 100k reads one.
+    // On a previous index, each carried review's bits, date and text are taken from its previous
+    // position (bits in runs, a word at a time) and only the fresh reviews are read: one new review
+    // among 100k reads one.
     const before = previous?.index;
     const carried = before ? yield* carriedRuns(reviews, before.reviews, previous.fresh) : null;
+    const text = stored ?? (yield* TextIndex.build(reviews, before && carried ? { index: before.text, from: carried.from } : undefined));
+    const dates: string[] = new Array(reviews.length);
     const bitsOf = (old: Bits | undefined) => (carried && old ? copyRuns(old, carried.runs, words) : new Uint32Array(words));
     // A key none of the carried reviews has any more is dropped, as a full build would not make it.
     const mapOf = (old: Map<string, Bits> | undefined) =>
@@ -391,36 +391,6 @@ function collect(bits: Bits, from: number, to: number, mask: Bits | null, out: n
       if (out.length >= want) return;
     }
   }
-}
-
-/**
- * Where each review of the new order was in the previous one (-1: fresh), and the runs of consecutive
- * carried positions as [to, from, length] triples. Carried reviews are the same objects in the same
- * relative order, so one walk over both lists pairs them up.
- */
-function* carriedRuns(
-  reviews: readonly Review[],
-  previous: readonly Review[],
-  fresh: ReadonlySet<unknown>,
-): Steps<{ from: Int32Array; runs: number[] }> {
-  const from = new Int32Array(reviews.length);
-  const runs: number[] = [];
-  let j = 0;
-  for (let i = 0; i < reviews.length; i++) {
-    if (fresh.has(reviews[i])) {
-      from[i] = -1;
-      continue;
-    }
-    while (j < previous.length && previous[j] !== reviews[i]) j++;
-    if (j === previous.length) throw new Error('ReviewIndex: a carried review is not in the previous revision');
-    from[i] = j;
-    const last = runs.length - 3;
-    if (last >= 0 && runs[last] + runs[last + 2] === i && runs[last + 1] + runs[last + 2] === j) runs[last + 2]++;
-    else runs.push(i, j, 1);
-    j++;
-    if (i % 8192 === 0) yield;
-  }
-  return { from, runs };
 }
 
 /** A new bitset with `old`'s bits moved by the runs ([to, from, length] triples); other bits clear. */

@@ -35,11 +35,10 @@ export interface IndexOptions {
   fewDocs?: number;
 }
 
-/** The previous revision's index, its documents in order, and the documents that are new since. */
+/** The previous revision's index, and where each document was in it (-1: new since; see carriedRuns). */
 export interface PreviousText {
   index: TextIndex;
-  docs: readonly TextDoc[];
-  fresh: ReadonlySet<unknown>;
+  from: Int32Array;
 }
 
 /**
@@ -160,8 +159,7 @@ export class TextIndex {
   }
 
   static *build(docs: readonly TextDoc[], carried?: PreviousText, opts: IndexOptions = {}): Steps<TextIndex> {
-    const previous = carried?.index;
-    if (!carried || !previous) {
+    if (!carried) {
       const folded: string[] = new Array(docs.length);
       for (let i = 0; i < docs.length; i++) {
         folded[i] = foldDoc(docs[i]);
@@ -169,17 +167,13 @@ export class TextIndex {
       }
       return yield* TextIndex.fromFolded(folded, opts);
     }
+    const previous = carried.index;
     let folded = previous.folded;
+    if (carried.from.length !== docs.length) throw new Error('TextIndex: the carried positions are of another number of documents');
     const docOf = new Int32Array(docs.length);
-    // Carried documents keep their relative order, so one walk over both lists pairs them up.
-    let j = 0;
     for (let i = 0; i < docs.length; i++) {
-      const doc = docs[i];
-      if (!carried.fresh.has(doc)) {
-        while (j < carried.docs.length && carried.docs[j] !== doc) j++;
-        if (j === carried.docs.length) throw new Error('TextIndex: a carried document is not in the previous revision');
-        docOf[i] = previous.docOf[j++];
-      } else docOf[i] = folded.push(foldDoc(doc)) - 1;
+      const j = carried.from[i];
+      docOf[i] = j >= 0 ? previous.docOf[j] : folded.push(foldDoc(docs[i])) - 1;
       if (i % STEP === 0) yield;
     }
     let baseEnd = previous.baseEnd;
