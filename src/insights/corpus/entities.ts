@@ -3,7 +3,7 @@
 // the whole team); an attributed id missing from the profile is listed under its id rather than dropped.
 import type { EntityInsight, ProblemInsight } from '../../domain/index.js';
 import { round } from '../score.js';
-import { type Ordered, type Positions, rowList } from './order.js';
+import { ChangeMismatch, type Ordered, type Positions, rowList } from './order.js';
 import { percent } from './percent.js';
 import { type Accumulator, mean, type Row } from './rows.js';
 
@@ -60,7 +60,7 @@ export class EntityAccumulator implements Accumulator {
     for (let k = 0; k < ids.length; k++) {
       if (ids.indexOf(ids[k]) !== k) continue;
       const a = this.acc.get(ids[k]);
-      if (!a) throw new Error(`EntityAccumulator: ${ids[k]} is not held`);
+      if (!a) throw new ChangeMismatch(`EntityAccumulator: ${ids[k]} is not held`);
       this.count(a, row, -1);
       a.rows.remove(row);
       // An id the profile does not name is listed only while reviews attribute it.

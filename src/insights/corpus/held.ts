@@ -6,6 +6,7 @@
 import { type Insights, Interner, type ReviewAnalysis, type ReviewAspect } from '../../domain/index.js';
 import { type Lexicon, loadLexicon } from '../lexicon.js';
 import { aspectIndexOf } from './build.js';
+import { ChangeMismatch } from './order.js';
 import { type CorpusReview, type InsightAnalysis, newestFirst, type Row, rowOf } from './rows.js';
 import { CorpusInsights, type InsightsBusiness, type RowChange } from './state.js';
 
@@ -59,8 +60,9 @@ export class InsightRows {
         last.state.update(since, input.rows);
         this.last = { ...last, rows: input.rows };
         return last.state.document(input.rows, input.generatedAt);
-      } catch {
-        // Not the change of these rows: the pass below starts over.
+      } catch (err) {
+        // Not the change of these rows: the pass below starts over. Anything else is a defect, not a cue to pass.
+        if (!(err instanceof ChangeMismatch)) throw err;
       }
     }
     const rows = newestFirst(input.rows);

@@ -3,6 +3,9 @@
 // in corpus order that a revision updates where its rows go, instead of rebuilding it from every row.
 import type { Row } from './rows.js';
 
+/** A change that does not fit the rows a kept state is at (a row not held, or not among its date): the state is then passed over afresh. */
+export class ChangeMismatch extends Error {}
+
 /** Where rows stand in one corpus (newest first), found by date and then among the rows of that date. */
 export class Positions {
   private readonly known = new Map<Row, number>();
@@ -20,7 +23,7 @@ export class Positions {
       this.known.set(rows[i], i);
       if (rows[i] === row) return i;
     }
-    throw new Error(`Positions: review ${row.review.id} is not in the corpus among its date`);
+    throw new ChangeMismatch(`Positions: review ${row.review.id} is not in the corpus among its date`);
   }
 }
 
@@ -107,7 +110,7 @@ export class Ordered<E, S = undefined> {
         if (i === items.length) [b, i] = [b + 1, 0];
       }
     }
-    if (removed === 0) throw new Error(`Ordered: review ${row.review.id} is not held`);
+    if (removed === 0) throw new ChangeMismatch(`Ordered: review ${row.review.id} is not held`);
     this.size -= removed;
   }
 

@@ -10,7 +10,7 @@ import { AspectAccumulator } from './aspects.js';
 import { EntityAccumulator, ProblemAccumulator } from './entities.js';
 import type { Facts } from './facts.js';
 import { buildFaq } from './faq.js';
-import { Positions } from './order.js';
+import { ChangeMismatch, Positions } from './order.js';
 import { percentages } from './percent.js';
 import { PullQuoteAccumulator } from './quotes.js';
 import { type Accumulator, mean, milli, milliMean, type Row } from './rows.js';
@@ -91,7 +91,7 @@ export class CorpusInsights {
     for (const row of change.added) {
       const i = at.of(row);
       if ((i > 0 && rows[i - 1].review.date < row.review.date) || (i + 1 < rows.length && rows[i + 1].review.date > row.review.date))
-        throw new Error(`CorpusInsights: review ${row.review.id} is out of date order`);
+        throw new ChangeMismatch(`CorpusInsights: review ${row.review.id} is out of date order`);
     }
     for (const row of change.added) this.add(row, at);
   }
