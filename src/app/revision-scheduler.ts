@@ -134,8 +134,8 @@ export class RevisionScheduler {
       if (built.from === 'full read') this.renewCorpus(catalog);
     }
     this.current = catalog;
-    // Served first; its lookup by id is made after, in slices.
-    void catalog.indexIds().catch((err) => this.opts.log.warn({ err }, 'indexing the reviews by id failed'));
+    // Served first; its lookup by id is made after, in slices, while it is still the one served.
+    void catalog.indexIds(() => this.current === catalog).catch((err) => this.opts.log.warn({ err }, 'indexing the reviews by id failed'));
     this.opts.log.info(
       {
         revision: catalog.revision,

@@ -171,15 +171,16 @@ export class Catalog {
   /**
    * Makes the id → position map in slices (100k map entries at 100k reviews: tens of milliseconds), so a
    * revision is served without waiting for it and a permalink does not make it on the request path.
+   * It stops once `wanted` says no (the catalog was replaced before it ended).
    */
-  async indexIds(clock = new SliceClock()): Promise<void> {
+  async indexIds(wanted: () => boolean = () => true, clock = new SliceClock()): Promise<void> {
     if (this.positions) return;
-    const made = await runInSlices(positionsOf(this.reviews), clock);
-    this.positions ??= made;
+    const made = await runInSlices(positionsOf(this.reviews, wanted), clock);
+    if (made) this.positions ??= made;
   }
 
   private positionOf(id: string): number | undefined {
-    this.positions ??= runAtOnce(positionsOf(this.reviews));
+    this.positions ??= runAtOnce(positionsOf(this.reviews))!;
     return this.positions.get(id);
   }
 
@@ -284,11 +285,15 @@ export class Catalog {
 }
 
 /** Review id → position, a slice at a time. */
-function* positionsOf(reviews: readonly Review[]): Steps<Map<string, number>> {
+/** Review id → position, or null when it stopped because it was no longer wanted. */
+function* positionsOf(reviews: readonly Review[], wanted = () => true): Steps<Map<string, number> | null> {
   const positions = new Map<string, number>();
   for (let i = 0; i < reviews.length; i++) {
     positions.set(reviews[i].id, i);
-    if (i % 4096 === 0) yield;
+    if (i % 4096 === 0) {
+      yield;
+      if (!wanted()) return null;
+    }
   }
   return positions;
 }

@@ -102,7 +102,8 @@ function slot(headers: IncomingHttpHeaders, rep: Representation): number {
   const header = headers['accept-encoding'];
   let at: number = rep.compressible ? CODINGS.indexOf(negotiateEncoding(header)) : 0;
   const coding = CODINGS[at];
-  if (coding && !rep.encodedNow(coding) && rep.length > WAIT_FOR_CODING_UP_TO && accepts(header, 'identity')) {
+  // The size first: a small body (most requests) never asks whether its coding is made here; answerAt does.
+  if (coding && rep.length > WAIT_FOR_CODING_UP_TO && !rep.encodedNow(coding) && accepts(header, 'identity')) {
     void rep.encoded(coding);
     const other = coding === 'br' ? 'gzip' : 'br';
     at = accepts(header, other) && rep.encodedNow(other) ? CODINGS.indexOf(other) : STAND_IN;
