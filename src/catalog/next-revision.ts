@@ -1,4 +1,4 @@
-import { type Business, NotReadyError, type StoredReview } from '../domain/index.js';
+import { type Business, NotReadyError, type StoredAnalysis, type StoredReview } from '../domain/index.js';
 import { type AnalysisContext, type AnalysisWrite, analysisKey, type Revision, type Store } from '../store/index.js';
 import { SliceClock } from '../threads/index.js';
 import { type RowsPage, stageAll } from './build-catalog.js';
@@ -184,20 +184,30 @@ async function currentAnalyses(
 ): Promise<Map<string, string>> {
   const stored = new Map<string, string>();
   for await (const page of view.analysisPages(ids)) {
-    for (const a of page) {
-      const row = rows.get(a.review_id);
-      if (row?.published && a.key === analysisKey(row.version, ctx)) stored.set(a.review_id, a.analysis);
-    }
+    keepCurrent(page, rows, ctx, stored);
     await clock.maybePause();
   }
   return stored;
 }
 
+/** Adds to `into` each analysis that counts for its row (of the row's text under this profile and engine). */
+function keepCurrent(
+  analyses: readonly StoredAnalysis[],
+  rows: ReadonlyMap<string, StoredReview>,
+  ctx: AnalysisContext,
+  into: Map<string, string>,
+): void {
+  for (const a of analyses) {
+    const row = rows.get(a.review_id);
+    if (row?.published && a.key === analysisKey(row.version, ctx)) into.set(a.review_id, a.analysis);
+  }
+}
+
 /** Every published row a page at a time, each page with its current stored analyses. */
 async function* publishedPages(view: StoreView, ctx: AnalysisContext): AsyncGenerator<RowsPage> {
-  const clock = new SliceClock();
-  for await (const rows of view.publishedReviewPages()) {
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    yield { rows, analyses: await currentAnalyses(view, [...byId.keys()], byId, ctx, clock) };
+  for await (const page of view.publishedReviewPages()) {
+    const analyses = new Map<string, string>();
+    keepCurrent(page.analyses, new Map(page.rows.map((r) => [r.id, r])), ctx, analyses);
+    yield { rows: page.rows, analyses };
   }
 }

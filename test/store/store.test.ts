@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import type { Kysely } from 'kysely';
 import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
-import { type ImportRecordInput, StoredReviewSchema } from '../../src/domain/index.js';
+import { type ImportRecordInput, type StoredAnalysis, type StoredReview, StoredReviewSchema } from '../../src/domain/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
 import { collect, freshPgDatabase, PG_SKIP, rawDb, tempDir } from '../helpers/index.js';
@@ -62,7 +62,8 @@ function repositorySuite(
       const again = await importRows(store, rows(demo), [], { now: LATER });
       assert.deepEqual([again.added, again.updated, again.unchanged, again.revision], [0, 0, 60, null]);
       assert.equal((await store.latestRevision())?.id, 2);
-      const published = await collect(store.publishedReviewPages());
+      // Pages of 7: the walk goes on from each page's last id, every row once.
+      const { rows: published } = await publishedWalk(store, 7);
       assert.equal(published.length, 60);
       assert.deepEqual(
         published.map((r) => r.id),
@@ -93,7 +94,7 @@ function repositorySuite(
         service_area: null,
       };
       await importRows(store, rows([input]), [], { now: NOW });
-      const [r] = await collect(store.publishedReviewPages());
+      const [r] = (await publishedWalk(store)).rows;
       assert.deepEqual(Object.keys(r).sort(), Object.keys(StoredReviewSchema.shape).sort(), 'one field per schema field');
       StoredReviewSchema.parse(r);
       const { version, changed_revision, id, first_seen_at, published_at, ...fields } = r;
@@ -108,7 +109,7 @@ function repositorySuite(
 
     test('ids are ULIDs derived from the source identity, equal on every engine', async () => {
       await seed();
-      const published = await collect(store.publishedReviewPages());
+      const { rows: published } = await publishedWalk(store);
       const google = published.find((r) => r.source_review_id === 'google-000001' || r.source === 'google')!;
       assert.match(google.id, /^[0-9A-HJKMNP-TV-Z]{26}$/);
       // Golden value: the same source review must get this id everywhere, forever.
@@ -197,7 +198,7 @@ function repositorySuite(
 
     test('analyses are stored and replaced', async () => {
       await seed();
-      const [r] = await collect(store.publishedReviewPages());
+      const [r] = (await publishedWalk(store)).rows;
       await store.saveAnalyses([{ reviewId: r.id, version: 'a', analysis: '{"v":1}' }], CTX);
       await store.saveAnalyses([{ reviewId: r.id, version: 'b', analysis: '{"v":2}' }], { ...CTX, engine: 'x/2' });
       const all = await collect(store.analysisPages(null));
@@ -205,11 +206,28 @@ function repositorySuite(
         all.filter((a) => a.review_id === r.id).map((a) => a.analysis),
         ['{"v":2}'],
       );
+      // The walk of the published reviews joins each one's stored analysis, and only its own.
+      const walk = await publishedWalk(store, 7);
+      assert.deepEqual(
+        walk.analyses,
+        all.filter((a) => a.review_id === r.id),
+      );
     });
   });
 }
 
 const CTX = { engine: 'x/1', business: demoBusiness() };
+
+/** Every published row, and the stored analyses the walk joined to them. */
+async function publishedWalk(store: Store, size?: number) {
+  const rows: StoredReview[] = [];
+  const analyses: StoredAnalysis[] = [];
+  for await (const page of store.publishedReviewPages(size)) {
+    rows.push(...page.rows);
+    analyses.push(...page.analyses);
+  }
+  return { rows, analyses };
+}
 const GOLDEN_ID = '01JGJ4ZP00DJX7GVNEWE31XRFE';
 const GOLDEN_VERSION = 'iRjnkMxiTQUnb2rrLOn6EWsapVGd5mvu';
 
