@@ -48,6 +48,8 @@ export interface RowsPage {
 export interface StagedReviews {
   /** Newest first (sorted while the corpus ends the stage). */
   reviews: Review[];
+  /** The index in the stage of the review at each position (the order the corpus got the rows in). */
+  order: Int32Array;
   /** Analyses the corpus made because none was stored (JSON), by id. */
   analysed: ReadonlyMap<string, string>;
   /** The row version of each review that had no stored analysis: what a made analysis is stored under. */
@@ -124,14 +126,14 @@ export async function stageAll(
   // The corpus finishes the stage and sends the mentions back while this thread sorts the reviews.
   const ending = sink.end();
   ending.catch(() => {});
-  await runInSlices(orderAll(reviews), clock);
+  const order = await runInSlices(orderAll(reviews), clock);
   const staged = await ending;
   for (let i = 0; i < reviews.length; i++) {
     const found = staged.found.get(reviews[i].id);
     if (found) withMentions(reviews[i], found);
     if (i % 4096 === 0) await clock.maybePause();
   }
-  return { reviews, analysed: staged.analysed, versions };
+  return { reviews, order, analysed: staged.analysed, versions };
 }
 
 function* corpusRows(rows: Iterable<StoredReview>, analyses: ReadonlyMap<string, string>): Steps<CorpusRow[]> {
@@ -201,6 +203,9 @@ export async function buildParts(
  */
 async function buildAll(input: CatalogFromStaged, engine: CorpusEngine, clock: SliceClock): Promise<CatalogParts> {
   const reviews = input.staged.reviews;
+  // The corpus makes the text index's postings while this thread renders; asked first, so made first.
+  const segment = engine.textSegment(input.staged.order);
+  segment.catch(() => {});
   const ids = await runInSlices(idsOf(reviews), clock);
   const committed = commit(engine, input, reviews, ids, await runInSlices(everyPosition(reviews.length), clock), clock);
   const { doc, aggregateRating } = await documentOf(input, reviews, clock);
@@ -216,7 +221,7 @@ async function buildAll(input: CatalogFromStaged, engine: CorpusEngine, clock: S
   );
   const held = await runInSlices(holdAll(reviews, json), clock);
   const attribution = attributionFor(input.business);
-  const text = await runInSlices(TextIndex.fromFolded(folded), clock);
+  const text = await runInSlices(TextIndex.withBase(folded, await segment), clock);
   const index = await runInSlices(
     ReviewIndex.build(held, attribution.technicians, attribution.services, undefined, undefined, text),
     clock,

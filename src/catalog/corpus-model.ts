@@ -1,10 +1,12 @@
 import type { Business, Review, ReviewAnalysis } from '../domain/index.js';
 import { links } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
+import { runAtOnce } from '../threads/index.js';
 import type { CorpusReview, Engine, InsightRow, InsightRowMaker } from './engine.js';
 import { analyzerOptions } from './engine.js';
 import { renderFeeds } from './render/feeds.js';
 import { type Allocate, RawJson, SplicedJson } from './render/spliced-json.js';
+import { type BaseSegment, foldDoc, TextIndex } from './text-index.js';
 import { type FoundMentions, union } from './to-review.js';
 
 /** What the corpus needs of a changed row that is published. */
@@ -123,7 +125,9 @@ export class CorpusModel {
   private held: Held | null = null;
   private staged: StagedRows | null = null;
   /** A stage under way (between stageBegin and stageEnd). */
-  private staging: (StagedRows & Staged) | null = null;
+  private staging: (StagedRows & Staged & { texts: string[] | null }) | null = null;
+  /** A full stage's texts, folded, in the order its rows came: what its text segment is made of. */
+  private stagedTexts: string[] | null = null;
   private analyzer: { key: string; analyzer: ReturnType<Engine['createAnalyzer']> } | null = null;
   private rowMaker: { vertical: string; maker: InsightRowMaker } | null = null;
 
@@ -164,8 +168,11 @@ export class CorpusModel {
       throw new StaleCorpusError(`the corpus is at revision ${this.held?.revision ?? 'none'}, not ${basedOn}`);
     else if (this.held.vertical !== business.vertical)
       throw new StaleCorpusError(`the corpus holds rows of the ${this.held.vertical} taxonomy, not ${business.vertical}`);
-    this.staging = { business, changed: new Set(), fresh: new Map(), found: new Map(), analysed: new Map() };
+    // A full stage folds each text as it comes (this thread waits on the reads meanwhile), for textSegment.
+    const texts = basedOn === null ? [] : null;
+    this.staging = { business, changed: new Set(), fresh: new Map(), found: new Map(), analysed: new Map(), texts };
     this.staged = null;
+    this.stagedTexts = null;
   }
 
   stageRows(rows: readonly CorpusRow[], changed: readonly string[]): void {
@@ -174,6 +181,7 @@ export class CorpusModel {
     for (const id of changed) s.changed.add(id);
     const maker = this.rowsFor(s.business.vertical);
     for (const row of rows) {
+      s.texts?.push(foldDoc(row));
       let analysis: ReviewAnalysis;
       let json: string;
       if (row.stored !== null) {
@@ -209,6 +217,20 @@ export class CorpusModel {
 
   stageAbort(): void {
     this.staging = null;
+    this.stagedTexts = null;
+  }
+
+  /**
+   * The search index's base segment of the last full stage's texts, numbered by position: `order` gives
+   * the stage index of the row at each position (see BaseSegment). Asked once, after the stage ended.
+   */
+  textSegment(order: Int32Array): BaseSegment {
+    const texts = this.stagedTexts;
+    this.stagedTexts = null;
+    if (!texts || texts.length !== order.length) throw new Error('CorpusModel: no full stage of these rows to index');
+    const folded: string[] = new Array(order.length);
+    for (let i = 0; i < order.length; i++) folded[i] = texts[order[i]];
+    return runAtOnce(TextIndex.baseSegment(folded));
   }
 
   stageEnd(): Staged {
@@ -216,10 +238,13 @@ export class CorpusModel {
     if (!s) throw new Error('CorpusModel: stage end without a stage begun');
     this.staging = null;
     this.staged = { business: s.business, changed: s.changed, fresh: s.fresh };
+    this.stagedTexts = s.texts;
     return { found: s.found, analysed: s.analysed };
   }
 
   commit(input: CommitInput): Committed {
+    // A full stage's texts are asked for before its commit; never kept past it.
+    this.stagedTexts = null;
     const staged = this.staged;
     if (!staged) throw new Error('CorpusModel: commit without stage');
     this.staged = null;

@@ -21,6 +21,8 @@ export type ToCorpus =
       newest: Review[];
       publicBaseUrl: string;
     }
+  /** The last full stage's text segment, its rows in this order (the stage index at each position). */
+  | { t: 'text-segment'; id: number; order: Int32Array }
   | {
       t: 'seed';
       id: number;
@@ -48,6 +50,8 @@ export type FromCorpus =
       feedJson: Uint8Array;
       feedAtom: Uint8Array;
     }
+  /** Transferred, not copied. */
+  | { t: 'text-segment'; id: number; offsets: Int32Array; postings: Int32Array }
   | { t: 'seeded'; id: number }
   | { t: 'failed'; id: number; message: string; stale: boolean };
 

@@ -59,6 +59,14 @@ function handle(m: ToCorpus): void {
         });
         return;
       }
+      case 'text-segment': {
+        const { offsets, postings } = model.textSegment(m.order);
+        port.postMessage({ t: 'text-segment', id: m.id, offsets, postings } satisfies FromCorpus, [
+          offsets.buffer as ArrayBuffer,
+          postings.buffer as ArrayBuffer,
+        ]);
+        return;
+      }
       case 'seed':
         model.seed(m.revision, {
           reviews: asBuffer(m.reviews),

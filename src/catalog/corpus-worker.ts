@@ -12,6 +12,7 @@ import {
 } from './corpus-model.js';
 import { type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 import type { Engine } from './engine.js';
+import type { BaseSegment } from './text-index.js';
 import type { FoundMentions } from './to-review.js';
 
 /** The corpus model as the catalog builder uses it: on a worker thread (a server) or in this thread (tests, tools). */
@@ -20,6 +21,11 @@ export interface CorpusEngine {
   /** A stage sent in parts as they are read (`stage` is one part), so the caller holds one part at a time. */
   beginStage(head: StageHead, clock?: SliceClock): StageSink;
   commit(input: CommitInput, clock?: SliceClock): Promise<Committed>;
+  /**
+   * The search index's base segment of the last full stage's texts, its rows in this order (the stage
+   * index of the row at each position; transferred to the engine): made beside the caller's render.
+   */
+  textSegment(order: Int32Array): Promise<BaseSegment>;
   /** Take over a revision loaded from a snapshot (see CorpusModel.seed). */
   seed(revision: number, bodies: SeedBodies): Promise<void>;
   close(): Promise<void>;
@@ -78,6 +84,10 @@ export class LocalCorpus implements CorpusEngine {
 
   async commit(input: CommitInput): Promise<Committed> {
     return this.model.commit(input);
+  }
+
+  async textSegment(order: Int32Array): Promise<BaseSegment> {
+    return this.model.textSegment(order);
   }
 
   async seed(revision: number, bodies: SeedBodies): Promise<void> {
@@ -234,6 +244,14 @@ export class CorpusWorker implements CorpusEngine {
       digest: asBuffer(m.digest),
       feeds: { json: asBuffer(m.feedJson), atom: asBuffer(m.feedAtom) },
     };
+  }
+
+  async textSegment(order: Int32Array): Promise<BaseSegment> {
+    const id = this.nextId++;
+    const answer = this.call(id);
+    this.post({ t: 'text-segment', id, order }, [order.buffer as ArrayBuffer]);
+    const m = (await answer) as Extract<FromCorpus, { t: 'text-segment' }>;
+    return { offsets: m.offsets, postings: m.postings };
   }
 
   /** Sent at once (the bodies are shared, not copied), so the thread sees it before any later call. */

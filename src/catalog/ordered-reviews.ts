@@ -46,8 +46,9 @@ function* reviewsOf(
  * is sorted by one string, its date, published_at, id and index joined by NUL (none of them holds one,
  * so comparing two keys compares the fields in turn, as newestFirst does, the other way round): runs are
  * sorted by the engine's own string order and merged by one `<`, not by newestFirst's three tests.
+ * Returns where each review came from: its index in `made` before the sort, by its position after.
  */
-export function* orderAll(made: Review[]): Steps<Review[]> {
+export function* orderAll(made: Review[]): Steps<Int32Array> {
   const keys: string[] = new Array(made.length);
   for (let i = 0; i < made.length; i++) {
     const r = made[i];
@@ -56,13 +57,15 @@ export function* orderAll(made: Review[]): Steps<Review[]> {
   }
   yield* sortSteps(keys);
   const read = made.slice();
+  const from = new Int32Array(made.length);
   for (let k = 0; k < keys.length; k++) {
     // Ascending keys: the newest review is the last.
     const key = keys[keys.length - 1 - k];
-    made[k] = read[Number(key.slice(key.lastIndexOf('\0') + 1))];
+    from[k] = Number(key.slice(key.lastIndexOf('\0') + 1));
+    made[k] = read[from[k]];
     if (k % 4096 === 0) yield;
   }
-  return made;
+  return from;
 }
 
 /**

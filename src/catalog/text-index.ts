@@ -35,6 +35,15 @@ export interface IndexOptions {
   fewDocs?: number;
 }
 
+/**
+ * The trigram postings of documents numbered by position, made apart from their index: a full build's
+ * corpus thread makes them while the event loop renders, and the index is made of them and its own texts.
+ */
+export interface BaseSegment {
+  offsets: Int32Array;
+  postings: Int32Array;
+}
+
 /** The previous revision's index, and where each document was in it (-1: new since; see carriedRuns). */
 export interface PreviousText {
   index: TextIndex;
@@ -202,9 +211,21 @@ export class TextIndex {
    * build folds each text as it lets go of the review it came from.
    */
   static *fromFolded(folded: string[], opts: IndexOptions = {}): Steps<TextIndex> {
+    return yield* TextIndex.withBase(folded, yield* TextIndex.baseSegment(folded, opts));
+  }
+
+  /** The postings of `fromFolded`'s index of these texts, without the index (see BaseSegment). */
+  static *baseSegment(folded: readonly string[], opts: IndexOptions = {}): Steps<BaseSegment> {
+    const { offsets, postings } = yield* Segment.build(folded, 0, folded.length, opts.fewDocs);
+    return { offsets, postings };
+  }
+
+  /** `fromFolded`'s index, of its texts and their postings made apart (baseSegment of the same texts). */
+  static *withBase(folded: string[], base: BaseSegment): Steps<TextIndex> {
+    if (base.offsets.length !== BUCKETS + 1 || base.offsets[BUCKETS] !== base.postings.length)
+      throw new Error('TextIndex: the base segment is not one of this index');
     const docOf = yield* everyPosition(folded.length);
-    const base = yield* Segment.build(folded, 0, folded.length, opts.fewDocs);
-    return new TextIndex(folded, base, folded.length, null, docOf, docOf.slice());
+    return new TextIndex(folded, new Segment(base.offsets, base.postings), folded.length, null, docOf, docOf.slice());
   }
 
   /**

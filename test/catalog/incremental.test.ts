@@ -311,6 +311,19 @@ test('spliced JSON is JSON.stringify of the document, for arrays and objects, em
   );
 });
 
+test("a full build's text index, its postings made by the corpus (a thread, or in process), is byte for byte the one made of its reviews here", async () => {
+  const rows = new Map([...base, ...extra].map((r) => [r.id, r]));
+  const bytes = (index: TextIndex) => Buffer.concat(runAtOnce(index.encodeSteps()));
+  for (const corpus of [worker, new LocalCorpus(engine)]) {
+    // Rows read in another order than the catalog's: the corpus gets them as read, the positions come later.
+    const shuffled = new Map([...rows].reverse());
+    const catalog = await Catalog.fromReviews({ ...common(1), rows: shuffled, analyses: stored(rows.values()) }, corpus);
+    const made = TextIndex.create(catalog.reviews);
+    assert.ok(bytes(catalog.index.text).equals(bytes(made)));
+    assert.ok(catalog.index.text.positions > 100);
+  }
+});
+
 test('a text index segment of a few documents (built from its sorted postings) is byte for byte the one the bucket passes build', () => {
   fc.assert(
     fc.property(
