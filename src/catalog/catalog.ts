@@ -284,8 +284,7 @@ export class Catalog {
   }
 }
 
-/** Review id → position, a slice at a time. */
-/** Review id → position, or null when it stopped because it was no longer wanted. */
+/** Review id → position, a slice at a time; null when it stopped because it was no longer wanted. */
 function* positionsOf(reviews: readonly Review[], wanted = () => true): Steps<Map<string, number> | null> {
   const positions = new Map<string, number>();
   for (let i = 0; i < reviews.length; i++) {
