@@ -141,7 +141,7 @@ export const IDENTITY_COLUMNS = [
 ] as const;
 type IdentityColumn = (typeof IDENTITY_COLUMNS)[number];
 
-export const analysisOf = (row: ReviewAnalysisTable): StoredAnalysis => ({
+export const analysisOf = (row: Pick<ReviewAnalysisTable, 'review_id' | 'content_hash' | 'analysis'>): StoredAnalysis => ({
   review_id: row.review_id,
   key: row.content_hash,
   analysis: row.analysis,

@@ -107,9 +107,8 @@ class Reads {
   async *publishedReviewPages(size = PAGE): AsyncGenerator<{ rows: StoredReview[]; analyses: StoredAnalysis[] }> {
     // Filtered here, not in the query: with `published` in it SQLite picks that index and sorts every
     // published row for each page.
-    type Joined = ReviewTable & { analysis_key: string | null; analysis: string | null };
-    const pages = keysetPages<Joined, string>(
-      (after) =>
+    const pages = keysetPages(
+      (after: string | null) =>
         this.q
           .selectFrom('reviews')
           .leftJoin('review_analysis', 'review_analysis.review_id', 'reviews.id')
@@ -118,7 +117,7 @@ class Reads {
           .$if(after !== null, (q) => q.where('reviews.id', '>', after!))
           .orderBy('reviews.id')
           .limit(size)
-          .execute() as Promise<Joined[]>,
+          .execute(),
       (last) => last.id,
       size,
     );
@@ -128,7 +127,8 @@ class Reads {
       for (const r of page) {
         if (r.published !== 1) continue;
         rows.push(reviewOf(r));
-        if (r.analysis !== null && r.analysis_key !== null) analyses.push({ review_id: r.id, key: r.analysis_key, analysis: r.analysis });
+        if (r.analysis !== null && r.analysis_key !== null)
+          analyses.push(analysisOf({ review_id: r.id, content_hash: r.analysis_key, analysis: r.analysis }));
       }
       if (rows.length > 0) yield { rows, analyses };
     }
