@@ -111,6 +111,8 @@ interface StagedRows {
   changed: Set<string>;
   /** Each staged row's insight row and its analysis as JSON (what per_review renders: the object is not kept). */
   fresh: Map<string, { row: InsightRow; json: RawJson }>;
+  /** A full stage's texts, folded, in the order its rows came (what textSegment indexes); null for an update. */
+  texts: string[] | null;
 }
 
 /**
@@ -125,9 +127,7 @@ export class CorpusModel {
   private held: Held | null = null;
   private staged: StagedRows | null = null;
   /** A stage under way (between stageBegin and stageEnd). */
-  private staging: (StagedRows & Staged & { texts: string[] | null }) | null = null;
-  /** A full stage's texts, folded, in the order its rows came: what its text segment is made of. */
-  private stagedTexts: string[] | null = null;
+  private staging: (StagedRows & Staged) | null = null;
   private analyzer: { key: string; analyzer: ReturnType<Engine['createAnalyzer']> } | null = null;
   private rowMaker: { vertical: string; maker: InsightRowMaker } | null = null;
 
@@ -172,7 +172,6 @@ export class CorpusModel {
     const texts = basedOn === null ? [] : null;
     this.staging = { business, changed: new Set(), fresh: new Map(), found: new Map(), analysed: new Map(), texts };
     this.staged = null;
-    this.stagedTexts = null;
   }
 
   stageRows(rows: readonly CorpusRow[], changed: readonly string[]): void {
@@ -217,7 +216,6 @@ export class CorpusModel {
 
   stageAbort(): void {
     this.staging = null;
-    this.stagedTexts = null;
   }
 
   /**
@@ -225,8 +223,9 @@ export class CorpusModel {
    * the stage index of the row at each position (see BaseSegment). Asked once, after the stage ended.
    */
   textSegment(order: Int32Array): BaseSegment {
-    const texts = this.stagedTexts;
-    this.stagedTexts = null;
+    const texts = this.staged?.texts;
+    // Let go once indexed: the commit that follows needs only the rows.
+    if (this.staged) this.staged.texts = null;
     if (!texts || texts.length !== order.length) throw new Error('CorpusModel: no full stage of these rows to index');
     const folded: string[] = new Array(order.length);
     for (let i = 0; i < order.length; i++) folded[i] = texts[order[i]];
@@ -237,14 +236,11 @@ export class CorpusModel {
     const s = this.staging;
     if (!s) throw new Error('CorpusModel: stage end without a stage begun');
     this.staging = null;
-    this.staged = { business: s.business, changed: s.changed, fresh: s.fresh };
-    this.stagedTexts = s.texts;
+    this.staged = { business: s.business, changed: s.changed, fresh: s.fresh, texts: s.texts };
     return { found: s.found, analysed: s.analysed };
   }
 
   commit(input: CommitInput): Committed {
-    // A full stage's texts are asked for before its commit; never kept past it.
-    this.stagedTexts = null;
     const staged = this.staged;
     if (!staged) throw new Error('CorpusModel: commit without stage');
     this.staged = null;
