@@ -20,6 +20,9 @@ interface Acc {
   rows: Ordered<Row>;
 }
 
+/** Strings in code-unit order (0 when equal, so a comparator can go on to the next key). */
+const codeUnitOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 export class EntityAccumulator implements Accumulator {
   private readonly acc = new Map<string, Acc>();
   private readonly names = new Map<string, string>();
@@ -91,10 +94,7 @@ export class EntityAccumulator implements Accumulator {
     // Ids the profile does not name come and go, so they stand in the map in another order than a pass
     // meets them; that order never shows: the order is total (count, name, then id, which is unique), so
     // no two entities tie, whatever order they stand in.
-    return out.sort(
-      (x, y) =>
-        y.review_count - x.review_count || (x.name !== y.name ? (x.name < y.name ? -1 : 1) : x.id < y.id ? -1 : x.id > y.id ? 1 : 0),
-    );
+    return out.sort((x, y) => y.review_count - x.review_count || codeUnitOrder(x.name, y.name) || codeUnitOrder(x.id, y.id));
   }
 
   private topAspects(counts: Int32Array): string[] {
