@@ -6,6 +6,7 @@ export { StaleCorpusError } from './corpus-model.js';
 export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
 export { analyzerOptions, type Engine } from './engine.js';
 export { analyseReviews, analyzePending } from './missing-analyses.js';
+export { NeedleMemo } from './needle-memo.js';
 export {
   type AnalysesToStore,
   buildContext,

@@ -11,6 +11,7 @@ import {
 import { runAtOnce, type Steps } from '../threads/index.js';
 import { carriedRuns } from './carried-runs.js';
 import { presence } from './lazy-review.js';
+import { NeedleMemo } from './needle-memo.js';
 import { newestFirst } from './ordered-reviews.js';
 import { TextIndex } from './text-index.js';
 
@@ -43,12 +44,15 @@ export class ReviewIndex {
     private readonly byLanguage: Map<string, Bits>,
     private readonly withText: Bits,
     private readonly withReply: Bits,
+    /** What this revision's text searches learned (shared by `withReviews`: same texts, same positions). */
+    private readonly needles = new NeedleMemo(words, NEEDLE_MEMO_BYTES),
   ) {
     this.withoutText = not(withText);
     this.withoutReply = not(withReply);
     this.none = new Uint32Array(words);
     this.scratch = new Uint32Array(words);
-    this.candidateScratch = new Uint32Array(words);
+    this.uncheckedScratch = new Uint32Array(words);
+    this.narrowedScratch = new Uint32Array(words);
   }
 
   private readonly withoutText: Bits;
@@ -57,7 +61,10 @@ export class ReviewIndex {
   private readonly none: Bits;
   /** Sets every search reuses (see searchPositions). */
   private readonly scratch: Bits;
-  private readonly candidateScratch: Bits;
+  private readonly uncheckedScratch: Bits;
+  private readonly narrowedScratch: Bits;
+  /** Texts checked for a needle by a substring search, over this index's life (tests bound it). */
+  textsChecked = 0;
   /** A language filter's set (the tag and its regional tags), made on first use. */
   private readonly byLanguageTag = new Map<string, Bits>();
 
@@ -171,7 +178,13 @@ export class ReviewIndex {
       this.byLanguage,
       this.withText,
       this.withReply,
+      this.needles,
     );
+  }
+
+  /** Needles whose findings this revision keeps (tests, metrics). */
+  get keptNeedles(): number {
+    return this.needles.size;
   }
 
   /** Position of the first review dated strictly before `date` (dates are descending). */
@@ -235,25 +248,7 @@ export class ReviewIndex {
     const lastWord = (end - 1) >>> 5;
     for (const f of filters) for (let w = firstWord; w <= lastWord; w++) bits[w] &= f[w];
     const needle = q.query ? foldText(q.query) : '';
-    if (needle) {
-      // The trigram index pays off when walking the rarest trigram's postings (a bit test per entry)
-      // costs less than checking every remaining text (a substring search each).
-      const count = this.text.candidateCount(needle);
-      if (count !== null && count <= popcount(bits, firstWord, lastWord) * this.postingsPerCheck) {
-        const narrowed = this.candidateScratch.fill(0, firstWord, lastWord + 1);
-        this.text.narrow(needle, bits, narrowed);
-        bits.set(narrowed.subarray(firstWord, lastWord + 1), firstWord);
-      }
-      // The trigram filter is a superset (hash collisions, order of trigrams): confirm the substring.
-      for (let w = firstWord; w <= lastWord; w++) {
-        let word = bits[w];
-        while (word !== 0) {
-          const low = word & -word;
-          word ^= low;
-          if (!this.text.matches((w << 5) | (31 - Math.clz32(low)), needle)) bits[w] &= ~low;
-        }
-      }
-    }
+    if (needle) this.keepTexts(bits, needle, firstWord, lastWord);
     const matched = popcount(bits, firstWord, lastWord);
 
     // One more than the page: whether it exists decides next_cursor.
@@ -288,6 +283,48 @@ export class ReviewIndex {
           })
         : null;
     return { matched, positions: out, next_cursor };
+  }
+
+  /**
+   * Clears in `bits` (over words first..last) each position whose text lacks `needle`, checking by
+   * substring only the texts no earlier search for this needle checked (see NeedleMemo).
+   */
+  private keepTexts(bits: Bits, needle: string, first: number, last: number): void {
+    const found = this.needles.findings(needle, first, last);
+    const unchecked = this.uncheckedScratch;
+    let count = 0;
+    for (let w = first; w <= last; w++) {
+      const word = bits[w] & ~found.checked[w];
+      unchecked[w] = word;
+      if (word !== 0) count += popcount32(word);
+    }
+    if (count > 0) {
+      // The trigram index pays off when walking the rarest trigram's postings (a bit test per entry)
+      // costs less than checking every unchecked text (a substring search each).
+      const postings = this.text.candidateCount(needle);
+      if (postings !== null && postings <= count * this.postingsPerCheck) {
+        const narrowed = this.narrowedScratch.fill(0, first, last + 1);
+        this.text.narrow(needle, unchecked, narrowed);
+        // A text without the rarest trigram lacks the needle: checked, and not a match.
+        for (let w = first; w <= last; w++) {
+          found.checked[w] |= unchecked[w] & ~narrowed[w];
+          unchecked[w] = narrowed[w];
+        }
+      }
+      // The trigram filter is a superset (hash collisions, order of trigrams): confirm the substring.
+      for (let w = first; w <= last; w++) {
+        let word = unchecked[w];
+        if (word === 0) continue;
+        found.checked[w] |= word;
+        while (word !== 0) {
+          const low = word & -word;
+          word ^= low;
+          this.textsChecked++;
+          if (this.text.matches((w << 5) | (31 - Math.clz32(low)), needle)) found.matched[w] |= low;
+        }
+      }
+    }
+    for (let w = first; w <= last; w++) bits[w] &= found.matched[w];
   }
 
   /** First position strictly after the cursor's review in newest-first order (whether or not it is still here). */
@@ -346,14 +383,20 @@ export interface SearchPositions {
 /** What a substring check of a review's text costs in posting steps (bit tests), roughly. */
 const POSTINGS_PER_CHECK = 16;
 
+/** The needle memo's budget: at 100k reviews, two 12.5 KB bitsets a needle, about 670 needles. */
+const NEEDLE_MEMO_BYTES = 16 << 20;
+
 function popcount(bits: Bits, first: number, last: number): number {
   let n = 0;
-  for (let w = first; w <= last; w++) {
-    let v = bits[w] - ((bits[w] >>> 1) & 0x55555555);
-    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-    n += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-  }
+  for (let w = first; w <= last; w++) n += popcount32(bits[w]);
   return n;
+}
+
+function popcount32(word: number): number {
+  let v = word >>> 0;
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.js';
+import { Doorkeeper } from './doorkeeper.js';
 import type { Representation } from './representation.js';
 
 /** Bytes counted for an entry's bookkeeping (map slots, the entry object) on top of its key and value. */
@@ -101,12 +102,20 @@ export const representationSize = (rep: Representation, grew: (bytes: number) =>
  */
 export class RevisionCache<V> {
   private readonly map = new Map<string, Entry>();
+  private readonly doorkeeper: Doorkeeper | null;
 
   constructor(
     private readonly budget: MemoBudget,
     readonly name: string,
     private readonly sizeOf: (value: V, grew: (bytes: number) => void) => number,
-  ) {}
+    /**
+     * Keep a value only from its key's second request on: for keys mostly asked once (distinct
+     * searches), whose values would only churn the budget and the heap, evicted before any reuse.
+     */
+    { fromSecondRequest = false } = {},
+  ) {
+    this.doorkeeper = fromSecondRequest ? new Doorkeeper() : null;
+  }
 
   /** The cached value, or undefined (no insertion). */
   peek(revision: number, key: string): V | undefined {
@@ -121,7 +130,7 @@ export class RevisionCache<V> {
     const hit = this.peek(revision, key);
     if (hit !== undefined) return hit;
     const value = make();
-    if (!this.budget.sync(revision)) return value;
+    if (!this.budget.sync(revision) || (this.doorkeeper && !this.doorkeeper.admits(key))) return value;
     const entry: Entry = { cache: this as RevisionCache<unknown>, key, value, bytes: 0 };
     entry.bytes = ENTRY_OVERHEAD + 2 * key.length + this.sizeOf(value, (bytes) => this.budget.grow(entry, bytes));
     if (!this.budget.fits(entry.bytes)) {

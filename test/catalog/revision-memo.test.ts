@@ -76,3 +76,19 @@ test('a value over a sixteenth of the budget is returned but not kept', () => {
   assert.equal(budget.uncached, 1);
   assert.equal(budget.bytes, 0);
 });
+
+test('a memo kept from the second request: a key asked once is made and not kept; asked again, it is kept and then hit', () => {
+  const budget = new MemoBudget(1 << 20);
+  const searches = new RevisionCache<{ bytes: number }>(budget, 's', (v) => v.bytes, { fromSecondRequest: true });
+  let made = 0;
+  const make = () => (made++, { bytes: 100 });
+  for (let i = 0; i < 1_000; i++) searches.get(1, `once-${i}`, make);
+  assert.equal(budget.entries, 0, 'distinct keys take nothing from the budget');
+  searches.get(1, 'twice', make);
+  searches.get(1, 'twice', make);
+  assert.equal(budget.entries, 1);
+  const kept = searches.peek(1, 'twice');
+  assert.ok(kept);
+  assert.equal(searches.get(1, 'twice', make), kept, 'the third request is a hit');
+  assert.equal(made, 1_002);
+});

@@ -212,3 +212,25 @@ test('malformed and foreign cursors are rejected by the schema with an issue on 
   // The page size may change between pages.
   assert.equal(SearchQuerySchema.safeParse({ cursor: first.next_cursor, limit: 50 }).success, true);
 });
+
+test('a needle searched again checks only texts no earlier search for it checked; the memo stays within its needles', () => {
+  const index = ReviewIndex.create(catalog.reviews, catalog.attribution.technicians, catalog.attribution.services, Infinity);
+  const checks = (raw: Record<string, unknown>) => {
+    const before = index.textsChecked;
+    const q = SearchQuerySchema.parse(raw);
+    assert.equal(index.search(q).matched, reference(q).length);
+    return index.textsChecked - before;
+  };
+  // First search: checked, not kept (one-off needles are not kept).
+  assert.ok(checks({ query: 'leak' }) > 0);
+  assert.equal(index.keptNeedles, 0);
+  // Second: kept, checked once more as it is filled.
+  assert.ok(checks({ query: 'leak' }) > 0);
+  assert.equal(index.keptNeedles, 1);
+  // Any other filters with the same needle: every text they could need was checked already.
+  for (const raw of [{ min_rating: 4 }, { since: '2025-01-01', rating: 1 }, { mentions_technician: 'Sarah', sort: 'oldest' }])
+    assert.equal(checks({ ...raw, query: 'LEAK' }), 0, JSON.stringify(raw));
+  // A filter narrower than what was checked, for a needle seen once: checks only within it.
+  const narrow = checks({ query: 'drain', rating: 1, since: '2026-01-01' });
+  assert.ok(narrow <= reference(SearchQuerySchema.parse({ rating: 1, since: '2026-01-01' })).length);
+});

@@ -7,9 +7,11 @@ import { Page, sendPage } from '../page.js';
 import { parseQuery, parseSearchParams, searchKey, searchQueryString } from '../search-params.js';
 
 export function searchRoutes(app: FastifyInstance, catalog: () => Catalog, memo: MemoBudget) {
-  const searches = new RevisionCache<Representation>(memo, 'search', representationSize);
+  // Kept from a query's second request: under a stream of distinct searches (agents, crawlers), keeping
+  // each body only churned the budget and the heap, every entry evicted before any reuse.
+  const searches = new RevisionCache<Representation>(memo, 'search', representationSize, { fromSecondRequest: true });
   // The raw query string → the parsed query's key, so a repeated request skips validation as well as the search.
-  const rawQueries = new RevisionCache<string>(memo, 'search_raw', (key) => 2 * key.length);
+  const rawQueries = new RevisionCache<string>(memo, 'search_raw', (key) => 2 * key.length, { fromSecondRequest: true });
   // Since bodies are views of /reviews.json: a memo entry holds only the small head, tail and any variants.
   const sinces = new RevisionCache<Representation>(memo, 'since', representationSize);
 

@@ -1,0 +1,66 @@
+import { Doorkeeper } from './doorkeeper.js';
+
+/** A set of review positions as bits, one per review (newest first), 32 to a word. */
+type Bits = Uint32Array;
+
+/** What searches for one needle learned: the positions whose text was checked and, of those, the ones that hold it. */
+export interface NeedleFindings {
+  readonly checked: Bits;
+  readonly matched: Bits;
+}
+
+/**
+ * What one revision's text searches have learned, per needle, so that a needle asked again checks only
+ * the texts no earlier search for it checked: the filter cache of search engines. Distinct queries
+ * mostly share their words while their other filters differ, so the response memo misses where this
+ * one hits. A needle is kept from its second search on (a Doorkeeper); past the byte budget the least
+ * recently used goes, and its arrays serve the newcomer.
+ */
+export class NeedleMemo {
+  private readonly kept = new Map<string, NeedleFindings>();
+  private readonly doorkeeper = new Doorkeeper();
+  private readonly scratch: NeedleFindings;
+  private readonly capacity: number;
+
+  constructor(
+    private readonly words: number,
+    budgetBytes: number,
+  ) {
+    this.capacity = Math.floor(budgetBytes / Math.max(1, 8 * words));
+    this.scratch = { checked: new Uint32Array(words), matched: new Uint32Array(words) };
+  }
+
+  /** Needles kept (tests, metrics). */
+  get size(): number {
+    return this.kept.size;
+  }
+
+  /**
+   * The needle's findings, to read and extend over words [first, last]: the kept ones, or (a needle not
+   * kept yet) scratch ones cleared over that range, valid until the next call.
+   */
+  findings(needle: string, first: number, last: number): NeedleFindings {
+    const hit = this.kept.get(needle);
+    if (hit) {
+      // Map order is insertion order: re-inserting makes it the most recently used.
+      this.kept.delete(needle);
+      this.kept.set(needle, hit);
+      return hit;
+    }
+    if (this.capacity === 0 || !this.doorkeeper.admits(needle)) {
+      this.scratch.checked.fill(0, first, last + 1);
+      this.scratch.matched.fill(0, first, last + 1);
+      return this.scratch;
+    }
+    let entry: NeedleFindings;
+    if (this.kept.size >= this.capacity) {
+      const [oldest, reused] = this.kept.entries().next().value!;
+      this.kept.delete(oldest);
+      reused.checked.fill(0);
+      reused.matched.fill(0);
+      entry = reused;
+    } else entry = { checked: new Uint32Array(this.words), matched: new Uint32Array(this.words) };
+    this.kept.set(needle, entry);
+    return entry;
+  }
+}
