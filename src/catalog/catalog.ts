@@ -250,11 +250,11 @@ export class Catalog {
   }
 
   /**
-   * The bytes of JSON.stringify(this.search(q)), copied item by item from the rendered /reviews.json
-   * (no review is serialised per request), with the digest of a spliced document and the next cursor.
-   * A property test holds it to JSON.stringify.
+   * The bytes of JSON.stringify(this.search(q)) as parts, views of the rendered /reviews.json between
+   * the page's own head and tail (no review is serialised or copied per request), with the digest of a
+   * spliced document and the next cursor. A property test holds it to JSON.stringify.
    */
-  searchPage(q: SearchRequest): { body: Buffer; digest: Buffer; next_cursor: string | null } {
+  searchPage(q: SearchRequest): { parts: Buffer[]; digest: Buffer; ownedBytes: number; next_cursor: string | null } {
     const { matched, positions, next_cursor } = this.index.searchPositions(q, searchAfter(q));
     const doc: SearchResult = { matched, returned: positions.length, reviews: [], next_cursor };
     return { ...this.reviewsJson.pickDocument(doc, 'reviews', positions), next_cursor };

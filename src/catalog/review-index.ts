@@ -233,8 +233,6 @@ export class ReviewIndex {
     const end = q.since ? this.firstBefore(q.since) : this.reviews.length;
     if (start >= end) return { matched: 0, positions: [], next_cursor: null };
 
-    // The one scratch set: a search runs to its end on one thread, so no request allocates a corpus-sized set.
-    const bits = rangeBits(this.scratch, start, end);
     const filters: Bits[] = [];
     if (q.rating !== undefined) filters.push(this.ratingExact[q.rating]);
     if (q.min_rating !== undefined) filters.push(this.ratingAtLeast[Math.ceil(q.min_rating)]);
@@ -246,10 +244,14 @@ export class ReviewIndex {
     if (q.has_owner_reply !== undefined) filters.push(q.has_owner_reply ? this.withReply : this.withoutReply);
     const firstWord = start >>> 5;
     const lastWord = (end - 1) >>> 5;
-    for (const f of filters) for (let w = firstWord; w <= lastWord; w++) bits[w] &= f[w];
+    // The one scratch set, over the range's words (nothing reads it beyond them): a search runs to its
+    // end on one thread, so no request allocates a corpus-sized set.
+    const bits = this.scratch;
+    intersect(bits, filters, firstWord, lastWord);
+    bits[firstWord] &= ~0 << (start & 31);
+    if ((end & 31) !== 0) bits[lastWord] &= (1 << (end & 31)) - 1;
     const needle = q.query ? foldText(q.query) : '';
-    if (needle) this.keepTexts(bits, needle, firstWord, lastWord);
-    const matched = popcount(bits, firstWord, lastWord);
+    const matched = needle ? this.keepTexts(bits, needle, firstWord, lastWord) : popcount(bits, firstWord, lastWord);
 
     // One more than the page: whether it exists decides next_cursor.
     const want = q.limit + 1;
@@ -287,44 +289,55 @@ export class ReviewIndex {
 
   /**
    * Clears in `bits` (over words first..last) each position whose text lacks `needle`, checking by
-   * substring only the texts no earlier search for this needle checked (see NeedleMemo).
+   * substring only the texts no earlier search for this needle checked (see NeedleMemo), and counts
+   * the positions left. One pass over the words when every text asked about was checked before.
    */
-  private keepTexts(bits: Bits, needle: string, first: number, last: number): void {
+  private keepTexts(bits: Bits, needle: string, first: number, last: number): number {
     const found = this.needles.findings(needle, first, last);
     const unchecked = this.uncheckedScratch;
     let count = 0;
+    let matched = 0;
     for (let w = first; w <= last; w++) {
       const word = bits[w] & ~found.checked[w];
       unchecked[w] = word;
+      // Checked texts are settled here; the unchecked ones stay set until confirmed below.
+      const kept = bits[w] & found.matched[w];
+      bits[w] = kept | word;
+      if (kept !== 0) matched += popcount32(kept);
       if (word !== 0) count += popcount32(word);
     }
-    if (count > 0) {
-      // The trigram index pays off when walking the rarest trigram's postings (a bit test per entry)
-      // costs less than checking every unchecked text (a substring search each).
-      const postings = this.text.candidateCount(needle);
-      if (postings !== null && postings <= count * this.postingsPerCheck) {
-        const narrowed = this.narrowedScratch.fill(0, first, last + 1);
-        this.text.narrow(needle, unchecked, narrowed);
-        // A text without the rarest trigram lacks the needle: checked, and not a match.
-        for (let w = first; w <= last; w++) {
-          found.checked[w] |= unchecked[w] & ~narrowed[w];
-          unchecked[w] = narrowed[w];
-        }
-      }
-      // The trigram filter is a superset (hash collisions, order of trigrams): confirm the substring.
+    if (count === 0) return matched;
+    // The trigram index pays off when walking the rarest trigram's postings (a bit test per entry)
+    // costs less than checking every unchecked text (a substring search each).
+    const postings = this.text.candidateCount(needle);
+    if (postings !== null && postings <= count * this.postingsPerCheck) {
+      const narrowed = this.narrowedScratch.fill(0, first, last + 1);
+      this.text.narrow(needle, unchecked, narrowed);
+      // A text without the rarest trigram lacks the needle: checked, and not a match.
       for (let w = first; w <= last; w++) {
-        let word = unchecked[w];
-        if (word === 0) continue;
-        found.checked[w] |= word;
-        while (word !== 0) {
-          const low = word & -word;
-          word ^= low;
-          this.textsChecked++;
-          if (this.text.matches((w << 5) | (31 - Math.clz32(low)), needle)) found.matched[w] |= low;
-        }
+        const lacking = unchecked[w] & ~narrowed[w];
+        if (lacking === 0) continue;
+        found.checked[w] |= lacking;
+        bits[w] &= ~lacking;
+        unchecked[w] = narrowed[w];
       }
     }
-    for (let w = first; w <= last; w++) bits[w] &= found.matched[w];
+    // The trigram filter is a superset (hash collisions, order of trigrams): confirm the substring.
+    for (let w = first; w <= last; w++) {
+      let word = unchecked[w];
+      if (word === 0) continue;
+      found.checked[w] |= word;
+      while (word !== 0) {
+        const low = word & -word;
+        word ^= low;
+        this.textsChecked++;
+        if (this.text.matches((w << 5) | (31 - Math.clz32(low)), needle)) {
+          found.matched[w] |= low;
+          matched++;
+        } else bits[w] &= ~low;
+      }
+    }
+    return matched;
   }
 
   /** First position strictly after the cursor's review in newest-first order (whether or not it is still here). */
@@ -473,15 +486,20 @@ function getOrCreate(map: Map<string, Bits>, key: string, words: number): Bits {
   return bits;
 }
 
-/** `bits` set for positions start (inclusive) to end (exclusive) and cleared elsewhere. */
-function rangeBits(bits: Bits, start: number, end: number): Bits {
-  const first = start >>> 5;
-  const last = (end - 1) >>> 5;
-  bits.fill(0, 0, first);
-  bits.fill(0xffffffff, first, last + 1);
-  bits.fill(0, last + 1);
-  bits[first] &= ~0 << (start & 31);
-  const tail = end & 31;
-  if (tail !== 0) bits[last] &= (1 << tail) - 1;
-  return bits;
+/** Words first..last of `bits` set to the AND of the filters' words (all set when there are none). */
+function intersect(bits: Bits, filters: readonly Bits[], first: number, last: number): void {
+  if (filters.length === 0) {
+    bits.fill(0xffffffff, first, last + 1);
+    return;
+  }
+  if (filters.length === 1) {
+    bits.set(filters[0].subarray(first, last + 1), first);
+    return;
+  }
+  const [a, b] = filters;
+  for (let w = first; w <= last; w++) bits[w] = a[w] & b[w];
+  for (let k = 2; k < filters.length; k++) {
+    const f = filters[k];
+    for (let w = first; w <= last; w++) bits[w] &= f[w];
+  }
 }

@@ -10,7 +10,7 @@ import { buildOpenApi } from './openapi.js';
 import { changesRoutes } from './routes/changes.js';
 import { datasetRoutes, precomputedDatasets } from './routes/datasets.js';
 import { discoveryRoutes } from './routes/discovery.js';
-import { searchRoutes } from './routes/search.js';
+import { Searches, searchRoutes } from './routes/search.js';
 
 export interface AppDeps {
   catalog: () => Catalog;
@@ -57,10 +57,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   if (deps.surfaces !== false) {
     datasetRoutes(app, deps.catalog);
+    const searches = new Searches(deps.memo);
     // Request logs are written by Fastify (at debug): the fast path steps aside for them, and while closing.
     if (deps.fastPath)
-      serveAhead(app.server, precomputedDatasets(deps.catalog), () => !closing() && !deps.logger.isLevelEnabled('debug'), deps.fastPath);
-    searchRoutes(app, deps.catalog, deps.memo);
+      serveAhead(
+        app.server,
+        new Map([...precomputedDatasets(deps.catalog), [PATHS.search, searches.ahead(deps.catalog)]]),
+        () => !closing() && !deps.logger.isLevelEnabled('debug'),
+        deps.fastPath,
+      );
+    searchRoutes(app, deps.catalog, deps.memo, searches);
     if (deps.changes) changesRoutes(app, deps.catalog, deps.changes, deps.memo);
     discoveryRoutes(app, deps.catalog);
     openapiRoute(app, deps.catalog);

@@ -6,11 +6,21 @@ import { CORS_ANSWER_HEADERS } from './cors.js';
 type Headers = Readonly<Record<string, string>>;
 
 /**
- * What a GET of one path sends now: its representation, and the headers its Fastify route sets before
- * the representation's own (the same object for as long as they do not change). Null leaves the request
- * to Fastify (e.g. while the catalog is loading, which Fastify answers with the contract's 503).
+ * What a GET of one path sends now, given its query string (null: none): its representation, and the
+ * headers its Fastify route sets before the representation's own (the same object for as long as they
+ * do not change). Null leaves the request to Fastify (e.g. while the catalog is loading, which Fastify
+ * answers with the contract's 503, or a query it answers with an error).
  */
-export type Precomputed = () => { rep: Representation; before: Headers } | null;
+export type Precomputed = (query: string | null) => { rep: Representation; before: Headers } | null;
+
+/** The catalog, or null while there is none yet (Fastify then answers). */
+export function readyCatalog<C>(catalog: () => C): C | null {
+  try {
+    return catalog();
+  } catch {
+    return null;
+  }
+}
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -23,8 +33,8 @@ export class FastPathCounts {
  * Puts a fast path in front of Fastify on `server`: a GET of exactly one of `routes`' paths, whose answer
  * is ready, is written straight to the socket with the headers the Fastify route sends (CORS, the route's
  * own, the answer's) and the same bytes, skipping routing, hooks and the reply machinery, which cost more
- * than writing a cached body. Everything else (other methods, HEAD, a query string or trailing slash, a
- * coding not compressed yet, or whenever `open` says no) goes on to Fastify as before.
+ * than writing a cached body. Everything else (other methods, HEAD, a trailing slash, a route that
+ * declines, a coding not compressed yet, or whenever `open` says no) goes on to Fastify as before.
  */
 export function serveAhead(server: Server, routes: ReadonlyMap<string, Precomputed>, open: () => boolean, counts: FastPathCounts): void {
   const [fastify] = server.listeners('request') as Listener[];
@@ -41,12 +51,15 @@ export function serveAhead(server: Server, routes: ReadonlyMap<string, Precomput
 
   const served = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET') return false;
-    const route = routes.get(req.url as string);
+    const url = req.url as string;
+    const mark = url.indexOf('?');
+    const route = routes.get(mark < 0 ? url : url.slice(0, mark));
     if (!route || !open()) return false;
-    const now = route();
+    const now = route(mark < 0 ? null : url.slice(mark + 1));
     const a = now && answerNow(req.headers, now.rep);
     if (!now || !a) return false;
     res.writeHead(a.status, headersOf(now.before, a));
+    // Parts written in one tick go out in one writev (Node corks the socket until the next tick).
     if (a.body.length === 1) res.end(a.body[0]);
     else {
       for (const part of a.body) res.write(part);

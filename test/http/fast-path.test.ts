@@ -104,25 +104,38 @@ async function answers(server: RunningServer): Promise<Map<string, Raw>> {
   return out;
 }
 
-async function servedAhead(server: RunningServer): Promise<number> {
-  const metrics = await (await fetch(`${server.url}/metrics`)).text();
-  return Number(/^reviewcast_http_fast_path_responses_total (\d+)$/m.exec(metrics)?.[1]);
+/** Searches: new and repeated, in each coding, conditional, paged (a Link header), and invalid ones. */
+const SEARCHES = [
+  '/api/reviews/search',
+  '/api/reviews/search?query=leak&limit=3',
+  '/api/reviews/search?min_rating=4&since=2024-01-01&query=on%20time&limit=2',
+  '/api/reviews/search?query=%C3%A9t%C3%A9&sort=oldest&limit=100',
+  '/api/reviews/search?mentions_technician=nobody',
+  '/api/reviews/search?limit=0',
+  '/api/reviews/search?limit=2&limit=3',
+  '/api/reviews/search?since=2025-02-30',
+];
+
+async function searchAnswers(server: RunningServer): Promise<Map<string, Raw>> {
+  const out = new Map<string, Raw>();
+  for (const path of SEARCHES) {
+    const first = await raw(server.url + path, 'GET', {});
+    out.set(`GET ${path} first`, first);
+    const etag = first.headers.find(([n]) => n.toLowerCase() === 'etag')?.[1] ?? '"none"';
+    const variants: Record<string, string>[] = [
+      {},
+      { 'accept-encoding': 'gzip, identity;q=0' },
+      { 'accept-encoding': 'gzip' },
+      { 'if-none-match': etag },
+    ];
+    for (const headers of variants)
+      for (const round of [1, 2]) out.set(`GET ${path} ${JSON.stringify(headers)} #${round}`, await raw(server.url + path, 'GET', headers));
+    out.set(`HEAD ${path}`, await raw(server.url + path, 'HEAD', {}));
+  }
+  return out;
 }
 
-test('datasets answer the same status, headers and bytes with the fast path as through Fastify', async () => {
-  const file = join(tempDir(), 'fast-path.db');
-  const fast = await startTestServer({ DATABASE_URL: file, PUBLIC_BASE_URL: BASE });
-  servers.push(fast);
-  const ahead = await answers(fast);
-  const served = await servedAhead(fast);
-  await fast.close();
-
-  // The same database and base URL, every request through Fastify.
-  const slow = await startTestServer({ DATABASE_URL: file, PUBLIC_BASE_URL: BASE, REVIEWCAST_DEMO_IF_EMPTY: false }, { fastPath: false });
-  servers.push(slow);
-  const through = await answers(slow);
-  assert.equal(await servedAhead(slow), 0);
-
+function assertSame(ahead: Map<string, Raw>, through: Map<string, Raw>): void {
   assert.deepEqual([...ahead.keys()], [...through.keys()]);
   for (const [key, a] of ahead) {
     const b = through.get(key)!;
@@ -130,10 +143,48 @@ test('datasets answer the same status, headers and bytes with the fast path as t
     assert.deepEqual(a.headers, b.headers, key);
     assert.ok(a.body.equals(b.body), `${key}: body`);
   }
+}
+
+async function servedAhead(server: RunningServer): Promise<number> {
+  const metrics = await (await fetch(`${server.url}/metrics`)).text();
+  return Number(/^reviewcast_http_fast_path_responses_total (\d+)$/m.exec(metrics)?.[1]);
+}
+
+test('datasets and searches answer the same status, headers and bytes with the fast path as through Fastify', async () => {
+  const file = join(tempDir(), 'fast-path.db');
+  const fast = await startTestServer({ DATABASE_URL: file, PUBLIC_BASE_URL: BASE });
+  servers.push(fast);
+  const ahead = await answers(fast);
+  const served = await servedAhead(fast);
+  const searchesAhead = await searchAnswers(fast);
+  const searchesServed = (await servedAhead(fast)) - served;
+  await fast.close();
+
+  // The same database and base URL, every request through Fastify.
+  const slow = await startTestServer({ DATABASE_URL: file, PUBLIC_BASE_URL: BASE, REVIEWCAST_DEMO_IF_EMPTY: false }, { fastPath: false });
+  servers.push(slow);
+  const through = await answers(slow);
+  const searchesThrough = await searchAnswers(slow);
+  assert.equal(await servedAhead(slow), 0);
+
+  assertSame(ahead, through);
+  assertSame(searchesAhead, searchesThrough);
+  // Searches: the valid ones' identity answers and 304s went ahead; errors and HEAD went to Fastify.
+  const statuses = [...searchesAhead.values()].map((r) => r.status);
+  assert.ok(statuses.includes(304) && statuses.includes(400) && statuses.includes(200));
+  assert.ok(
+    searchesAhead
+      .get('GET /api/reviews/search?query=leak&limit=3 first')!
+      .headers.some(([n, v]) => n === 'link' && v.endsWith('; rel="next"')),
+  );
+  const plainSearches = [...searchesAhead].filter(
+    ([k, r]) => r.status !== 400 && /^GET .*(first|\{\} #\d|if-none-match.*)$/.test(k),
+  ).length;
+  assert.ok(searchesServed >= plainSearches, `${searchesServed} searches served ahead of ${plainSearches} plain GETs`);
 
   // The comparison covers what it means to: 200 in each coding, 304 by either validator, errors.
-  const statuses = (re: RegExp) => [...ahead].filter(([k]) => re.test(k)).map(([, r]) => r.status);
-  assert.ok(statuses(/^GET .*if-none-match/).includes(304) && statuses(/^GET .*if-modified-since/).includes(304));
+  const statusesOf = (re: RegExp) => [...ahead].filter(([k]) => re.test(k)).map(([, r]) => r.status);
+  assert.ok(statusesOf(/^GET .*if-none-match/).includes(304) && statusesOf(/^GET .*if-modified-since/).includes(304));
   const codings = new Set([...ahead.values()].map((r) => r.headers.find(([n]) => n === 'content-encoding')?.[1] ?? 'identity'));
   assert.deepEqual([...codings].sort(), ['br', 'gzip', 'identity']);
   for (const [key, r] of ahead) if (key.startsWith('POST') || key.startsWith('DELETE')) assert.equal(r.status, 405, key);

@@ -3,6 +3,9 @@ import { endianness } from 'node:os';
 import { type Allocate, type GrowableMemory, growablePrivate, growTo, runAtOnce, type Steps, TOUCH_STEP } from '../../threads/index.js';
 
 const DIGEST = 32;
+const COMMA = Buffer.from(',');
+/** What one view of a body's bytes (a Buffer object) holds of its own, roughly. */
+const VIEW_BYTES = 96;
 
 /**
  * A value already in JSON (an analysis as the store keeps it, made by JSON.stringify): rendered as its
@@ -317,30 +320,34 @@ export class SplicedJson {
 
   /**
    * Another document whose `member` is this render's items at `positions` (an array member, in the
-   * order given), as one buffer of copied bytes (no item is rendered again), and the digest render()
-   * would give that document, taken over the items' digests.
+   * order given), as the parts to send in order: its own head and tail, and views of the items' bytes
+   * here (no item is rendered or copied again; a run of neighbours is one view, its separator included),
+   * with the digest render() would give that document, taken over the items' digests.
    */
-  pickDocument(doc: object, member: string, positions: readonly number[]): { body: Buffer; digest: Buffer } {
+  pickDocument(doc: object, member: string, positions: readonly number[]): { parts: Buffer[]; digest: Buffer; ownedBytes: number } {
     const { head, tail } = around(doc, member);
-    const open = `${head}[`;
-    const close = `]${tail}`;
-    const openLength = Buffer.byteLength(open);
-    let length = openLength + Buffer.byteLength(close) + Math.max(0, positions.length - 1);
-    for (const i of positions) length += this.lengths[i];
-    const body = Buffer.allocUnsafe(length);
+    const open = Buffer.from(`${head}[`);
+    const close = Buffer.from(`]${tail}`);
+    const parts: Buffer[] = [open];
     const digests = Buffer.allocUnsafe(positions.length * DIGEST);
-    let at = body.write(open, 0);
-    positions.forEach((i, k) => {
-      if (k > 0) body[at++] = 0x2c;
-      at += this.body.copy(body, at, this.starts[i], this.starts[i] + this.lengths[i]);
-      this.digests.copy(digests, k * DIGEST, i * DIGEST, (i + 1) * DIGEST);
-    });
-    body.write(close, at);
+    const last = this.keys.length - 1;
+    for (let k = 0; k < positions.length; ) {
+      const from = k;
+      const first = positions[k];
+      while (k + 1 < positions.length && positions[k + 1] === positions[k] + 1) k++;
+      const end = positions[k++];
+      digests.set(this.digests.subarray(first * DIGEST, (end + 1) * DIGEST), from * DIGEST);
+      const more = k < positions.length;
+      // Every item but the render's last is followed by its separator: a run that is not the page's last takes it along.
+      parts.push(this.body.subarray(this.starts[first], this.starts[end] + this.lengths[end] + (more && end < last ? 1 : 0)));
+      if (more && end === last) parts.push(COMMA);
+    }
+    parts.push(close);
     const header = Buffer.alloc(8);
-    header.writeUInt32BE(openLength, 0);
+    header.writeUInt32BE(open.length, 0);
     header.writeUInt32BE(positions.length, 4);
-    const digest = createHash('sha256').update(header).update(body.subarray(0, openLength)).update(digests).update(close).digest();
-    return { body, digest };
+    const digest = createHash('sha256').update(header).update(open).update(digests).update(close).digest();
+    return { parts, digest, ownedBytes: open.length + close.length + parts.length * VIEW_BYTES };
   }
 
   /** Where item i's bytes start in the body, and how many there are. */

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Catalog } from '../../catalog/index.js';
 import { DATASETS, type DatasetName, isTopic, linkHeader, topicUrl } from '../../domain/index.js';
 import { sendRepresentation } from '../conditional.js';
-import type { Precomputed } from '../fast-path.js';
+import { type Precomputed, readyCatalog } from '../fast-path.js';
 
 const NAMES = Object.keys(DATASETS) as DatasetName[];
 
@@ -27,18 +27,12 @@ export function datasetRoutes(app: FastifyInstance, catalog: () => Catalog) {
 
 /** The same datasets for the fast path in front of Fastify; while the catalog is not ready, Fastify answers. */
 export function precomputedDatasets(catalog: () => Catalog): Map<string, Precomputed> {
-  const ready = () => {
-    try {
-      return catalog();
-    } catch {
-      return null;
-    }
-  };
   return new Map(
     NAMES.map((name): [string, Precomputed] => [
       DATASETS[name].path,
-      () => {
-        const c = ready();
+      (query) => {
+        // A query string is Fastify's to answer (the datasets take no parameters).
+        const c = query === null ? readyCatalog(catalog) : null;
         return c && { rep: c.representations[name], before: before(c, name) };
       },
     ]),
