@@ -53,6 +53,7 @@ export class ReviewIndex {
     this.scratch = new Uint32Array(words);
     this.uncheckedScratch = new Uint32Array(words);
     this.narrowedScratch = new Uint32Array(words);
+    this.todoWords = new Int32Array(words);
   }
 
   private readonly withoutText: Bits;
@@ -63,6 +64,7 @@ export class ReviewIndex {
   private readonly scratch: Bits;
   private readonly uncheckedScratch: Bits;
   private readonly narrowedScratch: Bits;
+  private readonly todoWords: Int32Array;
   /** Texts checked for a needle by a substring search, over this index's life (tests bound it). */
   textsChecked = 0;
   /** A language filter's set (the tag and its regional tags), made on first use. */
@@ -293,46 +295,53 @@ export class ReviewIndex {
    * the positions left. One pass over the words when every text asked about was checked before.
    */
   private keepTexts(bits: Bits, needle: string, first: number, last: number): number {
-    const found = this.needles.findings(needle, first, last);
-    const unchecked = this.uncheckedScratch;
-    let count = 0;
+    const { checked, matched: found } = this.needles.findings(needle, first, last);
+    // The words holding texts not checked yet, listed: usually none once a needle is known.
+    const todo = this.todoWords;
+    let todoLength = 0;
+    let unchecked = 0;
     let matched = 0;
     for (let w = first; w <= last; w++) {
-      const word = bits[w] & ~found.checked[w];
-      unchecked[w] = word;
+      const word = bits[w];
+      if (word === 0) continue;
+      const fresh = word & ~checked[w];
       // Checked texts are settled here; the unchecked ones stay set until confirmed below.
-      const kept = bits[w] & found.matched[w];
-      bits[w] = kept | word;
+      const kept = word & found[w];
+      bits[w] = kept | fresh;
       if (kept !== 0) matched += popcount32(kept);
-      if (word !== 0) count += popcount32(word);
+      if (fresh !== 0) {
+        todo[todoLength++] = w;
+        unchecked += popcount32(fresh);
+      }
     }
-    if (count === 0) return matched;
+    if (unchecked === 0) return matched;
     // The trigram index pays off when walking the rarest trigram's postings (a bit test per entry)
     // costs less than checking every unchecked text (a substring search each).
     const postings = this.text.candidateCount(needle);
-    if (postings !== null && postings <= count * this.postingsPerCheck) {
+    if (postings !== null && postings <= unchecked * this.postingsPerCheck) {
+      const within = this.uncheckedScratch.fill(0, first, last + 1);
+      for (let k = 0; k < todoLength; k++) within[todo[k]] = bits[todo[k]] & ~checked[todo[k]];
       const narrowed = this.narrowedScratch.fill(0, first, last + 1);
-      this.text.narrow(needle, unchecked, narrowed);
+      this.text.narrow(needle, within, narrowed);
       // A text without the rarest trigram lacks the needle: checked, and not a match.
-      for (let w = first; w <= last; w++) {
-        const lacking = unchecked[w] & ~narrowed[w];
-        if (lacking === 0) continue;
-        found.checked[w] |= lacking;
+      for (let k = 0; k < todoLength; k++) {
+        const w = todo[k];
+        const lacking = within[w] & ~narrowed[w];
+        checked[w] |= lacking;
         bits[w] &= ~lacking;
-        unchecked[w] = narrowed[w];
       }
     }
     // The trigram filter is a superset (hash collisions, order of trigrams): confirm the substring.
-    for (let w = first; w <= last; w++) {
-      let word = unchecked[w];
-      if (word === 0) continue;
-      found.checked[w] |= word;
+    for (let k = 0; k < todoLength; k++) {
+      const w = todo[k];
+      let word = bits[w] & ~checked[w];
+      checked[w] |= word;
       while (word !== 0) {
         const low = word & -word;
         word ^= low;
         this.textsChecked++;
         if (this.text.matches((w << 5) | (31 - Math.clz32(low)), needle)) {
-          found.matched[w] |= low;
+          found[w] |= low;
           matched++;
         } else bits[w] &= ~low;
       }
