@@ -14,10 +14,18 @@ export class Page extends Representation {
     lastModified: string,
     readonly next: string | null,
     /** What a spliced document knows already: its digest, and how much of it is views of catalog bytes. */
-    known: { digest?: Buffer; ownedBytes?: number } = {},
+    private readonly known: { digest?: Buffer; ownedBytes?: number } = {},
   ) {
     super(JSON_TYPE, typeof body === 'string' ? Buffer.from(body) : body, lastModified, { policy: PER_URL, ...known });
     this.before = next ? { link: `<${next}>; rel="next"` } : NO_HEADERS;
+  }
+
+  /**
+   * This page as one buffer of its own, for keeping: a page of many views holds an object per view
+   * (more memory than its bytes, and not what a byte budget counts), while its bytes are a few KB.
+   */
+  joined(): Page {
+    return this.chunks.length === 1 ? this : new Page(this.body, this.lastModified, this.next, { digest: this.known.digest });
   }
 }
 

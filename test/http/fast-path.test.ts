@@ -177,6 +177,14 @@ test('datasets and searches answer the same status, headers and bytes with the f
       .get('GET /api/reviews/search?query=leak&limit=3 first')!
       .headers.some(([n, v]) => n === 'link' && v.endsWith('; rel="next"')),
   );
+  // A search kept from its second request is kept joined: its later answers are the first's bytes and ETag.
+  for (const path of SEARCHES) {
+    const first = searchesAhead.get(`GET ${path} first`)!;
+    const later = searchesAhead.get(`GET ${path} {} #2`)!;
+    assert.equal(later.status, first.status, path);
+    assert.deepEqual(later.headers, first.headers, path);
+    assert.ok(later.body.equals(first.body), path);
+  }
   const plainSearches = [...searchesAhead].filter(
     ([k, r]) => r.status !== 400 && /^GET .*(first|\{\} #\d|if-none-match.*)$/.test(k),
   ).length;

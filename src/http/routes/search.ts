@@ -20,7 +20,7 @@ export class Searches {
   private readonly keys: RevisionCache<string>;
 
   constructor(memo: MemoBudget) {
-    this.pages = new RevisionCache<Page>(memo, 'search', representationSize, { fromSecondRequest: true });
+    this.pages = new RevisionCache<Page>(memo, 'search', representationSize, { fromSecondRequest: true, kept: (page) => page.joined() });
     this.keys = new RevisionCache<string>(memo, 'search_raw', (key) => 2 * key.length, { fromSecondRequest: true });
   }
 
