@@ -254,7 +254,7 @@ export class Catalog {
    * the page's own head and tail (no review is serialised or copied per request), with the digest of a
    * spliced document and the next cursor. A property test holds it to JSON.stringify.
    */
-  searchPage(q: SearchRequest): { parts: Buffer[]; digest: Buffer; ownedBytes: number; next_cursor: string | null } {
+  searchPage(q: SearchRequest): { parts: Buffer[]; digest: Buffer; next_cursor: string | null } {
     const { matched, positions, next_cursor } = this.index.searchPositions(q, searchAfter(q));
     const doc: SearchResult = { matched, returned: positions.length, reviews: [], next_cursor };
     return { ...this.reviewsJson.pickDocument(doc, 'reviews', positions), next_cursor };

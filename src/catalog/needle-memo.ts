@@ -20,19 +20,23 @@ export class NeedleMemo {
   private readonly kept = new Map<string, NeedleFindings>();
   private readonly doorkeeper = new Doorkeeper();
   private readonly scratch: NeedleFindings;
-  private readonly capacity: number;
+  private bytes = 0;
 
   constructor(
     private readonly words: number,
-    budgetBytes: number,
+    private readonly budgetBytes: number,
   ) {
-    this.capacity = Math.floor(budgetBytes / Math.max(1, 8 * words));
     this.scratch = { checked: new Uint32Array(words), matched: new Uint32Array(words) };
   }
 
   /** Needles kept (tests, metrics). */
   get size(): number {
     return this.kept.size;
+  }
+
+  /** What one kept needle costs: its two bitsets, their objects and its map slot, and its key. */
+  private entryBytes(needle: string): number {
+    return 8 * this.words + ENTRY_OVERHEAD + 2 * needle.length;
   }
 
   /**
@@ -47,20 +51,30 @@ export class NeedleMemo {
       this.kept.set(needle, hit);
       return hit;
     }
-    if (this.capacity === 0 || !this.doorkeeper.admits(needle)) {
+    const cost = this.entryBytes(needle);
+    if (cost > this.budgetBytes || !this.doorkeeper.admits(needle)) {
       this.scratch.checked.fill(0, first, last + 1);
       this.scratch.matched.fill(0, first, last + 1);
       return this.scratch;
     }
-    let entry: NeedleFindings;
-    if (this.kept.size >= this.capacity) {
-      const [oldest, reused] = this.kept.entries().next().value!;
+    // The least recently used go until the newcomer fits; the first one's arrays serve it.
+    let reused: NeedleFindings | null = null;
+    for (const [oldest, entry] of this.kept) {
+      if (this.bytes + cost <= this.budgetBytes) break;
       this.kept.delete(oldest);
+      this.bytes -= this.entryBytes(oldest);
+      reused ??= entry;
+    }
+    if (reused) {
       reused.checked.fill(0);
       reused.matched.fill(0);
-      entry = reused;
-    } else entry = { checked: new Uint32Array(this.words), matched: new Uint32Array(this.words) };
+    }
+    const entry = reused ?? { checked: new Uint32Array(this.words), matched: new Uint32Array(this.words) };
     this.kept.set(needle, entry);
+    this.bytes += cost;
     return entry;
   }
 }
+
+/** A kept needle's bytes beyond its bitsets' contents and its key: the typed arrays, the findings object, the map slot. */
+const ENTRY_OVERHEAD = 400;

@@ -295,13 +295,17 @@ export class ReviewIndex {
    * the positions left. One pass over the words when every text asked about was checked before.
    */
   private keepTexts(bits: Bits, needle: string, first: number, last: number): number {
+    // No review left by the other filters: nothing to learn, so the memo is not asked (nor counts the needle).
+    let from = first;
+    while (from <= last && bits[from] === 0) from++;
+    if (from > last) return 0;
     const { checked, matched: found } = this.needles.findings(needle, first, last);
     // The words holding texts not checked yet, listed: usually none once a needle is known.
     const todo = this.todoWords;
     let todoLength = 0;
     let unchecked = 0;
     let matched = 0;
-    for (let w = first; w <= last; w++) {
+    for (let w = from; w <= last; w++) {
       const word = bits[w];
       if (word === 0) continue;
       const fresh = word & ~checked[w];

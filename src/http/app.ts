@@ -28,8 +28,8 @@ export interface AppDeps {
   /** The byte budget every per-URL memo of the process shares (REVIEWCAST_MEMO_BYTES). */
   memo: MemoBudget;
   /**
-   * Serve the datasets' GETs ahead of Fastify, counted here: the same answers without routing and hooks.
-   * False (or absent) sends every request through Fastify.
+   * Serve the datasets' and valid searches' GETs ahead of Fastify, counted here: the same answers without
+   * routing and hooks. False (or absent) sends every request through Fastify.
    */
   fastPath?: FastPathCounts | false;
   /** Further surfaces (MCP, WebSub hub, pages) mounted by the composition root. */

@@ -4,8 +4,6 @@ import { type Allocate, type GrowableMemory, growablePrivate, growTo, runAtOnce,
 
 const DIGEST = 32;
 const COMMA = Buffer.from(',');
-/** What one view of a body's bytes (a Buffer object) holds of its own, roughly. */
-const VIEW_BYTES = 96;
 
 /**
  * A value already in JSON (an analysis as the store keeps it, made by JSON.stringify): rendered as its
@@ -111,12 +109,7 @@ export class SplicedJson {
     digest?: Buffer,
   ) {
     const close = starts.length === 0 ? openLength : starts[starts.length - 1] + lengths[lengths.length - 1];
-    const header = Buffer.alloc(8);
-    header.writeUInt32BE(openLength, 0);
-    header.writeUInt32BE(starts.length, 4);
-    this.digest =
-      digest ??
-      createHash('sha256').update(header).update(body.subarray(0, openLength)).update(digests).update(body.subarray(close)).digest();
+    this.digest = digest ?? documentDigest(body.subarray(0, openLength), starts.length, digests, body.subarray(close));
   }
 
   /**
@@ -305,15 +298,7 @@ export class SplicedJson {
     const { head, tail } = around(doc, member);
     const open = Buffer.from(`${head}[`);
     const close = Buffer.from(`]${tail}`);
-    const header = Buffer.alloc(8);
-    header.writeUInt32BE(open.length, 0);
-    header.writeUInt32BE(count, 4);
-    const digest = createHash('sha256')
-      .update(header)
-      .update(open)
-      .update(this.digests.subarray(0, count * DIGEST))
-      .update(close)
-      .digest();
+    const digest = documentDigest(open, count, this.digests.subarray(0, count * DIGEST), close);
     const items = count === 0 ? [] : [this.body.subarray(this.starts[0], this.starts[count - 1] + this.lengths[count - 1])];
     return { parts: [open, ...items, close], digest, ownedBytes: open.length + close.length };
   }
@@ -324,7 +309,7 @@ export class SplicedJson {
    * here (no item is rendered or copied again; a run of neighbours is one view, its separator included),
    * with the digest render() would give that document, taken over the items' digests.
    */
-  pickDocument(doc: object, member: string, positions: readonly number[]): { parts: Buffer[]; digest: Buffer; ownedBytes: number } {
+  pickDocument(doc: object, member: string, positions: readonly number[]): { parts: Buffer[]; digest: Buffer } {
     const { head, tail } = around(doc, member);
     const open = Buffer.from(`${head}[`);
     const close = Buffer.from(`]${tail}`);
@@ -343,11 +328,7 @@ export class SplicedJson {
       if (more && end === last) parts.push(COMMA);
     }
     parts.push(close);
-    const header = Buffer.alloc(8);
-    header.writeUInt32BE(open.length, 0);
-    header.writeUInt32BE(positions.length, 4);
-    const digest = createHash('sha256').update(header).update(open).update(digests).update(close).digest();
-    return { parts, digest, ownedBytes: open.length + close.length + parts.length * VIEW_BYTES };
+    return { parts, digest: documentDigest(open, positions.length, digests, close) };
   }
 
   /** Where item i's bytes start in the body, and how many there are. */
@@ -373,6 +354,17 @@ export class SplicedJson {
     for (let i = guess; i < this.values.length; i++) if (this.values[i] === value) return this.keys[i] === key ? i : -1;
     return -2;
   }
+}
+
+/**
+ * A spliced document's digest: a hash tree over its items' digests (not its bytes), so a document made
+ * of items rendered elsewhere gets the digest without hashing them again. Every render and pick uses it.
+ */
+function documentDigest(open: Buffer, count: number, itemDigests: Buffer, close: Buffer): Buffer {
+  const header = Buffer.alloc(8);
+  header.writeUInt32BE(open.length, 0);
+  header.writeUInt32BE(count, 4);
+  return createHash('sha256').update(header).update(open).update(itemDigests).update(close).digest();
 }
 
 /**

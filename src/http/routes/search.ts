@@ -33,9 +33,9 @@ export class Searches {
     if ('issues' in parsed) return parsed;
     const key = searchKey(parsed.query);
     const page = this.pages.get(c.revision, key, () => {
-      const { parts, digest, ownedBytes, next_cursor } = c.searchPage(parsed.query);
+      const { parts, digest, next_cursor } = c.searchPage(parsed.query);
       const next = next_cursor && `${c.links.base}${PATHS.search}?${searchQueryString(parsed.query, next_cursor)}`;
-      return new Page(parts, c.lastModified, next, { digest, ownedBytes });
+      return new Page(parts, c.lastModified, next, digest);
     });
     this.keys.get(c.revision, raw, () => key);
     return page;
