@@ -22,7 +22,8 @@ type Bits = Uint32Array;
  * Indexes over one revision's published reviews (kept newest first): precomputed bitsets per rating,
  * technician and service, date order for ranges and a trigram index for text. A search ANDs the bitsets
  * of its filters (a few thousand words for 100k reviews), then walks the set bits in order, confirming
- * the text match only for those: results come out newest first, and `matched` is exact.
+ * the text match only for those no earlier search for the same text confirmed (NeedleMemo): results
+ * come out newest first, and `matched` is exact.
  */
 export class ReviewIndex {
   private constructor(
