@@ -108,23 +108,21 @@ export class RevisionScheduler {
     let from: string;
     let analysed: AnalysesToStore | null = null;
     if (loaded) this.state = loaded.held;
-    // The corpus thread (started on first use: its modules take seconds of CPU under load) takes a loaded
-    // older revision over before the build on it. A process serving the stored revision itself starts none:
-    // the next revision starts one that takes the served revision over from its bodies first, as after an
-    // idle exit. Until then it holds neither the thread (its corpus and the take-over's peak, 250–330 MB
-    // at 100k) nor the stored value the take-over would read.
-    const seed = () =>
-      loaded &&
-      this.seedingUntil(
-        loaded.seed(),
-        loaded.catalog,
-        'the corpus thread could not take over the loaded catalog; the next revision reads everything',
-      );
+    // A process serving the stored revision itself starts no corpus thread (started on first use: its
+    // modules take seconds of CPU under load): the next revision starts one that takes the served revision
+    // over from its bodies first, as after an idle exit. Until then it holds neither the thread (its corpus
+    // and the take-over's peak, 250–330 MB at 100k) nor the stored value the take-over would read.
     if (loaded?.catalog.revision === latest.id) {
       ({ catalog } = loaded);
       from = 'snapshot';
     } else {
-      seed();
+      // A loaded older revision is taken over before the build on it.
+      if (loaded)
+        this.seedingUntil(
+          loaded.seed(),
+          loaded.catalog,
+          'the corpus thread could not take over the loaded catalog; the next revision reads everything',
+        );
       // Until this build completes nothing is held (it updates the held ids in place), so a failure starts over.
       const held = this.state;
       this.state = null;

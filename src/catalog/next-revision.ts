@@ -45,9 +45,7 @@ export interface NextRevisionDeps {
  * The newest stored snapshot up to revision `upTo` as a catalog, or null when there is none usable.
  * It is of an older revision when the process that built the newer ones stopped before storing theirs:
  * the caller builds the rest on it. `seed` hands it to the corpus thread (which takes it over in the
- * background) so the next revision is built on it: the caller calls it before building the next
- * revision, and may call it only once the loaded one is served, so the thread's start does not
- * compete with the load for the CPU.
+ * background) so the next revision is built on it: the caller calls it before building on it.
  */
 export async function loadRevision(
   upTo: Revision,
