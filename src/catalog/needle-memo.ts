@@ -29,7 +29,7 @@ export class NeedleMemo {
     this.scratch = { checked: new Uint32Array(words), matched: new Uint32Array(words) };
   }
 
-  /** Needles kept (tests, metrics). */
+  /** Needles kept (tests). */
   get size(): number {
     return this.kept.size;
   }

@@ -185,7 +185,7 @@ export class ReviewIndex {
     );
   }
 
-  /** Needles whose findings this revision keeps (tests, metrics). */
+  /** Needles whose findings this revision keeps (tests). */
   get keptNeedles(): number {
     return this.needles.size;
   }

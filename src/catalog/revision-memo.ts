@@ -108,24 +108,14 @@ export class RevisionCache<V> {
     private readonly budget: MemoBudget,
     readonly name: string,
     private readonly sizeOf: (value: V, grew: (bytes: number) => void) => number,
-    {
-      fromSecondRequest = false,
-      kept,
-    }: {
-      /**
-       * Keep a value only from its key's second request on: for keys mostly asked once (distinct
-       * searches), whose values would only churn the budget and the heap, evicted before any reuse.
-       */
-      fromSecondRequest?: boolean;
-      /** The form a value is kept in, when that differs from the one made to answer once (compacted). */
-      kept?: (value: V) => V;
-    } = {},
+    /**
+     * Keep a value only from its key's second request on: for keys mostly asked once (distinct
+     * searches), whose values would only churn the budget and the heap, evicted before any reuse.
+     */
+    { fromSecondRequest = false } = {},
   ) {
     this.doorkeeper = fromSecondRequest ? new Doorkeeper() : null;
-    this.kept = kept ?? null;
   }
-
-  private readonly kept: ((value: V) => V) | null;
 
   /** The cached value, or undefined (no insertion). */
   peek(revision: number, key: string): V | undefined {
@@ -139,9 +129,8 @@ export class RevisionCache<V> {
   get(revision: number, key: string, make: () => V): V {
     const hit = this.peek(revision, key);
     if (hit !== undefined) return hit;
-    const made = make();
-    if (!this.budget.sync(revision) || (this.doorkeeper && !this.doorkeeper.admits(key))) return made;
-    const value = this.kept ? this.kept(made) : made;
+    const value = make();
+    if (!this.budget.sync(revision) || (this.doorkeeper && !this.doorkeeper.admits(key))) return value;
     const entry: Entry = { cache: this as RevisionCache<unknown>, key, value, bytes: 0 };
     entry.bytes = ENTRY_OVERHEAD + 2 * key.length + this.sizeOf(value, (bytes) => this.budget.grow(entry, bytes));
     if (!this.budget.fits(entry.bytes)) {

@@ -14,23 +14,10 @@ export class Page extends Representation {
     lastModified: string,
     readonly next: string | null,
     /** A digest that covers the body already (a spliced document's). */
-    private readonly digest?: Buffer,
+    digest?: Buffer,
   ) {
     super(JSON_TYPE, typeof body === 'string' ? Buffer.from(body) : body, lastModified, { policy: PER_URL, digest });
     this.before = next ? { link: `<${next}>; rel="next"` } : NO_HEADERS;
-  }
-
-  /**
-   * This page as one buffer of its own, for keeping: a page of many views holds an object per view
-   * (more memory than its bytes, and not what a byte budget counts), while its bytes are a few KB. Not
-   * from Node's shared pool, where a small page would pin the pool's 8 KB.
-   */
-  joined(): Page {
-    if (this.chunks.length === 1) return this;
-    const body = Buffer.allocUnsafeSlow(this.length);
-    let at = 0;
-    for (const part of this.chunks) at += part.copy(body, at);
-    return new Page(body, this.lastModified, this.next, this.digest);
   }
 }
 

@@ -92,12 +92,3 @@ test('a memo kept from the second request: a key asked once is made and not kept
   assert.equal(searches.get(1, 'twice', make), kept, 'the third request is a hit');
   assert.equal(made, 1_002);
 });
-
-test('a memo may keep a value in another form than the one made to answer once', () => {
-  const budget = new MemoBudget(1 << 20);
-  const pages = new RevisionCache<{ form: string }>(budget, 'p', () => 10, { fromSecondRequest: true, kept: () => ({ form: 'joined' }) });
-  const make = () => ({ form: 'views' });
-  assert.equal(pages.get(1, 'k', make).form, 'views', 'asked once: answered as made, not kept');
-  assert.equal(pages.get(1, 'k', make).form, 'joined', 'kept: answered in the kept form');
-  assert.equal(pages.peek(1, 'k')?.form, 'joined');
-});

@@ -186,7 +186,7 @@ test('datasets and searches answer the same status, headers and bytes with the f
       .get('GET /api/reviews/search?query=leak&limit=3 first')!
       .headers.some(([n, v]) => n === 'link' && v.endsWith('; rel="next"')),
   );
-  // A search kept from its second request is kept joined: its later answers are the first's bytes and ETag.
+  // A search kept from its second request: its later answers are the first's bytes and ETag.
   for (const path of SEARCHES) {
     const first = searchesAhead.get(`GET ${path} first`)!;
     const later = searchesAhead.get(`GET ${path} {} #2`)!;

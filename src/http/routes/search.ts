@@ -20,7 +20,8 @@ export class Searches {
   private readonly keys: RevisionCache<string>;
 
   constructor(memo: MemoBudget) {
-    this.pages = new RevisionCache<Page>(memo, 'search', representationSize, { fromSecondRequest: true, kept: (page) => page.joined() });
+    // A page of views is counted at its bytes' length, more than its view objects hold.
+    this.pages = new RevisionCache<Page>(memo, 'search', representationSize, { fromSecondRequest: true });
     this.keys = new RevisionCache<string>(memo, 'search_raw', (key) => 2 * key.length, { fromSecondRequest: true });
   }
 
