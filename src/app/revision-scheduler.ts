@@ -13,7 +13,7 @@ import {
 import { NotReadyError } from '../domain/index.js';
 import { engine as nlp } from '../insights/index.js';
 import type { Listener, Store } from '../store/index.js';
-import { SliceClock } from '../threads/index.js';
+import { joinSteps, runInSlices, SliceClock } from '../threads/index.js';
 import { StoreWriter } from './store-writer.js';
 
 /** How often the server's own writes (sessions, hub state, limits) are copied back from SQLite's log. */
@@ -47,6 +47,7 @@ export class RevisionScheduler {
   /** Threads let go of (an idle store writer, a replaced corpus thread) until they have exited. */
   private readonly closing = new Set<Promise<void>>();
   private checkedWritesAt = performance.now();
+  private stopping = false;
 
   constructor(
     private readonly store: Store,
@@ -117,22 +118,24 @@ export class RevisionScheduler {
       from = 'snapshot';
     } else {
       // A loaded older revision is taken over before the build on it.
-      if (loaded)
+      if (loaded) {
+        const image = await this.storedImage(loaded.catalog);
         this.seedingUntil(
-          loaded.seed(),
+          loaded.seed(image),
           loaded.catalog,
           'the corpus thread could not take over the loaded catalog; the next revision reads everything',
         );
+      }
       // Until this build completes nothing is held (it updates the held ids in place), so a failure starts over.
       const held = this.state;
       this.state = null;
       // The corpus thread was released while idle: a new one takes the held revision over first (its
       // messages are handled in order, so before this build's).
-      if (canUpdate && held && !this.engine) this.renewCorpus(held.catalog);
+      if (canUpdate && held && !this.engine) this.renewCorpus(held.catalog, await this.storedImage(held.catalog));
       const built = await buildNextRevision(held, deps);
       ({ catalog, from, analysed } = built);
       this.state = built.held;
-      if (built.from === 'full read') this.renewCorpus(catalog);
+      if (built.from === 'full read') this.renewCorpus(catalog, null);
     }
     this.current = catalog;
     // Served first; its lookup by id is made after, in slices, while it is still the one served.
@@ -163,11 +166,19 @@ export class RevisionScheduler {
    * A take-over of `catalog` by the corpus thread: the thread is not released while it runs, and if it
    * fails the next revision reads everything.
    */
-  private seedingUntil(takeOver: Promise<void>, catalog: Catalog, failure: string): void {
-    const seeding = takeOver.catch((err) => {
-      this.opts.log.warn({ err, revision: catalog.revision }, failure);
-      if (this.state?.catalog === catalog) this.state = null;
-    });
+  private seedingUntil(takeOver: Promise<'image' | 'bodies'>, catalog: Catalog, failure: string): void {
+    const started = performance.now();
+    const seeding = takeOver.then(
+      (from) => {
+        // Tests and operators read which way it went: rows from the stored image, or the bodies parsed.
+        const ms = Math.round(performance.now() - started);
+        this.opts.log.info({ revision: catalog.revision, from, ms }, 'corpus thread took the revision over');
+      },
+      (err) => {
+        this.opts.log.warn({ err, revision: catalog.revision }, failure);
+        if (this.state?.catalog === catalog) this.state = null;
+      },
+    );
     this.seeding = seeding;
     void seeding.finally(() => {
       if (this.seeding !== seeding) return;
@@ -191,8 +202,8 @@ export class RevisionScheduler {
   private releaseIdleCorpus(): void {
     this.corpusIdle = null;
     if (!this.engine) return;
-    // Busy (a build, or a check for one, or a take-over): wait again.
-    if (this.building || this.seeding) {
+    // Busy (a build, or a check for one, a take-over, or a snapshot whose corpus image it is to give): wait again.
+    if (this.building || this.seeding || this.snapshotting) {
       this.releaseCorpusLater();
       return;
     }
@@ -246,17 +257,18 @@ export class RevisionScheduler {
   }
 
   /**
-   * After a full build the corpus thread's heap stays at its peak (every stored analysis read, parsed
-   * and rendered: hundreds of MB at 100k that V8 keeps): a fresh thread takes the revision over from the
-   * catalog's bodies (shared memory, not copied) and the old one exits, returning that memory. The next
-   * build is queued behind the take-over; if it fails, that build reads everything.
+   * A fresh corpus thread that takes the revision over: after the idle one was released, or after a full
+   * build (whose thread's heap stays at its peak, every stored analysis read, parsed and rendered:
+   * hundreds of MB at 100k that V8 keeps; the old one exits, returning that memory). It reads the rows
+   * from `image` when given, else parses the catalog's bodies (shared memory, not copied). The next build
+   * is queued behind the take-over; if it fails, that build reads everything.
    */
-  private renewCorpus(catalog: Catalog): void {
+  private renewCorpus(catalog: Catalog, image: Buffer | null): void {
     const old = this.engine;
     this.engine = new CorpusWorker(nlp);
     if (old) this.letGo(old);
     this.seedingUntil(
-      this.engine.seed(catalog.revision, catalog.seedBodies()),
+      this.engine.seed(catalog.revision, catalog.seedBodies(), image),
       catalog,
       'a new corpus thread could not take over the built catalog; the next revision reads everything',
     );
@@ -273,6 +285,43 @@ export class RevisionScheduler {
       this.engine = new CorpusWorker(nlp);
     }
     return this.engine;
+  }
+
+  /** The snapshot's key of a revision rendered for `base`. */
+  private snapshotKey(revision: number, base: string) {
+    return { revision, base_url: base, engine: snapshotFormat(nlp.version) };
+  }
+
+  /**
+   * Stores the corpus thread's rows beside the revision's snapshot (a corpus image), after it: a thread
+   * started later (after the idle exit, or a restart) takes the revision over from those instead of
+   * parsing every review and analysis of its bodies. Nothing when the thread holds another revision.
+   */
+  private async storeImage(revision: number, base: string): Promise<void> {
+    const engine = this.engine;
+    if (!engine || engine.failed || this.stopping) return;
+    const started = performance.now();
+    try {
+      const bytes = await engine.image(revision);
+      if (!bytes) return;
+      const size = bytes.length;
+      await this.storeWriter().saveCorpusImage(this.snapshotKey(revision, base), bytes);
+      this.opts.log.info({ revision, bytes: size, ms: Math.round(performance.now() - started) }, 'corpus image stored');
+    } catch (err) {
+      // Stopping closes the thread: its image is not to come.
+      if (!this.stopping) this.opts.log.warn({ err, revision }, 'storing the corpus image failed (a later take-over parses the bodies)');
+    }
+  }
+
+  /** The corpus image stored beside the catalog's snapshot, joined a slice at a time, or null (none, or unreadable). */
+  private async storedImage(catalog: Catalog): Promise<Buffer | null> {
+    try {
+      const parts = await this.store.corpusImage(this.snapshotKey(catalog.revision, this.opts.publicBaseUrl()));
+      return parts && (await runInSlices(joinSteps(parts), new SliceClock()));
+    } catch (err) {
+      this.opts.log.warn({ err, revision: catalog.revision }, 'reading the stored corpus image failed; the take-over parses the bodies');
+      return null;
+    }
   }
 
   private async storeSnapshots(): Promise<void> {
@@ -293,6 +342,8 @@ export class RevisionScheduler {
           );
           // What a restart loads from now on (tests and operators wait for this line, not for a time).
           this.opts.log.info({ revision: job.catalog.revision, ms: Math.round(performance.now() - started) }, 'catalog snapshot stored');
+          // Not for a revision already behind the next snapshot: that one's image is what counts.
+          if (!this.nextSnapshot) await this.storeImage(job.catalog.revision, job.base);
         } catch (err) {
           this.opts.log.warn({ err, revision: job.catalog.revision }, 'storing the catalog snapshot failed');
         }
@@ -351,8 +402,10 @@ export class RevisionScheduler {
     if (this.corpusIdle) clearTimeout(this.corpusIdle);
     await this.listener?.stop();
     while (this.building) await this.building.catch(() => {});
-    await Promise.all([...this.persisting, this.snapshotting]);
+    // First: a corpus image still to come is not waited for (the thread may be seconds into a take-over).
+    this.stopping = true;
     await this.engine?.close();
+    await Promise.all([...this.persisting, this.snapshotting]);
     await this.writer?.close();
     await Promise.all(this.closing);
   }

@@ -22,6 +22,7 @@ port.on('message', (m: ToWriter) => {
       }
       if (m.t === 'analyses') await s.saveAnalyses(m.items, m.ctx);
       else if (m.t === 'checkpoint') await s.checkpoint();
+      else if (m.t === 'corpus-image') await s.saveCorpusImage(m.key, asBuffer(m.bytes));
       else {
         const snap: StoredSnapshot = {
           ...m.snapshot,

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
-import type { AnalysisContext, AnalysisWrite } from '../store/index.js';
-import { joinSteps, runInSlices, type SliceClock, sharedBuffer, startWorker } from '../threads/index.js';
+import type { AnalysisContext, AnalysisWrite, SnapshotKey } from '../store/index.js';
+import { joinSteps, ownBytes, runInSlices, type SliceClock, sharedBuffer, startWorker } from '../threads/index.js';
 
 type SnapshotMessage = {
   revision: number;
@@ -16,6 +16,7 @@ type SnapshotMessage = {
 export type ToWriter =
   | { t: 'analyses'; id: number; items: AnalysisWrite[]; ctx: AnalysisContext }
   | { t: 'snapshot'; id: number; snapshot: SnapshotMessage }
+  | { t: 'corpus-image'; id: number; key: SnapshotKey; bytes: Uint8Array }
   | { t: 'checkpoint'; id: number }
   | { t: 'close'; id: number };
 export type FromWriter = { id: number; error?: string };
@@ -61,12 +62,12 @@ export class StoreWriter {
     this.worker.unref();
   }
 
-  private send(m: ToWriter): Promise<void> {
+  private send(m: ToWriter, transfer: ArrayBuffer[] = []): Promise<void> {
     this.worker.ref();
     const done = new Promise<void>((resolve, reject) => this.calls.set(m.id, { resolve, reject }));
     // Awaited by the caller, possibly after more parts are sent: a failure meanwhile is not unhandled.
     done.catch(() => {});
-    this.worker.postMessage(m);
+    this.worker.postMessage(m, transfer);
     return done;
   }
 
@@ -92,6 +93,12 @@ export class StoreWriter {
       await shared(snap.layout, clock),
     ];
     await this.send({ t: 'snapshot', id: this.nextId++, snapshot: { ...snap, reviews, insights, layout } });
+  }
+
+  /** Stores a corpus image beside its snapshot (Store.saveCorpusImage). Its memory is handed over: the caller reads it no more. */
+  saveCorpusImage(key: SnapshotKey, bytes: Buffer): Promise<void> {
+    const sent = ownBytes(bytes);
+    return this.send({ t: 'corpus-image', id: this.nextId++, key, bytes: sent }, [sent.buffer as ArrayBuffer]);
   }
 
   checkpoint(): Promise<void> {

@@ -81,6 +81,7 @@ export interface SeedBodies {
  */
 interface Held {
   revision: number;
+  business: Business;
   vertical: string;
   ids: string[];
   rows: InsightRow[];
@@ -295,32 +296,94 @@ export class CorpusModel {
       freshValues,
       this.allocate,
     );
-    this.held = { revision: input.revision.id, vertical: staged.business.vertical, ids, rows, perReview: perReview.withValues(ids) };
+    this.held = {
+      revision: input.revision.id,
+      business: staged.business,
+      vertical: staged.business.vertical,
+      ids,
+      rows,
+      perReview: perReview.withValues(ids),
+    };
     const feeds = renderFeeds(staged.business, input.newest, links(input.publicBaseUrl), input.revision.created_at);
     // per_review is the maker's empty placeholder: the core is the document without it.
     return { core: JSON.stringify(insights), body: perReview.body, layout: perReview.layout(), digest: perReview.digest, feeds };
   }
 
   /**
+   * The held corpus as bytes (its revision, profile and rows: see corpusImage), or null when it does
+   * not hold `revision`. A thread that starts again takes the revision over from it (seed) without
+   * parsing the bodies.
+   */
+  image(revision: number): Buffer | null {
+    const held = this.held;
+    if (held?.revision !== revision) return null;
+    return corpusImage(held.revision, held.business, this.rowsFor(held.vertical).image(held.rows));
+  }
+
+  /**
    * Takes over a revision loaded from a stored snapshot (its bodies and the per_review layout), so
    * the next revision is built on it. The insights body is kept as it is given (on a server, the
    * shared memory the catalog serves it from); the reviews body only while its reviews are read.
+   * With an image of the same revision (image()), the rows are read from it instead of the bodies;
+   * an image that cannot be read is passed over. Says which it read.
    */
-  seed(revision: number, bodies: SeedBodies): void {
-    // One review and one analysis parsed at a time, only what the insights read kept: the rest dies young.
+  seed(revision: number, bodies: SeedBodies, image: Buffer | null = null): 'image' | 'bodies' {
+    const imaged = image ? this.fromImage(revision, bodies, image) : null;
+    const { business, reviews, rows } = imaged ?? this.fromBodies(bodies);
+    const ids = reviews.map((r) => r.id);
+    const perReview = SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids);
+    // The maker's insight state over these rows is made now, in the take-over, so the next revision moves
+    // it by its changes instead of passing over every row (the document made here is not used).
+    const maker = this.rowsFor(business.vertical);
+    maker.insights({ business, rows, generatedAt: '' });
+    this.held = { revision, business, vertical: business.vertical, ids, rows, perReview };
+    this.staged = null;
+    return imaged ? 'image' : 'bodies';
+  }
+
+  private fromImage(revision: number, bodies: SeedBodies, image: Buffer) {
+    try {
+      const read = readCorpusImage(image);
+      if (read.revision !== revision) return null;
+      const rows = this.rowsFor(read.business.vertical).fromImage(read.rows);
+      // The image must be of these bodies' reviews (the layout counts per_review's items).
+      if (rows.length !== SplicedJson.itemCount(bodies.insightsLayout)) return null;
+      return { business: read.business, reviews: rows.map((r) => r.review), rows };
+    } catch {
+      // Not an image this engine reads (another version's, or damaged): the bodies say the same.
+      return null;
+    }
+  }
+
+  /** One review and one analysis parsed at a time, only what the insights read kept: the rest dies young. */
+  private fromBodies(bodies: SeedBodies) {
     const items = SplicedJson.readStored(bodies.reviews, bodies.reviewsLayout);
     const reviews: CorpusReview[] = [];
     let step = items.next();
     for (; !step.done; step = items.next()) reviews.push(corpusReview(JSON.parse(step.value) as CorpusReview));
-    const doc = JSON.parse(step.value) as { business: Business };
+    const { business } = JSON.parse(step.value) as { business: Business };
     const ids = reviews.map((r) => r.id);
     const perReview = SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids);
-    const maker = this.rowsFor(doc.business.vertical);
+    const maker = this.rowsFor(business.vertical);
     const rows = reviews.map((r, i) => maker.row(r, analysisIn(perReview, i, r.id)));
-    // The maker's insight state over these rows is made now, in the take-over, so the next revision moves
-    // it by its changes instead of passing over every row (the document made here is not used).
-    maker.insights({ business: doc.business, rows, generatedAt: '' });
-    this.held = { revision, vertical: doc.business.vertical, ids, rows, perReview };
-    this.staged = null;
+    return { business, reviews, rows };
   }
+}
+
+/** A corpus image: its revision (4 bytes), the profile's JSON after its length (4 bytes), then the rows' image. */
+function corpusImage(revision: number, business: Business, rows: Buffer): Buffer {
+  const profile = Buffer.from(JSON.stringify(business));
+  const head = Buffer.alloc(8);
+  head.writeUInt32LE(revision, 0);
+  head.writeUInt32LE(profile.length, 4);
+  return Buffer.concat([head, profile, rows]);
+}
+
+function readCorpusImage(image: Buffer): { revision: number; business: Business; rows: Buffer } {
+  const length = image.readUInt32LE(4);
+  return {
+    revision: image.readUInt32LE(0),
+    business: JSON.parse(image.toString('utf8', 8, 8 + length)) as Business,
+    rows: image.subarray(8 + length),
+  };
 }

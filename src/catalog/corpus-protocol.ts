@@ -31,7 +31,11 @@ export type ToCorpus =
       reviewsLayout: Uint8Array;
       insights: Uint8Array;
       insightsLayout: Uint8Array;
-    };
+      /** The corpus image (CorpusModel.image) to read the rows from, transferred; null to read the bodies. */
+      image: Uint8Array | null;
+    }
+  /** The held corpus as bytes, if it is at `revision` (CorpusModel.image). */
+  | { t: 'image'; id: number; revision: number };
 
 /** Mentions as [id, technicians, services, service areas]. */
 export type FoundEntry = [string, string[], string[], string[]];
@@ -52,7 +56,9 @@ export type FromCorpus =
     }
   /** Transferred, not copied. */
   | { t: 'text-segment'; id: number; offsets: Int32Array; postings: Int32Array }
-  | { t: 'seeded'; id: number }
+  | { t: 'seeded'; id: number; from: 'image' | 'bodies' }
+  /** Transferred, not copied. */
+  | { t: 'image'; id: number; bytes: Uint8Array | null }
   | { t: 'failed'; id: number; message: string; stale: boolean };
 
 /** Entries per message. */

@@ -1,6 +1,6 @@
 // Worker thread: the corpus model (analyses, insights, per_review body) of CorpusWorker.
 import { parentPort, workerData } from 'node:worker_threads';
-import { sharedBuffer } from '../threads/index.js';
+import { ownBytes, sharedBuffer } from '../threads/index.js';
 import { CorpusModel, StaleCorpusError } from './corpus-model.js';
 import { type FoundEntry, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 import { loadEngine } from './engine.js';
@@ -67,15 +67,26 @@ function handle(m: ToCorpus): void {
         ]);
         return;
       }
-      case 'seed':
-        model.seed(m.revision, {
-          reviews: asBuffer(m.reviews),
-          reviewsLayout: asBuffer(m.reviewsLayout),
-          insights: asBuffer(m.insights),
-          insightsLayout: asBuffer(m.insightsLayout),
-        });
-        send({ t: 'seeded', id: m.id });
+      case 'seed': {
+        const from = model.seed(
+          m.revision,
+          {
+            reviews: asBuffer(m.reviews),
+            reviewsLayout: asBuffer(m.reviewsLayout),
+            insights: asBuffer(m.insights),
+            insightsLayout: asBuffer(m.insightsLayout),
+          },
+          m.image && asBuffer(m.image),
+        );
+        send({ t: 'seeded', id: m.id, from });
         return;
+      }
+      case 'image': {
+        const image = model.image(m.revision);
+        const bytes = image && ownBytes(image);
+        port.postMessage({ t: 'image', id: m.id, bytes } satisfies FromCorpus, bytes ? [bytes.buffer as ArrayBuffer] : []);
+        return;
+      }
     }
   } catch (err) {
     send({

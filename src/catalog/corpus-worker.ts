@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { joinSteps, runAtOnce, runInSlices, type SliceClock, sharedBuffer, startWorker } from '../threads/index.js';
+import { joinSteps, ownBytes, runAtOnce, runInSlices, type SliceClock, sharedBuffer, startWorker } from '../threads/index.js';
 import {
   type CommitInput,
   type Committed,
@@ -26,8 +26,10 @@ export interface CorpusEngine {
    * index of the row at each position; transferred to the engine): made beside the caller's render.
    */
   textSegment(order: Int32Array): Promise<BaseSegment>;
-  /** Take over a revision loaded from a snapshot (see CorpusModel.seed). */
-  seed(revision: number, bodies: SeedBodies): Promise<void>;
+  /** Take over a revision loaded from a snapshot (see CorpusModel.seed): says whether it read the rows from `image` or the bodies. */
+  seed(revision: number, bodies: SeedBodies, image?: Buffer | null): Promise<'image' | 'bodies'>;
+  /** The held corpus as bytes if it is at `revision`, for a later seed (see CorpusModel.image). */
+  image(revision: number): Promise<Buffer | null>;
   close(): Promise<void>;
 }
 
@@ -90,8 +92,12 @@ export class LocalCorpus implements CorpusEngine {
     return this.model.textSegment(order);
   }
 
-  async seed(revision: number, bodies: SeedBodies): Promise<void> {
-    this.model.seed(revision, bodies);
+  async seed(revision: number, bodies: SeedBodies, image: Buffer | null = null): Promise<'image' | 'bodies'> {
+    return this.model.seed(revision, bodies, image);
+  }
+
+  async image(revision: number): Promise<Buffer | null> {
+    return this.model.image(revision);
   }
 
   async close(): Promise<void> {}
@@ -105,12 +111,6 @@ interface Call {
 /** Ids joined per step of a commit: about 60 KB of string. */
 const ID_STEP = 5000;
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-
-/**
- * A layout as posted: only its own bytes (a view into a larger buffer, such as a loaded snapshot's
- * packed sections, would be cloned with the whole buffer).
- */
-const own = (b: Buffer): Uint8Array => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : new Uint8Array(b));
 
 /** A body in shared memory, as the thread is handed it (the same bytes, not a copy). */
 function shared(b: Buffer): Uint8Array {
@@ -254,20 +254,36 @@ export class CorpusWorker implements CorpusEngine {
     return { offsets: m.offsets, postings: m.postings };
   }
 
-  /** Sent at once (the bodies are shared, not copied), so the thread sees it before any later call. */
-  async seed(revision: number, bodies: SeedBodies): Promise<void> {
+  /**
+   * Sent at once (the bodies are shared, not copied), so the thread sees it before any later call. The
+   * image's memory is handed over (transferred): the caller reads it no more.
+   */
+  async seed(revision: number, bodies: SeedBodies, image: Buffer | null = null): Promise<'image' | 'bodies'> {
     const id = this.nextId++;
     const answer = this.call(id);
-    this.post({
-      t: 'seed',
-      id,
-      revision,
-      reviews: shared(bodies.reviews),
-      reviewsLayout: own(bodies.reviewsLayout),
-      insights: shared(bodies.insights),
-      insightsLayout: own(bodies.insightsLayout),
-    });
-    await answer;
+    const sent = image && ownBytes(image);
+    this.post(
+      {
+        t: 'seed',
+        id,
+        revision,
+        reviews: shared(bodies.reviews),
+        reviewsLayout: ownBytes(bodies.reviewsLayout),
+        insights: shared(bodies.insights),
+        insightsLayout: ownBytes(bodies.insightsLayout),
+        image: sent,
+      },
+      sent ? [sent.buffer as ArrayBuffer] : [],
+    );
+    return ((await answer) as Extract<FromCorpus, { t: 'seeded' }>).from;
+  }
+
+  async image(revision: number): Promise<Buffer | null> {
+    const id = this.nextId++;
+    const answer = this.call(id);
+    this.post({ t: 'image', id, revision });
+    const { bytes } = (await answer) as Extract<FromCorpus, { t: 'image' }>;
+    return bytes && asBuffer(bytes);
   }
 
   async close(): Promise<void> {

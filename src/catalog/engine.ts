@@ -40,6 +40,9 @@ type InsightsBusiness = { vertical: string; name?: string } & {
 
 export interface InsightRowMaker {
   row(review: CorpusReview, analysis: ReviewAnalysis): InsightRow;
+  /** Rows as bytes, and back (an error when the bytes are not an image this engine wrote). */
+  image(rows: readonly InsightRow[]): Buffer;
+  fromImage(bytes: Buffer): InsightRow[];
   /**
    * buildInsights of the rows' reviews and analyses, with per_review an empty placeholder. `since`: the
    * rows of the maker's previous call, and which of them `rows` lacks and which it adds (the others in

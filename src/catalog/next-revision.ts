@@ -45,12 +45,13 @@ export interface NextRevisionDeps {
  * The newest stored snapshot up to revision `upTo` as a catalog, or null when there is none usable.
  * It is of an older revision when the process that built the newer ones stopped before storing theirs:
  * the caller builds the rest on it. `seed` hands it to the corpus thread (which takes it over in the
- * background) so the next revision is built on it: the caller calls it before building on it.
+ * background, reading its rows from `image`, the corpus image stored beside the snapshot, when given)
+ * so the next revision is built on it: the caller calls it before building on it.
  */
 export async function loadRevision(
   upTo: Revision,
   deps: NextRevisionDeps,
-): Promise<{ catalog: Catalog; held: HeldRevision; seed: () => Promise<void> } | null> {
+): Promise<{ catalog: Catalog; held: HeldRevision; seed: (image: Buffer | null) => Promise<'image' | 'bodies'> } | null> {
   const base = deps.publicBaseUrl;
   const format = snapshotFormat(deps.engine.version);
   // Read a part at a time, with the event loop turning in between (SQLite reads block the thread); the
@@ -76,8 +77,8 @@ export async function loadRevision(
     ids: new Set(catalog.reviews.map((r) => r.id)),
     catalog,
   };
-  // The corpus thread takes this revision over (parsing its analyses there).
-  return { catalog, held, seed: () => deps.corpus().seed(catalog.revision, snapshot) };
+  // The corpus thread takes this revision over (reading its rows from the image, or parsing the bodies there).
+  return { catalog, held, seed: (image) => deps.corpus().seed(catalog.revision, snapshot, image) };
 }
 
 /**

@@ -51,7 +51,8 @@ export type CatalogSnapshotTable = Omit<StoredSnapshot, SnapshotBytesField>;
 
 /** One part of one bytes field of a stored snapshot: the field is its parts joined in `seq` order. */
 export interface CatalogSnapshotPartTable extends Pick<StoredSnapshot, 'revision' | 'base_url' | 'engine'> {
-  name: SnapshotBytesField;
+  /** A bytes field of the snapshot, or `corpus`: the corpus image stored after it (snapshots.ts). */
+  name: SnapshotBytesField | 'corpus';
   seq: number;
   bytes: Buffer;
 }

@@ -9,7 +9,10 @@ import type { Db, DialectAdapter, Queryable } from './dialect.js';
  */
 export const SNAPSHOT_PART_BYTES = 16 * 1024 * 1024;
 
-type SnapshotKey = Pick<StoredSnapshot, 'revision' | 'base_url' | 'engine'>;
+export type SnapshotKey = Pick<StoredSnapshot, 'revision' | 'base_url' | 'engine'>;
+
+/** The parts a corpus image is stored in, beside its revision's snapshot. */
+const CORPUS = 'corpus';
 
 /**
  * Keeps the first snapshot written for a revision (every builder renders the same bytes) and drops
@@ -104,7 +107,7 @@ export async function newestSnapshot(
 async function readParts(
   q: Queryable,
   key: SnapshotKey,
-  name: SnapshotBytesField,
+  name: SnapshotBytesField | typeof CORPUS,
   parts: number,
   size: number,
   pause?: () => Promise<void>,
@@ -125,4 +128,45 @@ async function readParts(
   }
   if (at !== size) throw changed();
   return out;
+}
+
+/**
+ * Stores the corpus image of a stored snapshot's revision (what a corpus thread that starts again
+ * takes its rows back from; CorpusModel.image), in parts, beside the snapshot: written after it, so the
+ * snapshot is never held up for it. The first one written is kept; none is written for a snapshot that
+ * is gone (its parts go with it). Says whether it was written.
+ */
+export async function saveCorpusImage(db: Db, key: SnapshotKey, bytes: Buffer, partBytes: number): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const snapshot = await trx
+      .selectFrom('catalog_snapshots')
+      .select('revision')
+      .where((eb) => eb.and(key))
+      .executeTakeFirst();
+    if (!snapshot) return false;
+    const stored = await trx
+      .selectFrom('catalog_snapshot_parts')
+      .select('seq')
+      .where((eb) => eb.and({ ...key, name: CORPUS }))
+      .limit(1)
+      .executeTakeFirst();
+    if (stored) return false;
+    for (let seq = 0, at = 0; seq === 0 || at < bytes.length; seq++, at += partBytes)
+      await trx
+        .insertInto('catalog_snapshot_parts')
+        .values({ ...key, name: CORPUS, seq, bytes: bytes.subarray(at, at + partBytes) })
+        .execute();
+    return true;
+  });
+}
+
+/** The corpus image stored for a snapshot (saveCorpusImage), in its parts, or null when none is. Call it inside one consistent read. */
+export async function corpusImage(q: Queryable, adapter: DialectAdapter, key: SnapshotKey): Promise<Buffer[] | null> {
+  const size = await q
+    .selectFrom('catalog_snapshot_parts')
+    .select((eb) => [eb.fn.countAll<number>().as('parts'), sql<number>`sum(${adapter.byteLength}(bytes))`.as('size')])
+    .where((eb) => eb.and({ ...key, name: CORPUS }))
+    .executeTakeFirst();
+  if (!size || Number(size.parts) === 0) return null;
+  return readParts(q, key, CORPUS, Number(size.parts), Number(size.size));
 }

@@ -20,7 +20,15 @@ import { migrateToLatest } from './migrations.js';
 import { type RateLimitRepository, rateLimitsFor } from './rate-limits.js';
 import { type CandidateKeys, candidates, type ReviewIdentity, ReviewWriter } from './review-writes.js';
 import type { ReviewAnalysisTable, ReviewTable } from './schema.js';
-import { newestSnapshot, SNAPSHOT_PART_BYTES, type SnapshotReading, saveSnapshot } from './snapshots.js';
+import {
+  corpusImage,
+  newestSnapshot,
+  SNAPSHOT_PART_BYTES,
+  type SnapshotKey,
+  type SnapshotReading,
+  saveCorpusImage,
+  saveSnapshot,
+} from './snapshots.js';
 import { SourceRepository } from './sources.js';
 
 export interface StoreOptions extends ConnectOptions {
@@ -337,6 +345,16 @@ export class Store extends Reads {
   /** Keep the first snapshot written for a revision (every builder renders the same bytes); drop old revisions'. */
   saveSnapshot(snap: StoredSnapshot): Promise<void> {
     return saveSnapshot(this.#db, snap, this.#snapshotPartBytes);
+  }
+
+  /** The corpus image of a stored snapshot's revision, kept beside it (the first written); false when the snapshot is gone or has one. */
+  saveCorpusImage(key: SnapshotKey, bytes: Buffer): Promise<boolean> {
+    return saveCorpusImage(this.#db, key, bytes, this.#snapshotPartBytes);
+  }
+
+  /** The corpus image stored beside a snapshot, in its stored parts, or null when none is. */
+  corpusImage(key: SnapshotKey): Promise<Buffer[] | null> {
+    return this.#adapter.consistentRead((trx) => corpusImage(trx, this.#adapter, key));
   }
 
   saveAnalyses(items: readonly AnalysisWrite[], ctx: AnalysisContext): Promise<void> {

@@ -9,6 +9,7 @@ export {
   TOUCH_STEP,
   zeroedSteps,
 } from './join.js';
+export { ownBytes } from './posted.js';
 export { lowerProcessPriority } from './priority.js';
 export { startWorker } from './start-worker.js';
 export { runAtOnce, runInSlices, SliceClock, type Steps } from './yield.js';

@@ -260,6 +260,11 @@ export class SplicedJson {
     return new SplicedJson(body, keys, values, starts, lengths, Buffer.from(layout.subarray(8 + n * 8)), openLength, digest);
   }
 
+  /** How many items a stored layout says its render has. */
+  static itemCount(layout: Buffer): number {
+    return layout.readUInt32LE(0);
+  }
+
   /**
    * A stored render read back a piece at a time, never as one string (a 75 MB body parsed whole is a
    * string and a graph that large at once): `shell` is the document with its member empty, each step

@@ -2,7 +2,7 @@
 // linear in the corpus (one pass, one sort at most); a corpus that keeps its rows (held.ts) makes the
 // same document from them without parsing any analysis again.
 import type { Insights, ReviewAnalysis } from '../../domain/index.js';
-import { type Lexicon, loadLexicon } from '../lexicon.js';
+import { loadTaxonomyLabels, type TaxonomyLabels } from '../lexicon.js';
 import { type CorpusReview, prepareRows, type Row } from './rows.js';
 import { CorpusInsights, type InsightsBusiness } from './state.js';
 
@@ -15,7 +15,7 @@ export interface BuildInsightsInput {
 }
 
 export function buildInsights(input: BuildInsightsInput): Insights {
-  const lex = loadLexicon(input.business.vertical);
+  const lex = loadTaxonomyLabels(input.business.vertical);
   const rows = prepareRows(input.reviews, input.analyses, aspectIndexOf(lex));
   const insights = insightsOfRows(input.business, rows, input.generatedAt, lex);
   // 100k keys cost more to build than the rest of the document, and the catalog renders and looks up
@@ -30,12 +30,12 @@ export function buildInsights(input: BuildInsightsInput): Insights {
 }
 
 /** Taxonomy aspect id → its bit in a row's aspect mask. */
-export const aspectIndexOf = (lex: Lexicon): Map<string, number> => new Map(lex.aspects.map((a, i) => [a.id, i]));
+export const aspectIndexOf = (lex: TaxonomyLabels): Map<string, number> => new Map(lex.aspects.map((a, i) => [a.id, i]));
 
 /**
  * The insights of rows already newest first, with per_review an empty placeholder (keeping its place
  * in the key order): buildInsights, and a corpus that keeps its rows between revisions, both end here.
  */
-export function insightsOfRows(business: InsightsBusiness, rows: readonly Row[], generatedAt: string, lex: Lexicon): Insights {
+export function insightsOfRows(business: InsightsBusiness, rows: readonly Row[], generatedAt: string, lex: TaxonomyLabels): Insights {
   return CorpusInsights.of(business, rows, lex).document(rows, generatedAt);
 }

@@ -4,9 +4,10 @@
 // of the whole parsed analysis. The builders' state over them is kept too, so a revision moves it by its
 // changed rows instead of passing over every row (state.ts).
 import { type Insights, Interner, type ReviewAnalysis, type ReviewAspect } from '../../domain/index.js';
-import { type Lexicon, loadLexicon } from '../lexicon.js';
+import { loadTaxonomyLabels, type TaxonomyLabels } from '../lexicon.js';
 import { aspectIndexOf } from './build.js';
 import { ChangeMismatch } from './order.js';
+import { decodeRows, encodeRows } from './row-image.js';
 import { type CorpusReview, type InsightAnalysis, newestFirst, type Row, rowOf } from './rows.js';
 import { CorpusInsights, type InsightsBusiness, type RowChange } from './state.js';
 
@@ -18,7 +19,7 @@ const profileKey = (b: InsightsBusiness): string =>
 const NONE = Object.freeze([]) as never[];
 
 export class InsightRows {
-  private readonly lex: Lexicon;
+  private readonly lex: TaxonomyLabels;
   private readonly aspectIndex: Map<string, number>;
   /** One copy of each phrase, id and polarity string, however many rows hold it. */
   private readonly strings = new Interner<string>();
@@ -26,13 +27,23 @@ export class InsightRows {
   private last: { rows: readonly Row[]; profile: string; state: CorpusInsights } | null = null;
 
   constructor(vertical: string) {
-    this.lex = loadLexicon(vertical);
+    this.lex = loadTaxonomyLabels(vertical);
     this.aspectIndex = aspectIndexOf(this.lex);
   }
 
   /** The row of a review and its analysis, keeping none of the analysis's own objects. */
   row(review: CorpusReview, analysis: ReviewAnalysis): Row {
     return rowOf(review, this.compact(analysis), this.aspectIndex);
+  }
+
+  /** The rows as bytes (row-image.ts), for a maker that starts again to take them back with fromImage. */
+  image(rows: readonly Row[]): Buffer {
+    return encodeRows(rows);
+  }
+
+  /** The rows of an image, their strings shared with this maker's rows. RowImageError when it is not one. */
+  fromImage(bytes: Buffer): Row[] {
+    return decodeRows(bytes, (s) => this.intern(s), NONE).map((r) => rowOf(r.review, r.analysis, this.aspectIndex));
   }
 
   /**

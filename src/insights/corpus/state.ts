@@ -4,7 +4,7 @@
 // state (sums are exact integers, order-dependent lists are kept in corpus order), so a kept corpus and
 // a fresh pass give the same document byte for byte.
 import type { Insights } from '../../domain/index.js';
-import type { Lexicon } from '../lexicon.js';
+import type { TaxonomyLabels } from '../lexicon.js';
 import { ENGINE_VERSION } from '../version.js';
 import { AspectAccumulator } from './aspects.js';
 import { EntityAccumulator, ProblemAccumulator } from './entities.js';
@@ -56,7 +56,7 @@ export class CorpusInsights {
 
   constructor(
     private readonly business: InsightsBusiness,
-    private readonly lex: Lexicon,
+    private readonly lex: TaxonomyLabels,
   ) {
     const aspectIds = lex.aspects.map((a) => a.id);
     const noArea: string[] = [];
@@ -71,7 +71,7 @@ export class CorpusInsights {
   }
 
   /** The state of rows already newest first. */
-  static of(business: InsightsBusiness, rows: readonly Row[], lex: Lexicon): CorpusInsights {
+  static of(business: InsightsBusiness, rows: readonly Row[], lex: TaxonomyLabels): CorpusInsights {
     const state = new CorpusInsights(business, lex);
     // One pass feeds every builder: at 100k reviews the cost is memory traffic, so each review's data is
     // fetched once and reused while it is still in cache, instead of once per builder.
