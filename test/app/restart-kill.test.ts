@@ -73,6 +73,7 @@ async function signalAt(server: ServerProcess, match: (l: LogLine) => boolean, s
 
 const loadedLine = (server: ServerProcess) => logLines(server.output()).find((l) => l.msg === 'catalog revision loaded')!;
 const snapshotStored = (revision: number) => (l: LogLine) => l.msg === 'catalog snapshot stored' && l.revision === revision;
+const tookOver = (revision: number) => (l: LogLine) => l.msg === 'corpus thread took the revision over' && l.revision === revision;
 
 async function storedSnapshots(db: string): Promise<number[]> {
   const raw = rawDb(db);
@@ -167,6 +168,7 @@ before(async () => {
   // The first start builds the revision and stores its snapshot; every test starts from that.
   const first = await serve(seedDb);
   await logged(first, snapshotStored(seeded));
+  await logged(first, (l) => l.msg === 'corpus image stored' && l.revision === seeded);
   await first.stop();
   assert.deepEqual(await storedSnapshots(seedDb), [seeded]);
 });
@@ -220,6 +222,7 @@ test('SIGKILL as soon as the new revision is built, before its snapshot is store
     assert.equal(loaded.revision, revision, 'ready on the newest revision, not the older snapshot');
     assert.equal(loaded.from, 'update', 'built on the previous snapshot, not a full read');
     assert.equal(loaded.snapshot, seeded);
+    assert.equal(logLines(restarted.output()).find(tookOver(seeded))?.from, 'image', 'the older revision taken over from its corpus image');
     assert.ok(!logLines(restarted.output()).some((l) => l.from === 'full read'));
     served = await bodies(restarted.url);
     // Its own snapshot is stored now, so the next restart loads it directly.
@@ -295,8 +298,12 @@ test('a snapshot stored in many small parts: the restart loads it, serving the b
   assert.deepEqual(served, reference.served, 'the parts serve what a full build serves');
 });
 
-test('a server started from its stored revision starts its corpus thread with the next revision, released when idle and started again: each revision an update equal to a full build', async () => {
+test('a server started from its stored revision starts its corpus thread with the next revision, released when idle and started again: each revision an update equal to a full build, taken over from the stored corpus image when there is one', async () => {
   const db = copySeed('idle');
+  // This restart finds no corpus image beside the snapshot (as after one stored by an older version).
+  const raw = rawDb(db);
+  assert.ok(Number((await raw.deleteFrom('catalog_snapshot_parts').where('name', '=', 'corpus').executeTakeFirst()).numDeletedRows) > 0);
+  await raw.destroy();
   const server = await serve(db, { REVIEWCAST_CORPUS_IDLE: '1' });
   let served: Awaited<ReturnType<typeof bodies>>;
   let revision: number;
@@ -304,12 +311,15 @@ test('a server started from its stored revision starts its corpus thread with th
     assert.equal(loadedLine(server).from, 'snapshot');
     // The first revision: a corpus thread takes the served revision over from its bodies, then builds on it.
     const first = await importRevision(db, 'idle-1');
+    assert.equal((await logged(server, tookOver(seeded))).from, 'bodies', 'no image stored: the bodies parsed');
     const loadedFirst = await logged(server, (l) => l.msg === 'catalog revision loaded' && l.revision === first);
     assert.equal(loadedFirst.from, 'update', 'built on the held revision by a new corpus thread, not read in full');
+    await logged(server, (l) => l.msg === 'corpus image stored' && l.revision === first);
     const released = await logged(server, (l) => l.msg === 'corpus thread released (idle)');
-    assert.equal(released.revision, first, 'released once idle after that revision');
-    // After the idle exit, the next revision starts another thread, and is still an update.
+    assert.equal(released.revision, first, 'released once idle after that revision (its snapshot and image stored)');
+    // After the idle exit, the next revision starts another thread, which reads the rows from the image, and is still an update.
     revision = await importRevision(db, 'idle-2');
+    assert.equal((await logged(server, tookOver(first))).from, 'image', 'taken over from the stored corpus image');
     const loaded = await logged(server, (l) => l.msg === 'catalog revision loaded' && l.revision === revision);
     assert.equal(loaded.from, 'update');
     served = await bodies(server.url);

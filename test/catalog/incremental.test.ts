@@ -111,8 +111,13 @@ const QUERIES = [
   { has_text: true, rating: 2, sort: 'oldest' as const, limit: 200 },
 ];
 
-/** The catalog as another process loads it: from the stored snapshot (gzip-coded bodies and layout); the corpus thread takes it over. */
-async function reloaded(c: Catalog): Promise<Catalog> {
+/**
+ * The catalog as another process loads it: from the stored snapshot (gzip-coded bodies and layout); the
+ * corpus thread takes it over, reading its rows from the bodies or from the corpus image it gave of them.
+ */
+async function reloaded(c: Catalog, from: 'bodies' | 'image'): Promise<Catalog> {
+  const image = from === 'image' ? await worker.image(c.revision) : null;
+  if (from === 'image') assert.ok(image, 'the thread that built the revision gives its image');
   const stored = await c.snapshot(FORMAT);
   const { reviews, insights, ...snapshot } = await decodeSnapshot(stored, FORMAT);
   // Decoded, it keeps nothing of the packed value (a loaded snapshot's, let go once loaded).
@@ -122,7 +127,7 @@ async function reloaded(c: Catalog): Promise<Catalog> {
     { reviews, insights, ...snapshot },
     'https://reviews.example',
   );
-  await worker.seed(loaded.revision, { reviews, insights, ...snapshot });
+  assert.equal(await worker.seed(loaded.revision, { reviews, insights, ...snapshot }, image), from);
   for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const)
     assert.equal(loaded.representations[name].etag, c.representations[name].etag, `${name} ETag after a reload`);
   for (const r of c.reviews.slice(0, 5))
@@ -131,72 +136,76 @@ async function reloaded(c: Catalog): Promise<Catalog> {
   return loaded;
 }
 
-test('a catalog built on the previous one (built, or loaded from its snapshot) equals one built from scratch, over any sequence of changes', async () => {
+test('a catalog built on the previous one (built, or loaded from its snapshot and taken over from its bodies or corpus image) equals one built from scratch, over any sequence of changes', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 6 }), fc.boolean(), async (changes, fromSnapshot) => {
-      const rows = new Map(base.map((r) => [r.id, r]));
-      let incremental = await Catalog.fromReviews({ ...common(1), rows, analyses: stored(rows.values()) }, worker);
-      if (fromSnapshot) incremental = await reloaded(incremental);
-      let next = 0;
-      const removed: StoredReview[] = [];
-      for (const [k, c] of changes.entries()) {
-        const revision = k + 2;
-        const changed = new Set<string>();
-        for (let i = 0; i < c.add && next < extra.length; i++, next++) {
-          rows.set(extra[next].id, extra[next]);
-          changed.add(extra[next].id);
-        }
-        const ids = [...rows.keys()];
-        for (const e of c.edit) {
-          const old = rows.get(ids[e.pick % ids.length])!;
-          rows.set(old.id, {
-            ...old,
-            text: e.text,
-            rating: e.rating,
-            date: shiftDay(old.date, e.dayShift),
-            source: e.source,
-            language: e.language,
-            owner_reply: e.reply ? { text: 'Thank you for calling us.', date: old.date } : null,
-            version: `${old.version}+`,
-          });
-          changed.add(old.id);
-        }
-        if (c.republish && removed.length > 0) {
-          const back = removed.shift()!;
-          rows.set(back.id, back);
-          changed.add(back.id);
-        }
-        for (const pick of c.remove) {
-          const id = ids[pick % ids.length];
-          if (rows.has(id)) removed.push(rows.get(id)!);
-          rows.delete(id);
-          changed.add(id);
-        }
-        incremental = await update(incremental, rows, changed, revision);
-        const scratch = await build(rows, revision);
-        for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const) {
-          assert.ok(
-            incremental.representations[name].body.equals(scratch.representations[name].body),
-            `${name} bytes after change ${k + 1}`,
+    fc.asyncProperty(
+      fc.array(change, { minLength: 1, maxLength: 6 }),
+      fc.constantFrom('built', 'bodies', 'image'),
+      async (changes, start) => {
+        const rows = new Map(base.map((r) => [r.id, r]));
+        let incremental = await Catalog.fromReviews({ ...common(1), rows, analyses: stored(rows.values()) }, worker);
+        if (start !== 'built') incremental = await reloaded(incremental, start);
+        let next = 0;
+        const removed: StoredReview[] = [];
+        for (const [k, c] of changes.entries()) {
+          const revision = k + 2;
+          const changed = new Set<string>();
+          for (let i = 0; i < c.add && next < extra.length; i++, next++) {
+            rows.set(extra[next].id, extra[next]);
+            changed.add(extra[next].id);
+          }
+          const ids = [...rows.keys()];
+          for (const e of c.edit) {
+            const old = rows.get(ids[e.pick % ids.length])!;
+            rows.set(old.id, {
+              ...old,
+              text: e.text,
+              rating: e.rating,
+              date: shiftDay(old.date, e.dayShift),
+              source: e.source,
+              language: e.language,
+              owner_reply: e.reply ? { text: 'Thank you for calling us.', date: old.date } : null,
+              version: `${old.version}+`,
+            });
+            changed.add(old.id);
+          }
+          if (c.republish && removed.length > 0) {
+            const back = removed.shift()!;
+            rows.set(back.id, back);
+            changed.add(back.id);
+          }
+          for (const pick of c.remove) {
+            const id = ids[pick % ids.length];
+            if (rows.has(id)) removed.push(rows.get(id)!);
+            rows.delete(id);
+            changed.add(id);
+          }
+          incremental = await update(incremental, rows, changed, revision);
+          const scratch = await build(rows, revision);
+          for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const) {
+            assert.ok(
+              incremental.representations[name].body.equals(scratch.representations[name].body),
+              `${name} bytes after change ${k + 1}`,
+            );
+            assert.equal(incremental.representations[name].etag, scratch.representations[name].etag);
+          }
+          assert.equal(
+            incremental.representations.insights.body.toString(),
+            JSON.stringify(scratch.insights),
+            'the spliced insights are JSON.stringify of the document',
           );
-          assert.equal(incremental.representations[name].etag, scratch.representations[name].etag);
+          const answer = (c: Catalog, q: (typeof QUERIES)[number]) => {
+            const { matched, reviews } = c.search(q);
+            return { matched, ids: reviews.map((r) => r.id) };
+          };
+          for (const q of QUERIES) assert.deepEqual(answer(incremental, q), answer(scratch, q), JSON.stringify(q));
+          for (const id of ids.slice(0, 20)) {
+            assert.deepEqual(incremental.review(id), scratch.review(id));
+            assert.deepEqual(incremental.analysisOf(id), scratch.analysisOf(id));
+          }
         }
-        assert.equal(
-          incremental.representations.insights.body.toString(),
-          JSON.stringify(scratch.insights),
-          'the spliced insights are JSON.stringify of the document',
-        );
-        const answer = (c: Catalog, q: (typeof QUERIES)[number]) => {
-          const { matched, reviews } = c.search(q);
-          return { matched, ids: reviews.map((r) => r.id) };
-        };
-        for (const q of QUERIES) assert.deepEqual(answer(incremental, q), answer(scratch, q), JSON.stringify(q));
-        for (const id of ids.slice(0, 20)) {
-          assert.deepEqual(incremental.review(id), scratch.review(id));
-          assert.deepEqual(incremental.analysisOf(id), scratch.analysisOf(id));
-        }
-      }
-    }),
+      },
+    ),
     { numRuns: 25, seed: 4242 },
   );
 });
@@ -208,9 +217,10 @@ test('an empty corpus updates, reloads and fills again like a build from scratch
     ['three new', (ids) => extra.slice(0, 3).forEach((r) => (rows.set(r.id, r), ids.add(r.id)))],
     ['all removed', (ids) => [...rows.keys()].forEach((id) => (rows.delete(id), ids.add(id)))],
     ['reloaded empty, then one new', (ids) => (rows.set(extra[4].id, extra[4]), ids.add(extra[4].id))],
+    ['reloaded from its image, then one new', (ids) => (rows.set(extra[5].id, extra[5]), ids.add(extra[5].id))],
   ];
   for (const [k, [label, apply]] of steps.entries()) {
-    if (label.startsWith('reloaded')) c = await reloaded(c);
+    if (label.startsWith('reloaded')) c = await reloaded(c, label.includes('image') ? 'image' : 'bodies');
     const changed = new Set<string>();
     apply(changed);
     c = await update(c, rows, changed, k + 2);
@@ -219,6 +229,25 @@ test('an empty corpus updates, reloads and fills again like a build from scratch
       assert.ok(c.representations[name].body.equals(scratch.representations[name].body), `${label}: ${name}`);
     assert.equal(c.reviews.length, rows.size);
   }
+});
+
+test('a corpus image is given only of the revision the thread holds, and one of another revision is passed over for the bodies', async () => {
+  const rows = new Map(base.slice(0, 30).map((r) => [r.id, r]));
+  const first = await Catalog.fromReviews({ ...common(1), rows, analyses: stored(rows.values()) }, worker);
+  const imageOfFirst = await worker.image(1);
+  assert.ok(imageOfFirst);
+  rows.set(extra[0].id, extra[0]);
+  const second = await update(first, rows, new Set([extra[0].id]), 2);
+  assert.equal(await worker.image(1), null, 'the thread has moved on to revision 2');
+  // The second revision's bodies with the first one's image: read from the bodies, and the next update is right.
+  assert.equal(await worker.seed(2, second.seedBodies(), imageOfFirst), 'bodies');
+  rows.set(extra[1].id, extra[1]);
+  const third = await update(second, rows, new Set([extra[1].id]), 3);
+  assert.ok(third.representations.insights.body.equals((await build(rows, 3)).representations.insights.body));
+  // An image that is not one (cut short) is passed over too.
+  const imageOfThird = (await worker.image(3))!;
+  assert.equal(await worker.seed(3, third.seedBodies(), imageOfThird.subarray(0, imageOfThird.length - 1)), 'bodies');
+  assert.equal(await worker.seed(3, third.seedBodies(), await worker.image(3)), 'image');
 });
 
 test('a damaged stored layout is refused, not trusted', async () => {

@@ -173,6 +173,30 @@ function partsSuite(
       assert.deepEqual(joinedOf(await store.newestSnapshot(r3, BASE, FORMAT)), again);
     });
 
+    test('a corpus image is stored beside its snapshot in parts, read back whole, kept first, and goes with its revision', async () => {
+      const [r1, r2, r3] = [await newRevision(store, 1), await newRevision(store, 2), await newRevision(store, 3)];
+      const key = (revision: number) => ({ revision, base_url: BASE, engine: FORMAT });
+      const image = randomBytes(2 * PART + 7);
+      assert.equal(await store.saveCorpusImage(key(r1), image), false, 'not without its snapshot');
+      assert.equal(await store.corpusImage(key(r1)), null);
+      const s1 = snapshot(r1, { reviews: 1_500, insights: 300, layout: 400 });
+      await store.saveSnapshot(s1);
+      assert.equal(await store.corpusImage(key(r1)), null, 'a snapshot stored without one');
+      assert.equal(await store.saveCorpusImage(key(r1), image), true);
+      assert.deepEqual((await partLengths(raw, r1)).corpus, [PART, PART, 7]);
+      assert.deepEqual(Buffer.concat((await store.corpusImage(key(r1)))!), image);
+      assert.equal(await store.saveCorpusImage(key(r1), randomBytes(10)), false, 'the first one is kept');
+      assert.deepEqual(Buffer.concat((await store.corpusImage(key(r1)))!), image);
+      assert.equal(await store.corpusImage({ ...key(r1), base_url: 'https://another.example' }), null, 'another base URL');
+      assert.equal(await store.corpusImage({ ...key(r1), engine: 'engine/2 catalog/1' }), null, 'another format');
+      // A load reads the snapshot's own fields, not the image beside it.
+      assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), s1);
+      await store.saveSnapshot(snapshot(r2, { reviews: 10, insights: 10, layout: 10 }));
+      await store.saveSnapshot(snapshot(r3, { reviews: 10, insights: 10, layout: 10 }));
+      assert.equal(await store.corpusImage(key(r1)), null, 'gone with its revision');
+      assert.deepEqual(await partLengths(raw, r1), {});
+    });
+
     test('a writer killed between two parts leaves the previous snapshot as it was and stores nothing of its own', async () => {
       const [r1, r2] = [await newRevision(store, 1), await newRevision(store, 2)];
       const s1 = snapshot(r1, { reviews: 5_000, insights: 2_000, layout: 3_000 });

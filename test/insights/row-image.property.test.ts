@@ -1,0 +1,83 @@
+// A corpus's kept rows written as bytes and read back (what a corpus thread started again takes a
+// revision over from) are the same rows: every field, the sparse quoted sentences, non-ASCII text, and
+// so the same insights. Bytes that are not such an image are refused, not misread.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { analyzerOptions } from '../../src/catalog/index.js';
+import { demoBusiness } from '../../src/demo/index.js';
+import { type CorpusReview, createAnalyzer, engine } from '../../src/insights/index.js';
+import { REVIEW_SENTENCES } from '../helpers/index.js';
+
+const business = demoBusiness();
+const analyzer = createAnalyzer(analyzerOptions(business));
+const ids = (xs: { id: string }[]) => xs.map((x) => x.id);
+const reviewArb = fc.record({
+  id: fc.string({ minLength: 1, maxLength: 12 }),
+  rating: fc.integer({ min: 1, max: 5 }),
+  date: fc.integer({ min: 0, max: 900 }).map((d) => new Date(Date.UTC(2023, 0, 1) + d * 86_400_000).toISOString().slice(0, 10)),
+  text: fc.option(
+    fc
+      .tuple(
+        fc.array(fc.constantFrom(...REVIEW_SENTENCES), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom('', ' Très bien 👍', ' \u00a0ok'),
+      )
+      .map(([s, tail]) => s.join(' ') + tail),
+    { nil: null, freq: 6 },
+  ),
+  technicians: fc.subarray(ids(business.technicians), { maxLength: 2 }),
+  services: fc.subarray(ids(business.services), { maxLength: 2 }),
+  service_area: fc.option(fc.constantFrom(...ids(business.service_areas)), { nil: null }),
+});
+
+/** Rows of these reviews as a corpus makes them, newest first. */
+function rowsOf(maker: ReturnType<typeof engine.insightRows>, reviews: CorpusReview[]) {
+  // Plain objects (fast-check's records have no prototype).
+  const sorted = reviews.map((r) => ({ ...r })).sort((a, b) => (a.date === b.date ? 0 : a.date < b.date ? 1 : -1));
+  return sorted.map((review) =>
+    maker.row(review, analyzer.analyze({ id: review.id, rating: review.rating, text: review.text, title: null, language: null })),
+  );
+}
+
+test('rows read back from their image are the rows written, and give the same insights', () => {
+  fc.assert(
+    fc.property(fc.array(reviewArb, { maxLength: 30 }), (reviews) => {
+      const maker = engine.insightRows(business.vertical);
+      const rows = rowsOf(maker, reviews);
+      const image = maker.image(rows);
+      // Another maker, as a new thread has: nothing of the first one's strings.
+      const again = engine.insightRows(business.vertical);
+      const read = again.fromImage(image);
+      assert.deepStrictEqual(read, rows);
+      const at = '2026-11-27T00:00:00.000Z';
+      assert.equal(
+        JSON.stringify(again.insights({ business, rows: read, generatedAt: at })),
+        JSON.stringify(maker.insights({ business, rows, generatedAt: at })),
+      );
+    }),
+    { seed: 20261127, numRuns: 80 },
+  );
+});
+
+test('a row that quotes no sentence, a review without text and an empty corpus round-trip', () => {
+  const maker = engine.insightRows(business.vertical);
+  const rows = rowsOf(maker, [
+    { id: 'a', rating: 5, date: '2026-01-02', text: null, technicians: [], services: [], service_area: null },
+    { id: 'b', rating: 1, date: '2026-01-01', text: 'Ok.', technicians: [], services: [], service_area: null },
+  ]);
+  assert.deepStrictEqual(maker.fromImage(maker.image(rows)), rows);
+  assert.deepStrictEqual(maker.fromImage(maker.image([])), []);
+});
+
+test('bytes that are not an image of rows are refused', () => {
+  const maker = engine.insightRows(business.vertical);
+  const rows = rowsOf(maker, [
+    { id: 'a', rating: 4, date: '2026-01-02', text: REVIEW_SENTENCES[0], technicians: [], services: [], service_area: null },
+  ]);
+  const image = maker.image(rows);
+  assert.throws(() => maker.fromImage(image.subarray(0, image.length - 3)), { name: 'RowImageError' }, 'cut short');
+  assert.throws(() => maker.fromImage(Buffer.concat([image, Buffer.from([0])])), { name: 'RowImageError' }, 'bytes after the last row');
+  const otherVersion = Buffer.from(image);
+  otherVersion[0] = 99;
+  assert.throws(() => maker.fromImage(otherVersion), /version 99/);
+});
