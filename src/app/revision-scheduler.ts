@@ -119,6 +119,8 @@ export class RevisionScheduler {
     } else {
       // A loaded older revision is taken over before the build on it.
       if (loaded) {
+        // The thread starts (its modules load) while the image is read.
+        this.corpus();
         const image = await this.storedImage(loaded.catalog);
         this.seedingUntil(
           loaded.seed(image),
@@ -131,11 +133,11 @@ export class RevisionScheduler {
       this.state = null;
       // The corpus thread was released while idle: a new one takes the held revision over first (its
       // messages are handled in order, so before this build's).
-      if (canUpdate && held && !this.engine) this.renewCorpus(held.catalog, await this.storedImage(held.catalog));
+      if (canUpdate && held && !this.engine) await this.renewCorpus(held.catalog, this.storedImage(held.catalog));
       const built = await buildNextRevision(held, deps);
       ({ catalog, from, analysed } = built);
       this.state = built.held;
-      if (built.from === 'full read') this.renewCorpus(catalog, null);
+      if (built.from === 'full read') void this.renewCorpus(catalog, null);
     }
     this.current = catalog;
     // Served first; its lookup by id is made after, in slices, while it is still the one served.
@@ -260,15 +262,19 @@ export class RevisionScheduler {
    * A fresh corpus thread that takes the revision over: after the idle one was released, or after a full
    * build (whose thread's heap stays at its peak, every stored analysis read, parsed and rendered:
    * hundreds of MB at 100k that V8 keeps; the old one exits, returning that memory). It reads the rows
-   * from `image` when given, else parses the catalog's bodies (shared memory, not copied). The next build
-   * is queued behind the take-over; if it fails, that build reads everything.
+   * from `image` when there is one (the thread starts while it is read), else parses the catalog's
+   * bodies (shared memory, not copied). Resolves once the take-over is sent, so the next build is queued
+   * behind it; if it fails, that build reads everything.
    */
-  private renewCorpus(catalog: Catalog, image: Buffer | null): void {
+  private async renewCorpus(catalog: Catalog, image: Promise<Buffer | null> | null): Promise<void> {
     const old = this.engine;
-    this.engine = new CorpusWorker(nlp);
+    const fresh = new CorpusWorker(nlp);
+    this.engine = fresh;
     if (old) this.letGo(old);
+    // Without an image, sent in this turn.
+    const bytes = image && (await image);
     this.seedingUntil(
-      this.engine.seed(catalog.revision, catalog.seedBodies(), image),
+      fresh.seed(catalog.revision, catalog.seedBodies(), bytes),
       catalog,
       'a new corpus thread could not take over the built catalog; the next revision reads everything',
     );
