@@ -14,6 +14,7 @@ import { NotReadyError } from '../domain/index.js';
 import { engine as nlp } from '../insights/index.js';
 import type { Listener, Store } from '../store/index.js';
 import { joinSteps, runInSlices, SliceClock } from '../threads/index.js';
+import { collectGarbage } from './collect-garbage.js';
 import { StoreWriter } from './store-writer.js';
 
 /** How often the server's own writes (sessions, hub state, limits) are copied back from SQLite's log. */
@@ -108,6 +109,7 @@ export class RevisionScheduler {
     let catalog: Catalog;
     let from: string;
     let analysed: AnalysesToStore | null = null;
+    let collectedMs: number | undefined;
     if (loaded) this.state = loaded.held;
     // A process serving the stored revision itself starts no corpus thread (started on first use: its
     // modules take seconds of CPU under load): the next revision starts one that takes the served revision
@@ -116,6 +118,12 @@ export class RevisionScheduler {
     if (loaded?.catalog.revision === latest.id) {
       ({ catalog } = loaded);
       from = 'snapshot';
+      // Nothing is served yet: what the load read and let go is returned before the first revision is.
+      if (!this.current) {
+        const collecting = performance.now();
+        collectGarbage();
+        collectedMs = Math.round(performance.now() - collecting);
+      }
     } else {
       // A loaded older revision is taken over before the build on it.
       if (loaded) {
@@ -150,6 +158,8 @@ export class RevisionScheduler {
         // A snapshot of an older revision was loaded to build this one on (its process stopped before storing the newer one).
         ...(loaded && loaded.catalog !== catalog ? { snapshot: loaded.catalog.revision } : {}),
         ms: Math.round(performance.now() - started),
+        // Of those, the garbage collection before a loaded revision is first served.
+        ...(collectedMs === undefined ? {} : { gc_ms: collectedMs }),
       },
       'catalog revision loaded',
     );
