@@ -1,3 +1,4 @@
+export { collectGarbage } from './collect-garbage.js';
 export { type RevisionListener, RevisionScheduler } from './revision-scheduler.js';
 export { seedDemo } from './seed-demo.js';
 export { type RunningServer, startServer } from './server.js';

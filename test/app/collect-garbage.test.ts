@@ -1,7 +1,7 @@
 // The collection a server runs before it serves a loaded revision returns memory nothing holds any more.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { collectGarbage } from '../../src/app/collect-garbage.js';
+import { collectGarbage } from '../../src/app/index.js';
 
 test('collectGarbage frees buffers nothing refers to, and keeps those still held', () => {
   collectGarbage();
