@@ -14,6 +14,8 @@ export function collectGarbage(): void {
   if (gc === undefined) {
     setFlagsFromString('--expose-gc');
     const found: unknown = runInNewContext('typeof gc === "function" ? gc : null');
+    // Off again: later contexts and worker threads get no global `gc`.
+    setFlagsFromString('--no-expose-gc');
     gc = typeof found === 'function' ? (found as () => void) : null;
   }
   gc?.();

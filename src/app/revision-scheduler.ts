@@ -8,6 +8,7 @@ import {
   type HeldRevision,
   loadRevision,
   NO_PROFILE,
+  type Seeded,
   snapshotFormat,
 } from '../catalog/index.js';
 import { NotReadyError } from '../domain/index.js';
@@ -113,7 +114,7 @@ export class RevisionScheduler {
     if (loaded) this.state = loaded.held;
     // A process serving the stored revision itself starts no corpus thread (started on first use: its
     // modules take seconds of CPU under load): the next revision starts one that takes the served revision
-    // over from its bodies first, as after an idle exit. Until then it holds neither the thread (its corpus
+    // over first (from its stored corpus image, or its bodies), as after an idle exit. Until then it holds neither the thread (its corpus
     // and the take-over's peak, 250–330 MB at 100k) nor the stored value the take-over would read.
     if (loaded?.catalog.revision === latest.id) {
       ({ catalog } = loaded);
@@ -129,7 +130,7 @@ export class RevisionScheduler {
       if (loaded) {
         // The thread starts (its modules load) while the image is read.
         this.corpus();
-        const image = await this.storedImage(loaded.catalog);
+        const image = await this.storedImage(loaded.catalog, deps.publicBaseUrl);
         this.seedingUntil(
           loaded.seed(image),
           loaded.catalog,
@@ -141,11 +142,12 @@ export class RevisionScheduler {
       this.state = null;
       // The corpus thread was released while idle: a new one takes the held revision over first (its
       // messages are handled in order, so before this build's).
-      if (canUpdate && held && !this.engine) await this.renewCorpus(held.catalog, this.storedImage(held.catalog));
+      if (canUpdate && held && !this.engine) await this.renewCorpus(held.catalog, this.storedImage(held.catalog, deps.publicBaseUrl));
       const built = await buildNextRevision(held, deps);
       ({ catalog, from, analysed } = built);
       this.state = built.held;
-      if (built.from === 'full read') void this.renewCorpus(catalog, null);
+      if (built.from === 'full read')
+        this.renewCorpus(catalog, null).catch((err) => this.opts.log.warn({ err }, 'starting a fresh corpus thread failed'));
     }
     this.current = catalog;
     // Served first; its lookup by id is made after, in slices, while it is still the one served.
@@ -178,12 +180,14 @@ export class RevisionScheduler {
    * A take-over of `catalog` by the corpus thread: the thread is not released while it runs, and if it
    * fails the next revision reads everything.
    */
-  private seedingUntil(takeOver: Promise<'image' | 'bodies'>, catalog: Catalog, failure: string): void {
+  private seedingUntil(takeOver: Promise<Seeded>, catalog: Catalog, failure: string): void {
     const started = performance.now();
     const seeding = takeOver.then(
-      (from) => {
-        // Tests and operators read which way it went: rows from the stored image, or the bodies parsed.
+      ({ from, passedOver }) => {
+        // Tests and operators read which way it went: rows from the stored image, or the bodies parsed
+        // (and why an image was passed over: a defect to look into, since the one read is of this revision).
         const ms = Math.round(performance.now() - started);
+        if (passedOver) this.opts.log.warn({ revision: catalog.revision, passedOver }, 'the stored corpus image was passed over');
         this.opts.log.info({ revision: catalog.revision, from, ms }, 'corpus thread took the revision over');
       },
       (err) => {
@@ -209,7 +213,8 @@ export class RevisionScheduler {
   /**
    * The corpus thread exits once it has had nothing to do for a while: between revisions it only keeps
    * the corpus (its heap is the process's largest after the bodies, about 150 MB at 100k reviews). The
-   * next revision starts a new one that takes the held revision over from the catalog's bodies.
+   * next revision starts a new one that takes the held revision over (from its stored corpus image, or
+   * the catalog's bodies).
    */
   private releaseIdleCorpus(): void {
     this.corpusIdle = null;
@@ -321,19 +326,24 @@ export class RevisionScheduler {
       const bytes = await engine.image(revision);
       if (!bytes) return;
       const size = bytes.length;
-      await this.storeWriter().saveCorpusImage(this.snapshotKey(revision, base), bytes);
-      this.opts.log.info({ revision, bytes: size, ms: Math.round(performance.now() - started) }, 'corpus image stored');
+      // False when one is kept already (another replica's) or the snapshot is gone.
+      if (await this.storeWriter().saveCorpusImage(this.snapshotKey(revision, base), bytes))
+        this.opts.log.info({ revision, bytes: size, ms: Math.round(performance.now() - started) }, 'corpus image stored');
     } catch (err) {
       // Stopping closes the thread: its image is not to come.
       if (!this.stopping) this.opts.log.warn({ err, revision }, 'storing the corpus image failed (a later take-over parses the bodies)');
     }
   }
 
-  /** The corpus image stored beside the catalog's snapshot, joined a slice at a time, or null (none, or unreadable). */
-  private async storedImage(catalog: Catalog): Promise<Buffer | null> {
+  /**
+   * The corpus image stored beside the snapshot of the catalog (rendered for `base`), or null (none, or
+   * unreadable): read a part at a time and joined in slices, with requests served in between.
+   */
+  private async storedImage(catalog: Catalog, base: string): Promise<Buffer | null> {
     try {
-      const parts = await this.store.corpusImage(this.snapshotKey(catalog.revision, this.opts.publicBaseUrl()));
-      return parts && (await runInSlices(joinSteps(parts), new SliceClock()));
+      const clock = new SliceClock();
+      const parts = await this.store.corpusImage(this.snapshotKey(catalog.revision, base), () => clock.maybePause());
+      return parts && (await runInSlices(joinSteps(parts), clock));
     } catch (err) {
       this.opts.log.warn({ err, revision: catalog.revision }, 'reading the stored corpus image failed; the take-over parses the bodies');
       return null;

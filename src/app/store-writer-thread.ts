@@ -20,9 +20,12 @@ port.on('message', (m: ToWriter) => {
         port.close();
         return;
       }
+      if (m.t === 'corpus-image') {
+        port.postMessage({ id: m.id, stored: await s.saveCorpusImage(m.key, asBuffer(m.bytes)) } satisfies FromWriter);
+        return;
+      }
       if (m.t === 'analyses') await s.saveAnalyses(m.items, m.ctx);
       else if (m.t === 'checkpoint') await s.checkpoint();
-      else if (m.t === 'corpus-image') await s.saveCorpusImage(m.key, asBuffer(m.bytes));
       else {
         const snap: StoredSnapshot = {
           ...m.snapshot,

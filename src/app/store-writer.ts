@@ -19,7 +19,8 @@ export type ToWriter =
   | { t: 'corpus-image'; id: number; key: SnapshotKey; bytes: Uint8Array }
   | { t: 'checkpoint'; id: number }
   | { t: 'close'; id: number };
-export type FromWriter = { id: number; error?: string };
+/** `stored`: what a corpus image write says (Store.saveCorpusImage). */
+export type FromWriter = { id: number; error?: string; stored?: boolean };
 
 /** Rows per message: serialising one writes about 200 KB (a few milliseconds even into fresh memory). */
 const PART = 200;
@@ -40,7 +41,7 @@ const shared = async (b: Buffer, clock: SliceClock): Promise<Uint8Array> =>
  */
 export class StoreWriter {
   private readonly worker: Worker;
-  private readonly calls = new Map<number, { resolve(): void; reject(err: Error): void }>();
+  private readonly calls = new Map<number, { resolve(m: FromWriter): void; reject(err: Error): void }>();
   private nextId = 0;
 
   constructor(databaseUrl: string) {
@@ -50,7 +51,7 @@ export class StoreWriter {
       this.calls.delete(m.id);
       if (this.calls.size === 0) this.worker.unref();
       if (m.error) call?.reject(new Error(m.error));
-      else call?.resolve();
+      else call?.resolve(m);
     });
     const fail = (err: Error) => {
       for (const c of this.calls.values()) c.reject(err);
@@ -62,9 +63,9 @@ export class StoreWriter {
     this.worker.unref();
   }
 
-  private send(m: ToWriter, transfer: ArrayBuffer[] = []): Promise<void> {
+  private send(m: ToWriter, transfer: ArrayBuffer[] = []): Promise<FromWriter> {
     this.worker.ref();
-    const done = new Promise<void>((resolve, reject) => this.calls.set(m.id, { resolve, reject }));
+    const done = new Promise<FromWriter>((resolve, reject) => this.calls.set(m.id, { resolve, reject }));
     // Awaited by the caller, possibly after more parts are sent: a failure meanwhile is not unhandled.
     done.catch(() => {});
     this.worker.postMessage(m, transfer);
@@ -74,7 +75,7 @@ export class StoreWriter {
   async saveAnalyses(items: AnalysisWrite[], ctx: AnalysisContext, clock: SliceClock): Promise<void> {
     // A few parts in flight, not all: the thread's queue would otherwise hold a copy of every analysis
     // at once (a gigabyte for a million reviews analysed on a first start).
-    const inFlight: Promise<void>[] = [];
+    const inFlight: Promise<unknown>[] = [];
     for (let i = 0; i < items.length; i += PART) {
       if (inFlight.length >= IN_FLIGHT) await inFlight.shift();
       inFlight.push(this.send({ t: 'analyses', id: this.nextId++, items: items.slice(i, i + PART), ctx }));
@@ -95,14 +96,18 @@ export class StoreWriter {
     await this.send({ t: 'snapshot', id: this.nextId++, snapshot: { ...snap, reviews, insights, layout } });
   }
 
-  /** Stores a corpus image beside its snapshot (Store.saveCorpusImage). Its memory is handed over: the caller reads it no more. */
-  saveCorpusImage(key: SnapshotKey, bytes: Buffer): Promise<void> {
+  /**
+   * Stores a corpus image beside its snapshot (Store.saveCorpusImage: false when one is kept already or
+   * the snapshot is gone). Its memory is handed over: the caller reads it no more.
+   */
+  async saveCorpusImage(key: SnapshotKey, bytes: Buffer): Promise<boolean> {
     const sent = ownBytes(bytes);
-    return this.send({ t: 'corpus-image', id: this.nextId++, key, bytes: sent }, [sent.buffer as ArrayBuffer]);
+    const m = await this.send({ t: 'corpus-image', id: this.nextId++, key, bytes: sent }, [sent.buffer as ArrayBuffer]);
+    return m.stored === true;
   }
 
-  checkpoint(): Promise<void> {
-    return this.send({ t: 'checkpoint', id: this.nextId++ });
+  async checkpoint(): Promise<void> {
+    await this.send({ t: 'checkpoint', id: this.nextId++ });
   }
 
   async close(): Promise<void> {

@@ -64,6 +64,12 @@ export interface Committed {
 
 export class StaleCorpusError extends Error {}
 
+/** How a take-over went: from a corpus image, or from the bodies (and why an image given was passed over). */
+export interface Seeded {
+  from: 'image' | 'bodies';
+  passedOver?: string;
+}
+
 /** A stored revision's bodies and their layouts, as the corpus takes it over. */
 export interface SeedBodies {
   reviews: Buffer;
@@ -87,6 +93,9 @@ interface Held {
   rows: InsightRow[];
   perReview: SplicedJson;
 }
+
+/** What a take-over reads, from an image or the bodies: the held corpus but its revision. */
+type Taken = Pick<Held, 'business' | 'ids' | 'rows' | 'perReview'>;
 
 /** The analysis in item i of a per_review render (`"id":{…}`). */
 const analysisIn = (perReview: SplicedJson, i: number, id: string) =>
@@ -310,14 +319,14 @@ export class CorpusModel {
   }
 
   /**
-   * The held corpus as bytes (its revision, profile and rows: see corpusImage), or null when it does
-   * not hold `revision`. A thread that starts again takes the revision over from it (seed) without
-   * parsing the bodies.
+   * The held corpus as bytes (its revision, profile and rows: see imageHead), or null when it does not
+   * hold `revision`. A thread that starts again takes the revision over from it (seed) without parsing
+   * the bodies.
    */
   image(revision: number): Buffer | null {
     const held = this.held;
     if (held?.revision !== revision) return null;
-    return corpusImage(held.revision, held.business, this.rowsFor(held.vertical).image(held.rows));
+    return this.rowsFor(held.vertical).image(held.rows, imageHead(held.revision, held.business));
   }
 
   /**
@@ -325,34 +334,38 @@ export class CorpusModel {
    * the next revision is built on it. The insights body is kept as it is given (on a server, the
    * shared memory the catalog serves it from); the reviews body only while its reviews are read.
    * With an image of the same revision (image()), the rows are read from it instead of the bodies;
-   * an image that cannot be read is passed over. Says which it read.
+   * one that is not of these bodies, or does not read back, is passed over (`passedOver` says why).
    */
-  seed(revision: number, bodies: SeedBodies, image: Buffer | null = null): 'image' | 'bodies' {
+  seed(revision: number, bodies: SeedBodies, image: Buffer | null = null): Seeded {
     const imaged = image ? this.fromImage(revision, bodies, image) : null;
-    const { business, reviews, rows } = imaged ?? this.fromBodies(bodies);
-    const ids = reviews.map((r) => r.id);
-    const perReview = SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids);
+    const taken = imaged && 'rows' in imaged ? imaged : this.fromBodies(bodies);
     // The maker's insight state over these rows is made now, in the take-over, so the next revision moves
     // it by its changes instead of passing over every row (the document made here is not used).
-    const maker = this.rowsFor(business.vertical);
-    maker.insights({ business, rows, generatedAt: '' });
-    this.held = { revision, business, vertical: business.vertical, ids, rows, perReview };
+    const maker = this.rowsFor(taken.business.vertical);
+    maker.insights({ business: taken.business, rows: taken.rows, generatedAt: '' });
+    this.held = { revision, vertical: taken.business.vertical, ...taken };
     this.staged = null;
-    return imaged ? 'image' : 'bodies';
+    if (imaged && 'rows' in imaged) return { from: 'image' };
+    return imaged ? { from: 'bodies', passedOver: imaged.passedOver } : { from: 'bodies' };
   }
 
-  private fromImage(revision: number, bodies: SeedBodies, image: Buffer) {
+  private fromImage(revision: number, bodies: SeedBodies, image: Buffer): Taken | { passedOver: string } {
+    let read: ReturnType<typeof readImageHead>;
+    let rows: InsightRow[];
     try {
-      const read = readCorpusImage(image);
-      if (read.revision !== revision) return null;
-      const rows = this.rowsFor(read.business.vertical).fromImage(read.rows);
-      // The image must be of these bodies' reviews (the layout counts per_review's items).
-      if (rows.length !== SplicedJson.itemCount(bodies.insightsLayout)) return null;
-      return { business: read.business, reviews: rows.map((r) => r.review), rows };
-    } catch {
+      read = readImageHead(image);
+      if (read.revision !== revision) return { passedOver: `an image of revision ${read.revision}` };
+      rows = this.rowsFor(read.business.vertical).fromImage(read.rows);
+    } catch (err) {
       // Not an image this engine reads (another version's, or damaged): the bodies say the same.
-      return null;
+      return { passedOver: err instanceof Error ? err.message : String(err) };
     }
+    // The image must be of these bodies' reviews, in their order: per_review's items are keyed by them.
+    const ids = rows.map((r) => r.review.id);
+    if (ids.length !== SplicedJson.itemCount(bodies.insightsLayout)) return { passedOver: `an image of ${ids.length} reviews` };
+    const perReview = SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids);
+    for (let i = 0; i < ids.length; i++) if (!perReview.isKeyedAs(i, ids[i])) return { passedOver: `review ${i} is not ${ids[i]}` };
+    return { business: read.business, ids, rows, perReview };
   }
 
   /** One review and one analysis parsed at a time, only what the insights read kept: the rest dies young. */
@@ -366,20 +379,21 @@ export class CorpusModel {
     const perReview = SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids);
     const maker = this.rowsFor(business.vertical);
     const rows = reviews.map((r, i) => maker.row(r, analysisIn(perReview, i, r.id)));
-    return { business, reviews, rows };
+    return { business, ids, rows, perReview };
   }
 }
 
-/** A corpus image: its revision (4 bytes), the profile's JSON after its length (4 bytes), then the rows' image. */
-function corpusImage(revision: number, business: Business, rows: Buffer): Buffer {
+/** A corpus image's head: its revision (4 bytes) and the profile's JSON after its length (4 bytes); the rows' image follows. */
+function imageHead(revision: number, business: Business): Buffer {
   const profile = Buffer.from(JSON.stringify(business));
-  const head = Buffer.alloc(8);
+  const head = Buffer.alloc(8 + profile.length);
   head.writeUInt32LE(revision, 0);
   head.writeUInt32LE(profile.length, 4);
-  return Buffer.concat([head, profile, rows]);
+  profile.copy(head, 8);
+  return head;
 }
 
-function readCorpusImage(image: Buffer): { revision: number; business: Business; rows: Buffer } {
+function readImageHead(image: Buffer): { revision: number; business: Business; rows: Buffer } {
   const length = image.readUInt32LE(4);
   return {
     revision: image.readUInt32LE(0),

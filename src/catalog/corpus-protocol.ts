@@ -1,6 +1,6 @@
 import type { Business, Review } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
-import type { CorpusRow } from './corpus-model.js';
+import type { CorpusRow, Seeded } from './corpus-model.js';
 
 /** Messages to the corpus thread. A stage is sent in parts, so no one message is large to copy. */
 export type ToCorpus =
@@ -56,7 +56,7 @@ export type FromCorpus =
     }
   /** Transferred, not copied. */
   | { t: 'text-segment'; id: number; offsets: Int32Array; postings: Int32Array }
-  | { t: 'seeded'; id: number; from: 'image' | 'bodies' }
+  | ({ t: 'seeded'; id: number } & Seeded)
   /** Transferred, not copied. */
   | { t: 'image'; id: number; bytes: Uint8Array | null }
   | { t: 'failed'; id: number; message: string; stale: boolean };

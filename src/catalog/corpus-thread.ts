@@ -68,7 +68,7 @@ function handle(m: ToCorpus): void {
         return;
       }
       case 'seed': {
-        const from = model.seed(
+        const seeded = model.seed(
           m.revision,
           {
             reviews: asBuffer(m.reviews),
@@ -78,7 +78,7 @@ function handle(m: ToCorpus): void {
           },
           m.image && asBuffer(m.image),
         );
-        send({ t: 'seeded', id: m.id, from });
+        send({ t: 'seeded', id: m.id, ...seeded });
         return;
       }
       case 'image': {

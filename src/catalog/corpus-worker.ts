@@ -6,6 +6,7 @@ import {
   CorpusModel,
   type CorpusRow,
   type SeedBodies,
+  type Seeded,
   type Staged,
   type StageInput,
   StaleCorpusError,
@@ -27,7 +28,7 @@ export interface CorpusEngine {
    */
   textSegment(order: Int32Array): Promise<BaseSegment>;
   /** Take over a revision loaded from a snapshot (see CorpusModel.seed): says whether it read the rows from `image` or the bodies. */
-  seed(revision: number, bodies: SeedBodies, image?: Buffer | null): Promise<'image' | 'bodies'>;
+  seed(revision: number, bodies: SeedBodies, image?: Buffer | null): Promise<Seeded>;
   /** The held corpus as bytes if it is at `revision`, for a later seed (see CorpusModel.image). */
   image(revision: number): Promise<Buffer | null>;
   close(): Promise<void>;
@@ -92,7 +93,7 @@ export class LocalCorpus implements CorpusEngine {
     return this.model.textSegment(order);
   }
 
-  async seed(revision: number, bodies: SeedBodies, image: Buffer | null = null): Promise<'image' | 'bodies'> {
+  async seed(revision: number, bodies: SeedBodies, image: Buffer | null = null): Promise<Seeded> {
     return this.model.seed(revision, bodies, image);
   }
 
@@ -258,7 +259,7 @@ export class CorpusWorker implements CorpusEngine {
    * Sent at once (the bodies are shared, not copied), so the thread sees it before any later call. The
    * image's memory is handed over (transferred): the caller reads it no more.
    */
-  async seed(revision: number, bodies: SeedBodies, image: Buffer | null = null): Promise<'image' | 'bodies'> {
+  async seed(revision: number, bodies: SeedBodies, image: Buffer | null = null): Promise<Seeded> {
     const id = this.nextId++;
     const answer = this.call(id);
     const sent = image && ownBytes(image);
@@ -275,7 +276,8 @@ export class CorpusWorker implements CorpusEngine {
       },
       sent ? [sent.buffer as ArrayBuffer] : [],
     );
-    return ((await answer) as Extract<FromCorpus, { t: 'seeded' }>).from;
+    const { from, passedOver } = (await answer) as Extract<FromCorpus, { t: 'seeded' }>;
+    return passedOver === undefined ? { from } : { from, passedOver };
   }
 
   async image(revision: number): Promise<Buffer | null> {

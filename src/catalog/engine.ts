@@ -40,8 +40,8 @@ type InsightsBusiness = { vertical: string; name?: string } & {
 
 export interface InsightRowMaker {
   row(review: CorpusReview, analysis: ReviewAnalysis): InsightRow;
-  /** Rows as bytes, and back (an error when the bytes are not an image this engine wrote). */
-  image(rows: readonly InsightRow[]): Buffer;
+  /** Rows as bytes after `preamble` (one buffer), and back from the bytes after it (an error when they are not an image this engine wrote). */
+  image(rows: readonly InsightRow[], preamble?: Buffer): Buffer;
   fromImage(bytes: Buffer): InsightRow[];
   /**
    * buildInsights of the rows' reviews and analyses, with per_review an empty placeholder. `since`: the

@@ -2,7 +2,7 @@ export { type CatalogChanges, type CatalogInput, holdAll, type RowsPage, stageAl
 export { carriedRuns } from './carried-runs.js';
 export { Catalog, type Representations } from './catalog.js';
 export { type ChangesReader, changesPage } from './change-feed.js';
-export { StaleCorpusError } from './corpus-model.js';
+export { type Seeded, StaleCorpusError } from './corpus-model.js';
 export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
 export { analyzerOptions, type Engine } from './engine.js';
 export { analyseReviews, analyzePending } from './missing-analyses.js';

@@ -3,7 +3,7 @@ import { type AnalysisContext, type AnalysisWrite, analysisKey, type Revision, t
 import { SliceClock } from '../threads/index.js';
 import { type RowsPage, stageAll } from './build-catalog.js';
 import { Catalog } from './catalog.js';
-import { StaleCorpusError } from './corpus-model.js';
+import { type Seeded, StaleCorpusError } from './corpus-model.js';
 import type { CorpusWorker } from './corpus-worker.js';
 import type { Engine } from './engine.js';
 import { SnapshotFormatError, snapshotFormat, snapshotLoader } from './snapshot-format.js';
@@ -51,7 +51,7 @@ export interface NextRevisionDeps {
 export async function loadRevision(
   upTo: Revision,
   deps: NextRevisionDeps,
-): Promise<{ catalog: Catalog; held: HeldRevision; seed: (image: Buffer | null) => Promise<'image' | 'bodies'> } | null> {
+): Promise<{ catalog: Catalog; held: HeldRevision; seed: (image: Buffer | null) => Promise<Seeded> } | null> {
   const base = deps.publicBaseUrl;
   const format = snapshotFormat(deps.engine.version);
   // Read a part at a time, with the event loop turning in between (SQLite reads block the thread); the

@@ -114,17 +114,18 @@ export function loadTaxonomyLabels(vertical: string): TaxonomyLabels {
   const name = (VERTICALS as readonly string[]).includes(vertical) ? vertical : FALLBACK_VERTICAL;
   let labels = cache.get(name) ?? labelsCache.get(name);
   if (!labels) {
-    const taxonomy = TaxonomyFile.parse(readJson(name));
-    labels = {
-      vertical: taxonomy.vertical,
-      version: taxonomy.version,
-      aspects: taxonomy.aspects.map(({ id, label }) => ({ id, label })),
-      problems: taxonomy.problems.map(({ id, label }) => ({ id, label })),
-    };
+    labels = labelsOf(TaxonomyFile.parse(readJson(name)));
     labelsCache.set(name, labels);
   }
   return labels;
 }
+
+const labelsOf = (taxonomy: TaxonomyFile): TaxonomyLabels => ({
+  vertical: taxonomy.vertical,
+  version: taxonomy.version,
+  aspects: taxonomy.aspects.map(({ id, label }) => ({ id, label })),
+  problems: taxonomy.problems.map(({ id, label }) => ({ id, label })),
+});
 
 /** The compiled lexicon of a vertical; an unknown vertical gets the generic local-business taxonomy. */
 export function loadLexicon(vertical: string): Lexicon {
@@ -197,11 +198,8 @@ function compile(english: z.infer<typeof EnglishFile>, taxonomy: TaxonomyFile): 
   for (const [w, m] of Object.entries(english.diminishers)) intensifiers.set(w, m);
 
   return {
-    vertical: taxonomy.vertical,
-    version: taxonomy.version,
+    ...labelsOf(taxonomy),
     defaultAspect: taxonomy.default_aspect,
-    aspects: taxonomy.aspects.map(({ id, label }) => ({ id, label })),
-    problems: taxonomy.problems.map(({ id, label }) => ({ id, label })),
     entries,
     problemMatcher,
     intensifiers,

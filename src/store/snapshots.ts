@@ -151,22 +151,31 @@ export async function saveCorpusImage(db: Db, key: SnapshotKey, bytes: Buffer, p
       .limit(1)
       .executeTakeFirst();
     if (stored) return false;
-    for (let seq = 0, at = 0; seq === 0 || at < bytes.length; seq++, at += partBytes)
-      await trx
+    for (let seq = 0, at = 0; seq === 0 || at < bytes.length; seq++, at += partBytes) {
+      const inserted = await trx
         .insertInto('catalog_snapshot_parts')
         .values({ ...key, name: CORPUS, seq, bytes: bytes.subarray(at, at + partBytes) })
-        .execute();
+        // Another writer (a replica) stored its first part since the check: its image is kept.
+        .$if(seq === 0, (q) => q.onConflict((oc) => oc.doNothing()))
+        .executeTakeFirst();
+      if (seq === 0 && Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    }
     return true;
   });
 }
 
 /** The corpus image stored for a snapshot (saveCorpusImage), in its parts, or null when none is. Call it inside one consistent read. */
-export async function corpusImage(q: Queryable, adapter: DialectAdapter, key: SnapshotKey): Promise<Buffer[] | null> {
+export async function corpusImage(
+  q: Queryable,
+  adapter: DialectAdapter,
+  key: SnapshotKey,
+  pause?: () => Promise<void>,
+): Promise<Buffer[] | null> {
   const size = await q
     .selectFrom('catalog_snapshot_parts')
     .select((eb) => [eb.fn.countAll<number>().as('parts'), sql<number>`sum(${adapter.byteLength}(bytes))`.as('size')])
     .where((eb) => eb.and({ ...key, name: CORPUS }))
     .executeTakeFirst();
   if (!size || Number(size.parts) === 0) return null;
-  return readParts(q, key, CORPUS, Number(size.parts), Number(size.size));
+  return readParts(q, key, CORPUS, Number(size.parts), Number(size.size), pause);
 }

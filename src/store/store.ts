@@ -352,9 +352,9 @@ export class Store extends Reads {
     return saveCorpusImage(this.#db, key, bytes, this.#snapshotPartBytes);
   }
 
-  /** The corpus image stored beside a snapshot, in its stored parts, or null when none is. */
-  corpusImage(key: SnapshotKey): Promise<Buffer[] | null> {
-    return this.#adapter.consistentRead((trx) => corpusImage(trx, this.#adapter, key));
+  /** The corpus image stored beside a snapshot, in its stored parts (`pause` awaited after each), or null when none is. */
+  corpusImage(key: SnapshotKey, pause?: () => Promise<void>): Promise<Buffer[] | null> {
+    return this.#adapter.consistentRead((trx) => corpusImage(trx, this.#adapter, key, pause));
   }
 
   saveAnalyses(items: readonly AnalysisWrite[], ctx: AnalysisContext): Promise<void> {

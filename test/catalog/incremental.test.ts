@@ -127,7 +127,7 @@ async function reloaded(c: Catalog, from: 'bodies' | 'image'): Promise<Catalog> 
     { reviews, insights, ...snapshot },
     'https://reviews.example',
   );
-  assert.equal(await worker.seed(loaded.revision, { reviews, insights, ...snapshot }, image), from);
+  assert.deepEqual(await worker.seed(loaded.revision, { reviews, insights, ...snapshot }, image), { from });
   for (const name of ['reviews', 'insights', 'feedJson', 'feedAtom'] as const)
     assert.equal(loaded.representations[name].etag, c.representations[name].etag, `${name} ETag after a reload`);
   for (const r of c.reviews.slice(0, 5))
@@ -231,23 +231,35 @@ test('an empty corpus updates, reloads and fills again like a build from scratch
   }
 });
 
-test('a corpus image is given only of the revision the thread holds, and one of another revision is passed over for the bodies', async () => {
+test('a corpus image is given only of the revision the thread holds, and one not of the bodies given is passed over for them', async () => {
   const rows = new Map(base.slice(0, 30).map((r) => [r.id, r]));
   const first = await Catalog.fromReviews({ ...common(1), rows, analyses: stored(rows.values()) }, worker);
   const imageOfFirst = await worker.image(1);
   assert.ok(imageOfFirst);
-  rows.set(extra[0].id, extra[0]);
-  const second = await update(first, rows, new Set([extra[0].id]), 2);
+  // An edit: the second revision has as many reviews, in the same order, as the first.
+  const edited = { ...base[3], rating: 1, text: 'Changed my mind.', version: `${base[3].version}+` };
+  rows.set(edited.id, edited);
+  const second = await update(first, rows, new Set([edited.id]), 2);
   assert.equal(await worker.image(1), null, 'the thread has moved on to revision 2');
-  // The second revision's bodies with the first one's image: read from the bodies, and the next update is right.
-  assert.equal(await worker.seed(2, second.seedBodies(), imageOfFirst), 'bodies');
+  // The second revision's bodies with the first one's image: only its revision tells them apart.
+  assert.deepEqual(await worker.seed(2, second.seedBodies(), imageOfFirst), { from: 'bodies', passedOver: 'an image of revision 1' });
+  // An image of revision 2 made elsewhere from rows with one review moved to another place: revision 2's
+  // count, not its order.
+  const moved = new Map(rows);
+  moved.set(base[0].id, { ...base[0], date: '2019-01-01', version: `${base[0].version}+` });
+  const elsewhere = new LocalCorpus(engine);
+  await Catalog.fromReviews({ ...common(2), rows: moved, analyses: stored(moved.values()) }, elsewhere);
+  const seeded = await worker.seed(2, second.seedBodies(), await elsewhere.image(2));
+  assert.equal(seeded.from, 'bodies');
+  assert.match(seeded.passedOver ?? '', /^review \d+ is not /);
+  // Taken over from the bodies, the next update is right.
   rows.set(extra[1].id, extra[1]);
   const third = await update(second, rows, new Set([extra[1].id]), 3);
   assert.ok(third.representations.insights.body.equals((await build(rows, 3)).representations.insights.body));
-  // An image that is not one (cut short) is passed over too.
+  // An image that is not one (cut short) is passed over too; the whole one is read.
   const imageOfThird = (await worker.image(3))!;
-  assert.equal(await worker.seed(3, third.seedBodies(), imageOfThird.subarray(0, imageOfThird.length - 1)), 'bodies');
-  assert.equal(await worker.seed(3, third.seedBodies(), await worker.image(3)), 'image');
+  assert.equal((await worker.seed(3, third.seedBodies(), imageOfThird.subarray(0, imageOfThird.length - 1))).from, 'bodies');
+  assert.deepEqual(await worker.seed(3, third.seedBodies(), await worker.image(3)), { from: 'image' });
 });
 
 test('a damaged stored layout is refused, not trusted', async () => {

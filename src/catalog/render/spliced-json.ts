@@ -260,6 +260,14 @@ export class SplicedJson {
     return new SplicedJson(body, keys, values, starts, lengths, Buffer.from(layout.subarray(8 + n * 8)), openLength, digest);
   }
 
+  /** Whether item i (of an object member) is the member named `key`: its bytes begin with `"key":`. */
+  isKeyedAs(i: number, key: string): boolean {
+    const name = JSON.stringify(key);
+    const start = this.starts[i];
+    const end = start + Buffer.byteLength(name);
+    return end < start + this.lengths[i] && this.body[end] === 0x3a && this.body.toString('utf8', start, end) === name;
+  }
+
   /** How many items a stored layout says its render has. */
   static itemCount(layout: Buffer): number {
     return layout.readUInt32LE(0);

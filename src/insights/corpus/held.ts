@@ -36,9 +36,9 @@ export class InsightRows {
     return rowOf(review, this.compact(analysis), this.aspectIndex);
   }
 
-  /** The rows as bytes (row-image.ts), for a maker that starts again to take them back with fromImage. */
-  image(rows: readonly Row[]): Buffer {
-    return encodeRows(rows);
+  /** `preamble` and the rows as bytes (row-image.ts), for a maker that starts again to take them back with fromImage. */
+  image(rows: readonly Row[], preamble?: Buffer): Buffer {
+    return encodeRows(rows, preamble);
   }
 
   /** The rows of an image, their strings shared with this maker's rows. RowImageError when it is not one. */

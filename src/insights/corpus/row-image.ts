@@ -19,14 +19,40 @@ export class RowImageError extends Error {
 }
 
 class Writer {
-  private buf = Buffer.allocUnsafe(1 << 16);
+  private buf: Buffer;
   private at = 0;
+
+  /** `expected`: about the bytes to be written, so the buffer is rarely grown (each growth is a copy). */
+  constructor(expected: number) {
+    this.buf = Buffer.allocUnsafe(Math.max(expected, 1 << 16));
+  }
 
   private room(n: number): void {
     if (this.at + n <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + n));
+    const next = Buffer.allocUnsafe(Math.max(Math.ceil(this.buf.length * 1.5), this.at + n));
     this.buf.copy(next, 0, 0, this.at);
     this.buf = next;
+  }
+
+  get length(): number {
+    return this.at;
+  }
+
+  /** A 4-byte slot to fill in later (setUint32). */
+  slot(): number {
+    this.room(4);
+    this.at += 4;
+    return this.at - 4;
+  }
+
+  setUint32(at: number, n: number): void {
+    this.buf.writeUInt32LE(n, at);
+  }
+
+  bytes(b: Buffer): void {
+    this.room(b.length);
+    b.copy(this.buf, this.at);
+    this.at += b.length;
   }
 
   uint(n: number): void {
@@ -56,15 +82,27 @@ class Writer {
     this.at += n;
   }
 
+  /** The bytes written, in memory of their own and their exact size (copied once unless the guess was exact). */
   done(): Buffer {
-    return this.buf.subarray(0, this.at);
+    if (this.at === this.buf.length) return this.buf;
+    const out = Buffer.allocUnsafeSlow(this.at);
+    this.buf.copy(out, 0, 0, this.at);
+    return out;
   }
 }
 
 class Reader {
-  private at = 0;
+  constructor(
+    private readonly buf: Buffer,
+    public at: number,
+  ) {}
 
-  constructor(private readonly buf: Buffer) {}
+  uint32(): number {
+    if (this.at + 4 > this.buf.length) throw new RowImageError('the rows image ends early');
+    const n = this.buf.readUInt32LE(this.at);
+    this.at += 4;
+    return n;
+  }
 
   uint(): number {
     let n = 0;
@@ -92,10 +130,6 @@ class Reader {
     this.at += n;
     return s;
   }
-
-  get done(): boolean {
-    return this.at === this.buf.length;
-  }
 }
 
 /** Numbers strings in the order first met. */
@@ -114,10 +148,22 @@ class Table {
   }
 }
 
-/** The rows as bytes: a version, the row count, the shared strings, then each row. */
-export function encodeRows(rows: readonly ImagedRow[]): Buffer {
+/**
+ * `preamble`, then the rows as bytes: a version, the row count, where the shared strings start, each row,
+ * then the shared strings (met while the rows are written, so the rows and the table are one pass into
+ * one buffer: at 1M reviews the image is about 240 MB, and each copy of it is that much more at once).
+ */
+export function encodeRows(rows: readonly ImagedRow[], preamble: Buffer = Buffer.alloc(0)): Buffer {
   const table = new Table();
-  const body = new Writer();
+  // About 60 bytes a row besides its text (which is most of it), so the buffer is seldom grown.
+  let guess = preamble.length + 64;
+  for (const { review } of rows) guess += 60 + (review.text === null ? 0 : review.text.length);
+  const body = new Writer(guess + (guess >> 4));
+  body.bytes(preamble);
+  body.uint(IMAGE_VERSION);
+  body.uint(rows.length);
+  const tableAt = body.slot();
+  const start = body.length;
   const list = (xs: readonly string[]) => {
     body.uint(xs.length);
     for (const x of xs) body.uint(table.of(x));
@@ -158,12 +204,10 @@ export function encodeRows(rows: readonly ImagedRow[]): Buffer {
       body.uint(s.end);
     });
   }
-  const head = new Writer();
-  head.uint(IMAGE_VERSION);
-  head.uint(rows.length);
-  head.uint(table.strings.length);
-  for (const s of table.strings) head.string(s);
-  return Buffer.concat([head.done(), body.done()]);
+  body.setUint32(tableAt, body.length - start);
+  body.uint(table.strings.length);
+  for (const s of table.strings) body.string(s);
+  return body.done();
 }
 
 /**
@@ -171,12 +215,17 @@ export function encodeRows(rows: readonly ImagedRow[]): Buffer {
  * rows made later); every empty list is `none`. RowImageError when the bytes are not such an image.
  */
 export function decodeRows(bytes: Buffer, intern: (s: string) => string, none: never[]): ImagedRow[] {
-  const rd = new Reader(bytes);
+  const rd = new Reader(bytes, 0);
   const version = rd.uint();
   if (version !== IMAGE_VERSION) throw new RowImageError(`the rows image is of version ${version}, not ${IMAGE_VERSION}`);
   const n = rd.uint();
-  const strings: string[] = new Array(rd.uint());
-  for (let i = 0; i < strings.length; i++) strings[i] = intern(rd.string());
+  const rowsEnd = rd.uint32() + rd.at;
+  if (rowsEnd > bytes.length) throw new RowImageError('the rows image ends early');
+  // The shared strings first (they follow the rows).
+  const tr = new Reader(bytes, rowsEnd);
+  const strings: string[] = new Array(tr.uint());
+  for (let i = 0; i < strings.length; i++) strings[i] = intern(tr.string());
+  if (tr.at !== bytes.length) throw new RowImageError('the rows image has bytes after its last string');
   const str = (i: number) => {
     if (i >= strings.length) throw new RowImageError('the rows image names a string it does not hold');
     return strings[i];
@@ -221,6 +270,6 @@ export function decodeRows(bytes: Buffer, intern: (s: string) => string, none: n
       analysis: { sentiment, aspects, problems, phrases, sentences },
     };
   }
-  if (!rd.done) throw new RowImageError('the rows image has bytes after its last row');
+  if (rd.at !== rowsEnd) throw new RowImageError('the rows image has bytes after its last row');
   return rows;
 }
