@@ -114,8 +114,8 @@ export class RevisionScheduler {
     if (loaded) this.state = loaded.held;
     // A process serving the stored revision itself starts no corpus thread (started on first use: its
     // modules take seconds of CPU under load): the next revision starts one that takes the served revision
-    // over first (from its stored corpus image, or its bodies), as after an idle exit. Until then it holds neither the thread (its corpus
-    // and the take-over's peak, 250–330 MB at 100k) nor the stored value the take-over would read.
+    // over first (from its stored corpus image, or its bodies), as after an idle exit. Until then it holds
+    // neither the thread (its corpus and the take-over's peak, 250–330 MB at 100k) nor what it would read.
     if (loaded?.catalog.revision === latest.id) {
       ({ catalog } = loaded);
       from = 'snapshot';
