@@ -6,7 +6,7 @@ import type { ReviewAspect } from '../../domain/index.js';
 import type { CorpusReview, InsightAnalysis } from './rows.js';
 
 /** Bump when the layout below changes: an image of another version is not read (the bodies are). */
-const IMAGE_VERSION = 1;
+const IMAGE_VERSION = 2;
 
 /** A row as the image holds it: what rowOf makes a Row of. */
 export interface ImagedRow {
