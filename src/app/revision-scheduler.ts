@@ -130,7 +130,7 @@ export class RevisionScheduler {
       if (loaded) {
         // The thread starts (its modules load) while the image is read.
         this.corpus();
-        const image = await this.storedImage(loaded.catalog, deps.publicBaseUrl);
+        const image = await this.readImage(loaded.catalog, deps.publicBaseUrl);
         this.seedingUntil(
           loaded.seed(image),
           loaded.catalog,
@@ -142,7 +142,7 @@ export class RevisionScheduler {
       this.state = null;
       // The corpus thread was released while idle: a new one takes the held revision over first (its
       // messages are handled in order, so before this build's).
-      if (canUpdate && held && !this.engine) await this.renewCorpus(held.catalog, this.storedImage(held.catalog, deps.publicBaseUrl));
+      if (canUpdate && held && !this.engine) await this.renewCorpus(held.catalog, this.readImage(held.catalog, deps.publicBaseUrl));
       const built = await buildNextRevision(held, deps);
       ({ catalog, from, analysed } = built);
       this.state = built.held;
@@ -339,7 +339,7 @@ export class RevisionScheduler {
    * The corpus image stored beside the snapshot of the catalog (rendered for `base`), or null (none, or
    * unreadable): read a part at a time and joined in slices, with requests served in between.
    */
-  private async storedImage(catalog: Catalog, base: string): Promise<Buffer | null> {
+  private async readImage(catalog: Catalog, base: string): Promise<Buffer | null> {
     try {
       const clock = new SliceClock();
       const parts = await this.store.corpusImage(this.snapshotKey(catalog.revision, base), () => clock.maybePause());

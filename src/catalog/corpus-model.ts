@@ -337,35 +337,37 @@ export class CorpusModel {
    * one that is not of these bodies, or does not read back, is passed over (`passedOver` says why).
    */
   seed(revision: number, bodies: SeedBodies, image: Buffer | null = null): Seeded {
-    const imaged = image ? this.fromImage(revision, bodies, image) : null;
-    const taken = imaged && 'rows' in imaged ? imaged : this.fromBodies(bodies);
+    const imaged = image && this.fromImage(revision, bodies, image);
+    const taken = imaged && typeof imaged !== 'string' ? imaged : this.fromBodies(bodies);
     // The maker's insight state over these rows is made now, in the take-over, so the next revision moves
     // it by its changes instead of passing over every row (the document made here is not used).
     const maker = this.rowsFor(taken.business.vertical);
     maker.insights({ business: taken.business, rows: taken.rows, generatedAt: '' });
     this.held = { revision, vertical: taken.business.vertical, ...taken };
     this.staged = null;
-    if (imaged && 'rows' in imaged) return { from: 'image' };
-    return imaged ? { from: 'bodies', passedOver: imaged.passedOver } : { from: 'bodies' };
+    if (typeof imaged === 'string') return { from: 'bodies', passedOver: imaged };
+    return { from: imaged ? 'image' : 'bodies' };
   }
 
-  private fromImage(revision: number, bodies: SeedBodies, image: Buffer): Taken | { passedOver: string } {
-    let read: ReturnType<typeof readImageHead>;
-    let rows: InsightRow[];
+  /** What an image holds of these bodies' revision, or why it is passed over. */
+  private fromImage(revision: number, bodies: SeedBodies, image: Buffer): Taken | string {
+    let taken: Taken;
     try {
-      read = readImageHead(image);
-      if (read.revision !== revision) return { passedOver: `an image of revision ${read.revision}` };
-      rows = this.rowsFor(read.business.vertical).fromImage(read.rows);
+      const read = readImageHead(image);
+      if (read.revision !== revision) return `an image of revision ${read.revision}`;
+      const rows = this.rowsFor(read.business.vertical).fromImage(read.rows);
+      const ids = rows.map((r) => r.review.id);
+      // Throws unless the image has as many rows as the bodies' per_review has items.
+      const perReview = SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids);
+      taken = { business: read.business, ids, rows, perReview };
     } catch (err) {
-      // Not an image this engine reads (another version's, or damaged): the bodies say the same.
-      return { passedOver: err instanceof Error ? err.message : String(err) };
+      // Not an image this engine reads (another version's, or damaged), or not of these bodies.
+      return err instanceof Error ? err.message : String(err);
     }
-    // The image must be of these bodies' reviews, in their order: per_review's items are keyed by them.
-    const ids = rows.map((r) => r.review.id);
-    if (ids.length !== SplicedJson.itemCount(bodies.insightsLayout)) return { passedOver: `an image of ${ids.length} reviews` };
-    const perReview = SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids);
-    for (let i = 0; i < ids.length; i++) if (!perReview.isKeyedAs(i, ids[i])) return { passedOver: `review ${i} is not ${ids[i]}` };
-    return { business: read.business, ids, rows, perReview };
+    // Its rows must be the bodies' reviews in their order: per_review's items are keyed by them.
+    const { ids, perReview } = taken;
+    for (let i = 0; i < ids.length; i++) if (!perReview.isKeyedAs(i, ids[i])) return `review ${i} is not ${ids[i]}`;
+    return taken;
   }
 
   /** One review and one analysis parsed at a time, only what the insights read kept: the rest dies young. */

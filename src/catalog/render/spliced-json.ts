@@ -268,11 +268,6 @@ export class SplicedJson {
     return end < start + this.lengths[i] && this.body[end] === 0x3a && this.body.toString('utf8', start, end) === name;
   }
 
-  /** How many items a stored layout says its render has. */
-  static itemCount(layout: Buffer): number {
-    return layout.readUInt32LE(0);
-  }
-
   /**
    * A stored render read back a piece at a time, never as one string (a 75 MB body parsed whole is a
    * string and a graph that large at once): `shell` is the document with its member empty, each step

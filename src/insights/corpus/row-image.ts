@@ -97,19 +97,22 @@ class Reader {
     public at: number,
   ) {}
 
+  /** Where the next `n` bytes start, moving past them. */
+  private take(n: number): number {
+    if (this.at + n > this.buf.length) throw new RowImageError('the rows image ends early');
+    this.at += n;
+    return this.at - n;
+  }
+
   uint32(): number {
-    if (this.at + 4 > this.buf.length) throw new RowImageError('the rows image ends early');
-    const n = this.buf.readUInt32LE(this.at);
-    this.at += 4;
-    return n;
+    return this.buf.readUInt32LE(this.take(4));
   }
 
   uint(): number {
     let n = 0;
     let shift = 0;
     for (;;) {
-      if (this.at >= this.buf.length) throw new RowImageError('the rows image ends early');
-      const b = this.buf[this.at++];
+      const b = this.buf[this.take(1)];
       n += (b & 0x7f) * 2 ** shift;
       if (b < 0x80) return n;
       shift += 7;
@@ -117,18 +120,13 @@ class Reader {
   }
 
   float(): number {
-    if (this.at + 8 > this.buf.length) throw new RowImageError('the rows image ends early');
-    const x = this.buf.readDoubleLE(this.at);
-    this.at += 8;
-    return x;
+    return this.buf.readDoubleLE(this.take(8));
   }
 
   string(): string {
     const n = this.uint();
-    if (this.at + n > this.buf.length) throw new RowImageError('the rows image ends early');
-    const s = this.buf.toString('utf8', this.at, this.at + n);
-    this.at += n;
-    return s;
+    const at = this.take(n);
+    return this.buf.toString('utf8', at, at + n);
   }
 }
 
