@@ -1,7 +1,16 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-let gc: (() => void) | null | undefined;
+type Gc = (options?: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
+let gc: Gc | null | undefined;
+
+/**
+ * V8 12 (Node 22) and later collect as they do under memory pressure when asked for the 'last-resort'
+ * flavor: until nothing more is freed, then giving emptied pages and the young generation's room back to
+ * the system (at 100k reviews RSS fell about 90 MB more than after a plain collection). Node 20's V8 reads
+ * the options otherwise (a call with them left the old generation as it was), so it gets a plain call.
+ */
+const REDUCES_MEMORY = Number(process.versions.v8.split('.')[0]) >= 12;
 
 /**
  * A full garbage collection now. Loading a stored revision leaves what it read and let go (the stored
@@ -16,7 +25,8 @@ export function collectGarbage(): void {
     const found: unknown = runInNewContext('typeof gc === "function" ? gc : null');
     // Off again: later contexts and worker threads get no global `gc`.
     setFlagsFromString('--no-expose-gc');
-    gc = typeof found === 'function' ? (found as () => void) : null;
+    gc = typeof found === 'function' ? (found as Gc) : null;
   }
-  gc?.();
+  if (REDUCES_MEMORY) gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  else gc?.();
 }

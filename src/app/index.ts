@@ -1,4 +1,5 @@
 export { collectGarbage } from './collect-garbage.js';
+export { collectsNow, QuietCollector } from './quiet-collector.js';
 export { type RevisionListener, RevisionScheduler } from './revision-scheduler.js';
 export { seedDemo } from './seed-demo.js';
 export { type RunningServer, startServer } from './server.js';

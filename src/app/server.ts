@@ -9,6 +9,7 @@ import { registerPages } from '../pages/index.js';
 import { Store } from '../store/index.js';
 import { HubWorker, hubConfigFrom, registerHub } from '../websub/index.js';
 import { EventLoopMonitor } from './event-loop.js';
+import { type QuietCollection, QuietCollector } from './quiet-collector.js';
 import { RevisionScheduler } from './revision-scheduler.js';
 import { seedDemo } from './seed-demo.js';
 
@@ -31,7 +32,8 @@ export interface RunningServer {
 export async function startServer(
   overrides: Partial<ConfigInput> = {},
   /** fastPath: false serves the datasets through Fastify too, as they are without the fast path (for comparing the two). */
-  opts: { logger?: Logger; fastPath?: boolean } = {},
+  /** quietCollection: when a full collection follows a busy spell (tests look more often, at less growth). */
+  opts: { logger?: Logger; fastPath?: boolean; quietCollection?: QuietCollection } = {},
 ): Promise<RunningServer> {
   const config = loadConfig(overrides);
   const log = opts.logger ?? pino({ level: config.logLevel });
@@ -82,6 +84,7 @@ export async function startServer(
   const memo = new MemoBudget(config.memoBytes);
   const eventLoop = new EventLoopMonitor();
   const fastPath = new FastPathCounts();
+  const quiet = new QuietCollector(log, opts.quietCollection);
   const metrics = (a: FastifyInstance) => {
     a.get('/metrics', async (_req, reply) =>
       reply
@@ -92,6 +95,7 @@ export async function startServer(
             memoMetricsText(memo) +
             fastPathMetricsText(fastPath) +
             eventLoop.metricsText() +
+            quiet.metricsText() +
             sourcesMetricsText(await sourceStatuses(store)),
         ),
     );
@@ -149,6 +153,7 @@ export async function startServer(
   if (working) await hub.start();
   sync?.start();
   eventLoop.start();
+  quiet.start(app.server);
   if (!catalog.loaded) log.warn('no business profile is stored: not ready until `reviewcast business set FILE` stores one');
   log.info({ url, publicBaseUrl, role: config.role, revision: catalog.loaded ? catalog.get().revision : null }, 'reviewcast listening');
 
@@ -165,6 +170,7 @@ export async function startServer(
       // In-flight requests finish (Fastify stops accepting, then waits), then background work, then the store.
       closing ??= (async () => {
         eventLoop.stop();
+        quiet.stop();
         await catalog.stop();
         await app.close();
         await sync?.stop();

@@ -1,6 +1,7 @@
 // The collection a server runs before it serves a loaded revision returns memory nothing holds any more.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { collectGarbage } from '../../src/app/index.js';
 
@@ -26,4 +27,22 @@ test('collectGarbage frees buffers nothing refers to, and keeps those still held
   assert.ok(left >= 8 * MB, 'the held buffer is kept');
   assert.equal(kept[kept.length - 1], 2);
   assert.equal(runInNewContext('typeof gc'), 'undefined', 'later contexts get no global gc');
+});
+
+const newSpace = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+
+test('on V8 12 (Node 22) and later the collection also gives the young generation its room back', {
+  skip: Number(process.versions.v8.split('.')[0]) < 12 && "Node 20's V8 gets a plain collection",
+}, () => {
+  // Objects that live a while, among many that do not, grow the young generation.
+  const held: object[] = [];
+  for (let i = 0; i < 2_000_000; i++) {
+    const o = { i, s: `x${i}` };
+    if (i % 8 === 0) held.push(o);
+  }
+  const grown = newSpace();
+  assert.ok(grown >= 8 * MB, `the young generation grew to ${grown} bytes`);
+  collectGarbage();
+  assert.ok(newSpace() <= 2 * MB, `${newSpace()} bytes of young generation left`);
+  assert.equal(held.length, 250_000);
 });

@@ -1,0 +1,83 @@
+// After a busy spell the server collects its heap in full once requests stop; never while they come.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { test } from 'node:test';
+import { pino } from 'pino';
+import { collectsNow, QuietCollector } from '../../src/app/index.js';
+import { startTestServer } from '../helpers/index.js';
+
+const MB = 1 << 20;
+
+test('collectsNow: only with no request since the last look, and the heap grown enough above its low point', () => {
+  assert.equal(collectsNow(0, 200 * MB, 100 * MB, 32 * MB), true);
+  assert.equal(collectsNow(0, 132 * MB, 100 * MB, 32 * MB), true);
+  assert.equal(collectsNow(0, 131 * MB, 100 * MB, 32 * MB), false, 'not grown enough');
+  assert.equal(collectsNow(1, 900 * MB, 100 * MB, 32 * MB), false, 'a request came');
+  assert.equal(collectsNow(0, 90 * MB, 100 * MB, 0), false, 'below its low point');
+});
+
+/** A logger whose lines the test reads. */
+function capturedLog() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  return { log: pino({ level: 'info' }, stream), lines };
+}
+
+test('a QuietCollector on a real server: a look after requests waits; the next quiet one collects, and says so', async () => {
+  const server = createServer((_req, res) => res.end(Buffer.alloc(64 * 1024, 'x')));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  // The timer never fires here: the test takes each look itself.
+  const { log, lines } = capturedLog();
+  const eager = new QuietCollector(log, { checkMs: 3_600_000, growthBytes: 0 });
+  const never = new QuietCollector(log, { checkMs: 3_600_000, growthBytes: 2 ** 50 });
+  eager.start(server);
+  never.start(server);
+  try {
+    for (let i = 0; i < 20; i++) await (await fetch(url)).arrayBuffer();
+    eager.look();
+    never.look();
+    assert.equal(eager.collections, 0, 'requests came since the start: not quiet');
+    eager.look();
+    never.look();
+    assert.equal(eager.collections, 1, 'quiet since the last look');
+    assert.equal(never.collections, 0, 'the heap did not grow by a petabyte');
+    const said = lines.filter((l) => l.msg === 'heap collected after a busy spell');
+    assert.equal(said.length, 1);
+    assert.equal(typeof said[0].heap_before_mb, 'number');
+    assert.equal(typeof said[0].ms, 'number');
+    assert.match(eager.metricsText(), /^reviewcast_quiet_collections_total 1$/m);
+    await (await fetch(url)).arrayBuffer();
+    eager.look();
+    assert.equal(eager.collections, 1, 'a request came again');
+  } finally {
+    eager.stop();
+    never.stop();
+    server.close();
+  }
+});
+
+test('a real server collects after a burst of searches, logs it and counts it in /metrics', async (t) => {
+  const { log, lines } = capturedLog();
+  const running = await startTestServer({}, { logger: log, quietCollection: { checkMs: 50, growthBytes: 0 } });
+  t.after(() => running.close());
+  for (let i = 0; i < 50; i++) await (await fetch(`${running.url}/api/reviews/search?query=leak&limit=${1 + i}`)).arrayBuffer();
+  const from = lines.length;
+  // Waits (sending nothing) until a look finds the server quiet; how soon depends on the machine, so the
+  // bound is generous (a minute), only so that a server that never collects fails instead of hanging.
+  const collected = () => lines.slice(from).some((l) => l.msg === 'heap collected after a busy spell');
+  for (let waits = 0; waits < 3000 && !collected(); waits++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(collected(), 'no collection was logged after the burst');
+  const metrics = await (await fetch(`${running.url}/metrics`)).text();
+  const count = Number(metrics.match(/^reviewcast_quiet_collections_total (\d+)$/m)?.[1]);
+  assert.ok(count >= 1, metrics);
+});
