@@ -55,7 +55,7 @@ export type FromCorpus =
       feedAtom: Uint8Array;
     }
   /** Transferred, not copied. */
-  | { t: 'text-segment'; id: number; offsets: Int32Array; postings: Int32Array }
+  | { t: 'text-segment'; id: number; offsets: Int32Array; postings: Uint8Array }
   | ({ t: 'seeded'; id: number } & Seeded)
   /** Transferred, not copied. */
   | { t: 'image'; id: number; bytes: Uint8Array | null }

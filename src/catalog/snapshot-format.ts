@@ -45,7 +45,7 @@ async function gunzipShared(gz: Buffer): Promise<Buffer> {
 }
 
 /** Bump when the bodies' layout or rendering changes in a way the documents' schemas do not show. */
-const LAYOUT_VERSION = 3;
+const LAYOUT_VERSION = 4;
 
 /**
  * A schema as JSON Schema without its metadata (descriptions, component ids): only what the rendered

@@ -41,7 +41,7 @@ export interface IndexOptions {
  */
 export interface BaseSegment {
   offsets: Int32Array;
-  postings: Int32Array;
+  postings: Uint8Array;
 }
 
 /** The previous revision's index, and where each document was in it (-1: new since; see carriedRuns). */
@@ -50,51 +50,70 @@ export interface PreviousText {
   from: Int32Array;
 }
 
+/** Bytes of `n` (≥ 1) as a varint: 7 bits a byte, low bits first, the high bit set on all but the last. */
+const varintBytes = (n: number) => (n < 1 << 7 ? 1 : n < 1 << 14 ? 2 : n < 1 << 21 ? 3 : n < 1 << 28 ? 4 : 5);
+
+/** Writes `n` as a varint at `at`; returns where the next one goes. */
+function writeVarint(out: Uint8Array, at: number, n: number): number {
+  while (n >= 0x80) {
+    out[at++] = (n & 0x7f) | 0x80;
+    n >>>= 7;
+  }
+  out[at++] = n;
+  return at;
+}
+
 /**
- * Hashed trigram postings of documents [from, to) in one compact array (CSR layout). Hash collisions
- * add candidates, never lose matches, because every candidate is confirmed with a real substring check.
+ * Hashed trigram postings of documents [from, to) in one compact array (CSR layout): each bucket's
+ * documents ascending, as the gaps between them (the first counted from -1) in varints, a byte for most
+ * (12.1 MB at 100k reviews where 32-bit numbers took 48.2 MB). Hash collisions add candidates, never lose
+ * matches, because every candidate is confirmed with a real substring check.
  */
 class Segment {
   constructor(
+    /** Where each bucket's bytes start in `postings`; the last entry is their length. */
     readonly offsets: Int32Array,
-    readonly postings: Int32Array,
+    readonly postings: Uint8Array,
   ) {}
 
   static *build(folded: readonly string[], from: number, to: number, fewDocs = FEW_DOCS): Steps<Segment> {
     if (to - from <= fewDocs) return Segment.ofFew(folded, from, to);
     const ints = (n: number) => new Int32Array(n);
-    const counts = yield* zeroedSteps(ints, BUCKETS + 1);
+    const sizes = yield* zeroedSteps(ints, BUCKETS + 1);
     // The mark of the last document that had each bucket: doc + 1 in the first pass, -(doc + 1) in the
-    // second, so the first pass's marks need no refill before the second.
+    // second, so the first pass's marks need no refill before the second (a first-pass mark met in the
+    // second pass says the bucket has had no document of this pass yet).
     const lastDoc = yield* zeroedSteps(ints, BUCKETS);
-    function* each(sign: 1 | -1, fn: (doc: number, bucket: number) => void): Steps<void> {
+    function* each(sign: 1 | -1, fn: (doc: number, bucket: number, gap: number) => void): Steps<void> {
       for (let doc = from; doc < to; doc++) {
         const s = folded[doc];
         const mark = sign * (doc + 1);
         for (let i = 0; i + 2 < s.length; i++) {
           const b = trigramBucket(s.charCodeAt(i), s.charCodeAt(i + 1), s.charCodeAt(i + 2));
-          if (lastDoc[b] !== mark) {
+          const last = sign * lastDoc[b];
+          if (last !== doc + 1) {
             lastDoc[b] = mark;
-            fn(doc, b);
+            // A mark of this pass names the bucket's previous document; none yet counts from -1.
+            fn(doc, b, doc - (last > 0 ? last - 1 : -1));
           }
         }
         if (doc % STEP === 0) yield;
       }
     }
-    yield* each(1, (_, b) => counts[b + 1]++);
+    yield* each(1, (_, b, gap) => (sizes[b + 1] += varintBytes(gap)));
     // Bucket-wide passes touch 4 MB each: in steps, since fresh memory can be slow to touch (threads/join.ts).
     for (let i = 1; i <= BUCKETS; i++) {
-      counts[i] += counts[i - 1];
+      sizes[i] += sizes[i - 1];
       if (i % BUCKET_STEP === 0) yield;
     }
     const fill = new Int32Array(BUCKETS);
     for (let i = 0; i < BUCKETS; i += BUCKET_STEP) {
-      fill.set(counts.subarray(i, i + BUCKET_STEP), i);
+      fill.set(sizes.subarray(i, i + BUCKET_STEP), i);
       yield;
     }
-    const postings = yield* zeroedSteps(ints, counts[BUCKETS]);
-    yield* each(-1, (doc, b) => (postings[fill[b]++] = doc));
-    return new Segment(counts, postings);
+    const postings = yield* zeroedSteps((n) => new Uint8Array(n), sizes[BUCKETS]);
+    yield* each(-1, (_, b, gap) => (fill[b] = writeVarint(postings, fill[b], gap)));
+    return new Segment(sizes, postings);
   }
 
   /**
@@ -116,32 +135,39 @@ class Segment {
       }
     }
     const order = Array.from({ length: pairs.length / 2 }, (_, k) => 2 * k);
-    // By bucket, then document: within a bucket, postings are in document order as `build` makes them.
+    // By bucket, then document: within a bucket, documents ascend as `build` writes them.
     order.sort((x, y) => pairs[x] - pairs[y] || pairs[x + 1] - pairs[y + 1]);
+    const gaps = order.map((k, j) => pairs[k + 1] - (j > 0 && pairs[order[j - 1]] === pairs[k] ? pairs[order[j - 1] + 1] : -1));
     const offsets = new Int32Array(BUCKETS + 1);
-    const postings = new Int32Array(order.length);
+    const postings = new Uint8Array(gaps.reduce((n, gap) => n + varintBytes(gap), 0));
     let k = 0;
+    let at = 0;
     for (let b = 0; b < BUCKETS; b++) {
-      offsets[b] = k;
-      while (k < order.length && pairs[order[k]] === b) postings[k] = pairs[order[k++] + 1];
+      offsets[b] = at;
+      while (k < order.length && pairs[order[k]] === b) at = writeVarint(postings, at, gaps[k++]);
     }
-    offsets[BUCKETS] = k;
+    offsets[BUCKETS] = at;
     return new Segment(offsets, postings);
   }
 
   /**
-   * The postings of the needle's rarest trigram (the needle is folded, at least 3 characters): every
-   * document that contains it is there. Walking only this list and testing each entry against the
-   * other filters costs one step per entry; merging it with a second list costs both lists' lengths.
+   * The bucket of the needle's rarest trigram (the needle is folded, at least 3 characters): every
+   * document that contains the needle is in its postings. Walking only this list and testing each entry
+   * against the other filters costs one step per entry; merging it with a second list costs both lists'
+   * lengths. Rarest by bytes, which is within a little of by documents (most gaps take one byte).
    */
-  rarest(needle: string): Int32Array {
-    let best = this.postings.subarray(0, 0);
+  rarest(needle: string): number {
+    let best = 0;
     for (let i = 0; i + 2 < needle.length; i++) {
       const b = trigramBucket(needle.charCodeAt(i), needle.charCodeAt(i + 1), needle.charCodeAt(i + 2));
-      const length = this.offsets[b + 1] - this.offsets[b];
-      if (i === 0 || length < best.length) best = this.postings.subarray(this.offsets[b], this.offsets[b + 1]);
+      if (i === 0 || this.bytesOf(b) < this.bytesOf(best)) best = b;
     }
     return best;
+  }
+
+  /** The bytes of a bucket's postings: about one a document. */
+  bytesOf(bucket: number): number {
+    return this.offsets[bucket + 1] - this.offsets[bucket];
   }
 }
 
@@ -229,12 +255,13 @@ export class TextIndex {
   }
 
   /**
-   * How many documents may contain `needle` (already folded) by the index: the postings `narrow` would
-   * walk. Null when the needle is too short to use the index (the caller then checks every document).
+   * About how many documents may contain `needle` (already folded) by the index: the bytes of the
+   * postings `narrow` would walk, about one a document. Null when the needle is too short to use the
+   * index (the caller then checks every document).
    */
   candidateCount(needle: string): number | null {
     if (needle.length < 3) return null;
-    return this.base.rarest(needle).length + (this.delta ? this.delta.rarest(needle).length : 0);
+    return this.base.bytesOf(this.base.rarest(needle)) + (this.delta ? this.delta.bytesOf(this.delta.rarest(needle)) : 0);
   }
 
   /**
@@ -242,10 +269,22 @@ export class TextIndex {
    * text may contain `needle` (at least 3 characters): a superset of the matches, to confirm with `matches`.
    */
   narrow(needle: string, within: Uint32Array, out: Uint32Array): void {
-    for (const list of this.delta ? [this.base.rarest(needle), this.delta.rarest(needle)] : [this.base.rarest(needle)]) {
-      for (let i = 0; i < list.length; i++) {
-        const p = this.positionOf[list[i]];
-        if (p >= 0 && (within[p >>> 5] & (1 << (p & 31))) !== 0) out[p >>> 5] |= 1 << (p & 31);
+    for (const segment of this.delta ? [this.base, this.delta] : [this.base]) {
+      const bucket = segment.rarest(needle);
+      const p = segment.postings;
+      const end = segment.offsets[bucket + 1];
+      let doc = -1;
+      // The varints decoded in line: this loop is the search's hottest.
+      for (let at = segment.offsets[bucket]; at < end; ) {
+        let byte = p[at++];
+        let gap = byte & 0x7f;
+        for (let shift = 7; byte & 0x80; shift += 7) {
+          byte = p[at++];
+          gap |= (byte & 0x7f) << shift;
+        }
+        doc += gap;
+        const q = this.positionOf[doc];
+        if (q >= 0 && (within[q >>> 5] & (1 << (q & 31))) !== 0) out[q >>> 5] |= 1 << (q & 31);
       }
     }
   }
@@ -262,8 +301,9 @@ export class TextIndex {
   /**
    * This index as bytes, exactly (stale documents and the delta included), so a process loading a
    * stored revision restores it instead of folding 100k texts and hashing their trigrams again: one
-   * Int32 array (counts, each folded text's end, docOf, the segments' offsets and postings), then the
-   * folded texts as one UTF-8 string, made in pieces of about TOUCH_STEP bytes, a step each.
+   * Int32 array (counts, each folded text's end, docOf, the segments' offsets and postings, each
+   * segment's postings padded with zeros to whole words), then the folded texts as one UTF-8 string,
+   * made in pieces of about TOUCH_STEP bytes, a step each.
    */
   *encodeSteps(): Steps<Buffer[]> {
     const ends = new Int32Array(this.folded.length);
@@ -280,8 +320,12 @@ export class TextIndex {
       segments.length,
       ...segments.map((s) => s.postings.length),
     );
-    const bytes = (a: Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    const bytes = (a: Int32Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
     const parts = [header, ends, this.docOf, ...segments.flatMap((s) => [s.offsets, s.postings])].map(bytes);
+    for (let k = segments.length - 1; k >= 0; k--) {
+      const padding = wordsOf(segments[k].postings.length) * 4 - segments[k].postings.length;
+      if (padding) parts.splice(3 + 2 * k + 2, 0, Buffer.alloc(padding));
+    }
     // Whole documents per piece: the pieces' bytes, concatenated, are the UTF-8 of the joined texts.
     for (let d = 0; d < this.folded.length; ) {
       const from = d;
@@ -314,7 +358,7 @@ export class TextIndex {
     const lengths = read(segmentCount);
     const ends = read(documents);
     const kept = [take(positions)];
-    for (let k = 0; k < segmentCount; k++) kept.push(take(BUCKETS + 1), take(lengths[k]));
+    for (let k = 0; k < segmentCount; k++) kept.push(take(BUCKETS + 1), take(wordsOf(lengths[k])));
     const own = yield* joinSteps(kept.flat());
     let word = 0;
     const ints = (n: number) => {
@@ -324,13 +368,21 @@ export class TextIndex {
     };
     const docOf = ints(positions);
     const segments: Segment[] = [];
-    for (let k = 0; k < segmentCount; k++) segments.push(new Segment(ints(BUCKETS + 1), ints(lengths[k])));
+    const postingBytes = (n: number) => {
+      const a = new Uint8Array(own.buffer, own.byteOffset + word * 4, n);
+      word += wordsOf(n);
+      return a;
+    };
+    for (let k = 0; k < segmentCount; k++) segments.push(new Segment(ints(BUCKETS + 1), postingBytes(lengths[k])));
     const folded = foldedTexts(utf8Pieces(reader.take(reader.remaining, what)), ends);
     const positionOf = new Int32Array(documents).fill(-1);
     for (let i = 0; i < positions; i++) positionOf[docOf[i]] = i;
     return new TextIndex(folded, segments[0], baseEnd, segments[1] ?? null, docOf, positionOf);
   }
 }
+
+/** Whole 4-byte words that hold `bytes` bytes. */
+const wordsOf = (bytes: number) => Math.ceil(bytes / 4);
 
 /**
  * The texts that end at `ends` (in characters) in the concatenation of `pieces`: slices of a piece, and

@@ -44,7 +44,7 @@ export function growTo(memory: GrowableMemory, bytes: number): void {
  * A zeroed array whose every page has been written once, TOUCH_STEP bytes a step, for work that then
  * writes it out of order: scattered first writes would meet a fresh page on almost every one.
  */
-export function* zeroedSteps<T extends Int32Array | Uint32Array>(make: (n: number) => T, n: number): Steps<T> {
+export function* zeroedSteps<T extends Int32Array | Uint32Array | Uint8Array>(make: (n: number) => T, n: number): Steps<T> {
   const out = make(n);
   const step = TOUCH_STEP / out.BYTES_PER_ELEMENT;
   for (let i = 0; i < n; i += step) {

@@ -12,11 +12,14 @@ import { startTestServer } from '../helpers/index.js';
 const MB = 1 << 20;
 
 test('collectsNow: only with no request since the last look, and the heap grown enough above its low point', () => {
-  assert.equal(collectsNow(0, 200 * MB, 100 * MB, 32 * MB), true);
-  assert.equal(collectsNow(0, 132 * MB, 100 * MB, 32 * MB), true);
-  assert.equal(collectsNow(0, 131 * MB, 100 * MB, 32 * MB), false, 'not grown enough');
-  assert.equal(collectsNow(1, 900 * MB, 100 * MB, 32 * MB), false, 'a request came');
-  assert.equal(collectsNow(0, 90 * MB, 100 * MB, 0), false, 'below its low point');
+  const growth = { growthBytes: 32 * MB, growthShare: 0.25 };
+  assert.equal(collectsNow(0, 200 * MB, 100 * MB, growth), true);
+  assert.equal(collectsNow(0, 132 * MB, 100 * MB, growth), true);
+  assert.equal(collectsNow(0, 131 * MB, 100 * MB, growth), false, 'not grown enough');
+  assert.equal(collectsNow(0, 1600 * MB, 1300 * MB, growth), false, 'a large heap grows by a quarter first');
+  assert.equal(collectsNow(0, 1625 * MB, 1300 * MB, growth), true);
+  assert.equal(collectsNow(1, 900 * MB, 100 * MB, growth), false, 'a request came');
+  assert.equal(collectsNow(0, 90 * MB, 100 * MB, { growthBytes: 0, growthShare: 0 }), false, 'below its low point');
 });
 
 /** A logger whose lines the test reads. */
@@ -38,8 +41,8 @@ test('a QuietCollector on a real server: a look after requests waits; the next q
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   // The timer never fires here: the test takes each look itself.
   const { log, lines } = capturedLog();
-  const eager = new QuietCollector(log, { checkMs: 3_600_000, growthBytes: 0 });
-  const never = new QuietCollector(log, { checkMs: 3_600_000, growthBytes: 2 ** 50 });
+  const eager = new QuietCollector(log, { checkMs: 3_600_000, growthBytes: 0, growthShare: 0 });
+  const never = new QuietCollector(log, { checkMs: 3_600_000, growthBytes: 2 ** 50, growthShare: 0 });
   eager.start(server);
   never.start(server);
   try {
@@ -68,7 +71,7 @@ test('a QuietCollector on a real server: a look after requests waits; the next q
 
 test('a real server collects after a burst of searches, logs it and counts it in /metrics', async (t) => {
   const { log, lines } = capturedLog();
-  const running = await startTestServer({}, { logger: log, quietCollection: { checkMs: 50, growthBytes: 0 } });
+  const running = await startTestServer({}, { logger: log, quietCollection: { checkMs: 50, growthBytes: 0, growthShare: 0 } });
   t.after(() => running.close());
   for (let i = 0; i < 50; i++) await (await fetch(`${running.url}/api/reviews/search?query=leak&limit=${1 + i}`)).arrayBuffer();
   const from = lines.length;
