@@ -17,9 +17,9 @@ const REDUCES_MEMORY = Number(process.versions.v8.split('.')[0]) >= 12;
  * value's parts, about 130 MB at 100k reviews), which V8 would return a second or two later; collected
  * before the first revision is served, the process is ready at the memory it keeps. Node exposes `gc`
  * only under --expose-gc: the flag is set here, for a function taken from a new context. A Node where
- * that gives none collects when V8 decides, as before.
+ * that gives none collects when V8 decides, as before: false then.
  */
-export function collectGarbage(): void {
+export function collectGarbage(): boolean {
   if (gc === undefined) {
     setFlagsFromString('--expose-gc');
     const found: unknown = runInNewContext('typeof gc === "function" ? gc : null');
@@ -27,6 +27,8 @@ export function collectGarbage(): void {
     setFlagsFromString('--no-expose-gc');
     gc = typeof found === 'function' ? (found as Gc) : null;
   }
-  if (REDUCES_MEMORY) gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-  else gc?.();
+  if (!gc) return false;
+  if (REDUCES_MEMORY) gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  else gc();
+  return true;
 }

@@ -19,17 +19,21 @@ export interface QuietCollection {
  * A busy spell (50 connections of searches at 100k reviews) grows V8's heap by 100–250 MB (garbage
  * promoted to the old generation, a larger young generation), and with no more allocation V8 gives it
  * back only when its memory reducer runs, about 20 s later. A full collection then costs 40–80 ms at
- * 100k, paid only once nothing was asked for a whole second.
+ * 100k, paid only once nothing was asked for a whole look (1–2 s) and nothing is being answered.
  */
 export const QUIET_COLLECTION: QuietCollection = { checkMs: 1000, growthBytes: 32 << 20, growthShare: 0.25 };
 
-/** Whether to collect now: no request began since the last look, and the heap grew enough above its low point. */
+/**
+ * Whether to collect now: no request began since the last look and none is being answered (a long
+ * download would stall for the collection), and the heap grew enough above its low point.
+ */
 export const collectsNow = (
   requestsSinceLook: number,
+  inFlight: number,
   heapBytes: number,
   lowBytes: number,
   { growthBytes, growthShare }: Pick<QuietCollection, 'growthBytes' | 'growthShare'>,
-): boolean => requestsSinceLook === 0 && heapBytes - lowBytes >= Math.max(growthBytes, lowBytes * growthShare);
+): boolean => requestsSinceLook === 0 && inFlight === 0 && heapBytes - lowBytes >= Math.max(growthBytes, lowBytes * growthShare);
 
 /** The memory V8's heap holds, garbage and room to allocate included: what a collection can give back. */
 const heapSize = () => getHeapStatistics().total_heap_size;
@@ -40,6 +44,7 @@ export class QuietCollector {
   /** Collections run so far. */
   collections = 0;
   private requests = 0;
+  private inFlight = 0;
   private low = 0;
   private timer: NodeJS.Timeout | null = null;
 
@@ -50,8 +55,10 @@ export class QuietCollector {
 
   /** Counts `server`'s requests from now on, and looks every checkMs. */
   start(server: Server): void {
-    server.on('request', () => {
+    server.on('request', (_req, res) => {
       this.requests++;
+      this.inFlight++;
+      res.once('close', () => this.inFlight--);
     });
     this.low = heapSize();
     this.timer = setInterval(() => this.look(), this.options.checkMs).unref();
@@ -69,9 +76,9 @@ export class QuietCollector {
     const size = heapSize();
     // A collection V8 ran on its own lowers the mark: growth counts from the least the heap held.
     this.low = Math.min(this.low, size);
-    if (!collectsNow(requests, size, this.low, this.options)) return;
+    if (!collectsNow(requests, this.inFlight, size, this.low, this.options)) return;
     const started = performance.now();
-    collectGarbage();
+    if (!collectGarbage()) return;
     this.low = heapSize();
     this.collections++;
     this.log.info(

@@ -30,7 +30,7 @@ export class ReviewIndex {
     readonly reviews: readonly Review[],
     private readonly technicians: MentionMatcher,
     private readonly services: MentionMatcher,
-    /** Narrow by the trigram index when its postings are at most this many times the texts left to check. */
+    /** Narrow by the trigram index when its postings' bytes (about one a document) are at most this many times the texts left to check. */
     private readonly postingsPerCheck: number,
     private readonly words: number,
     private readonly dates: string[],
@@ -407,7 +407,7 @@ export interface SearchPositions {
   next_cursor: string | null;
 }
 
-/** What a substring check of a review's text costs in posting steps (bit tests), roughly. */
+/** What a substring check of a review's text costs in posting steps (a varint read and a bit test), roughly. */
 const POSTINGS_PER_CHECK = 16;
 
 /** The needle memo's budget: at 100k reviews, two 12.5 KB bitsets a needle, about 670 needles. */

@@ -101,8 +101,8 @@ export class SnapshotFormatError extends Error {
 /**
  * What to store for one revision, in this format. Everything but the two bodies goes in one stored
  * value (`layout`), section after section: each its length (4 bytes), its bytes and zeros up to a
- * multiple of 4, so the text index's Int32 arrays can be read where they lie. The value (about 90 MB at
- * 100k reviews) is copied together in steps, into shared memory: the store writer thread reads it there.
+ * multiple of 4, so the sections' 32-bit words stay aligned. The value (about 55 MB at 100k reviews) is
+ * copied together in steps, into shared memory: the store writer thread reads it there.
  */
 export function* encodeSnapshot(
   s: Omit<CatalogSnapshot, 'reviews' | 'insights' | 'textIndex' | 'reviewsLayout' | 'insightsLayout' | 'heldColumns'> & {

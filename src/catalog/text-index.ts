@@ -266,9 +266,14 @@ export class TextIndex {
 
   /**
    * Sets in `out` (a bitset by position, cleared by the caller) each position set in `within` whose
-   * text may contain `needle` (at least 3 characters): a superset of the matches, to confirm with `matches`.
+   * text may contain `needle`: a superset of the matches, to confirm with `matches`.
    */
   narrow(needle: string, within: Uint32Array, out: Uint32Array): void {
+    // Too short for a trigram: every position stays a candidate (the caller checks each).
+    if (needle.length < 3) {
+      out.set(within);
+      return;
+    }
     for (const segment of this.delta ? [this.base, this.delta] : [this.base]) {
       const bucket = segment.rarest(needle);
       const p = segment.postings;

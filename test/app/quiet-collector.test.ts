@@ -13,13 +13,14 @@ const MB = 1 << 20;
 
 test('collectsNow: only with no request since the last look, and the heap grown enough above its low point', () => {
   const growth = { growthBytes: 32 * MB, growthShare: 0.25 };
-  assert.equal(collectsNow(0, 200 * MB, 100 * MB, growth), true);
-  assert.equal(collectsNow(0, 132 * MB, 100 * MB, growth), true);
-  assert.equal(collectsNow(0, 131 * MB, 100 * MB, growth), false, 'not grown enough');
-  assert.equal(collectsNow(0, 1600 * MB, 1300 * MB, growth), false, 'a large heap grows by a quarter first');
-  assert.equal(collectsNow(0, 1625 * MB, 1300 * MB, growth), true);
-  assert.equal(collectsNow(1, 900 * MB, 100 * MB, growth), false, 'a request came');
-  assert.equal(collectsNow(0, 90 * MB, 100 * MB, { growthBytes: 0, growthShare: 0 }), false, 'below its low point');
+  assert.equal(collectsNow(0, 0, 200 * MB, 100 * MB, growth), true);
+  assert.equal(collectsNow(0, 0, 132 * MB, 100 * MB, growth), true);
+  assert.equal(collectsNow(0, 0, 131 * MB, 100 * MB, growth), false, 'not grown enough');
+  assert.equal(collectsNow(0, 0, 1600 * MB, 1300 * MB, growth), false, 'a large heap grows by a quarter first');
+  assert.equal(collectsNow(0, 0, 1625 * MB, 1300 * MB, growth), true);
+  assert.equal(collectsNow(1, 0, 900 * MB, 100 * MB, growth), false, 'a request came');
+  assert.equal(collectsNow(0, 1, 900 * MB, 100 * MB, growth), false, 'one is being answered');
+  assert.equal(collectsNow(0, 0, 90 * MB, 100 * MB, { growthBytes: 0, growthShare: 0 }), false, 'below its low point');
 });
 
 /** A logger whose lines the test reads. */
@@ -65,6 +66,37 @@ test('a QuietCollector on a real server: a look after requests waits; the next q
   } finally {
     eager.stop();
     never.stop();
+    server.close();
+  }
+});
+
+test('a QuietCollector waits while a response is still being sent (a long download), and collects once it ends', async () => {
+  let release: () => void = () => undefined;
+  const server = createServer((_req, res) => {
+    res.write('first part');
+    release = () => res.end('last part');
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { log } = capturedLog();
+  const collector = new QuietCollector(log, { checkMs: 3_600_000, growthBytes: 0, growthShare: 0 });
+  collector.start(server);
+  try {
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    collector.look();
+    collector.look();
+    collector.look();
+    assert.equal(collector.collections, 0, 'a response is still open');
+    release();
+    assert.equal(await res.text(), 'first partlast part');
+    // The server hears the response close a moment after the client has it: looks until it does (bounded).
+    for (let i = 0; i < 200 && collector.collections === 0; i++) {
+      await new Promise((r) => setImmediate(r));
+      collector.look();
+    }
+    assert.equal(collector.collections, 1);
+  } finally {
+    collector.stop();
     server.close();
   }
 });

@@ -459,6 +459,10 @@ test('the text index keeps its postings as gaps in varints: documents far apart 
     // About a byte a document for the rarest trigram's list: six documents, gaps of up to 22,998.
     const bytes = index.candidateCount('zygomorphic') ?? 0;
     assert.ok(bytes >= 6 && bytes <= 6 * 3, `${bytes} bytes`);
+    // A needle too short for a trigram narrows nothing: every position stays a candidate.
+    const short = new Uint32Array(all.length);
+    index.narrow('zy', all, short);
+    assert.deepEqual(short, all);
   }
   // Every document holds "pla" or the rare word: a list as long as the corpus takes a byte a document.
   assert.ok((built.candidateCount('plain') ?? 0) <= 40_000 - far.size + 64);
