@@ -60,6 +60,8 @@ program
     ]),
   )
   .addOption(dbOption())
+  // Before anything loads: it may start this process again (see malloc-threshold.ts).
+  .hook('preAction', async () => (await import('./malloc-threshold.js')).fixMallocThreshold())
   .action(async (opts) => {
     const [{ startServer }, { loadConfig }, { processLogger }] = await Promise.all([
       import('../app/index.js'),
