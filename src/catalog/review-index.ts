@@ -301,25 +301,31 @@ export class ReviewIndex {
     while (from <= last && bits[from] === 0) from++;
     if (from > last) return 0;
     const { checked, matched: found } = this.needles.findings(needle, first, last);
-    // The words holding texts not checked yet, listed: usually none once a needle is known.
+    // Without a branch per word: which words are empty or hold a match is as good as random, and
+    // mispredicted branches made this loop 2.6 times slower (1M reviews, 20,000 words a search).
+    let matched = 0;
+    let fresh = 0;
+    for (let w = from; w <= last; w++) {
+      const word = bits[w];
+      const unknown = word & ~checked[w];
+      const kept = word & found[w];
+      // Checked texts are settled here; the unchecked ones stay set until confirmed below.
+      bits[w] = kept | unknown;
+      matched += popcount32(kept);
+      fresh |= unknown;
+    }
+    if (fresh === 0) return matched;
+    // The words holding texts not checked yet, listed (matches are checked, so what is set and unchecked is new).
     const todo = this.todoWords;
     let todoLength = 0;
     let unchecked = 0;
-    let matched = 0;
     for (let w = from; w <= last; w++) {
-      const word = bits[w];
-      if (word === 0) continue;
-      const fresh = word & ~checked[w];
-      // Checked texts are settled here; the unchecked ones stay set until confirmed below.
-      const kept = word & found[w];
-      bits[w] = kept | fresh;
-      if (kept !== 0) matched += popcount32(kept);
-      if (fresh !== 0) {
+      const unknown = bits[w] & ~checked[w];
+      if (unknown !== 0) {
         todo[todoLength++] = w;
-        unchecked += popcount32(fresh);
+        unchecked += popcount32(unknown);
       }
     }
-    if (unchecked === 0) return matched;
     // The trigram index pays off when walking the rarest trigram's postings (a bit test per entry)
     // costs less than checking every unchecked text (a substring search each).
     const postings = this.text.candidateCount(needle);
@@ -419,11 +425,12 @@ function popcount(bits: Bits, first: number, last: number): number {
   return n;
 }
 
+/** Bits set in each 16-bit value: two lookups count a word (faster here than the shift-and-add count). */
+const POPCOUNT16 = new Uint8Array(1 << 16);
+for (let i = 1; i < POPCOUNT16.length; i++) POPCOUNT16[i] = (i & 1) + POPCOUNT16[i >>> 1];
+
 function popcount32(word: number): number {
-  let v = word >>> 0;
-  v -= (v >>> 1) & 0x55555555;
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+  return POPCOUNT16[word & 0xffff] + POPCOUNT16[word >>> 16];
 }
 
 /**
