@@ -41,6 +41,8 @@ export const ConfigSchema = z
      * takes the served revision over first (a few seconds of CPU at 100k).
      */
     REVIEWCAST_CORPUS_IDLE: duration.default(60_000),
+    /** How long a shutdown waits for responses under way before it closes their connections. */
+    REVIEWCAST_SHUTDOWN_GRACE: duration.default(10_000),
     /** Load the demo business when the database is empty (what `npm start` does on a fresh machine). */
     REVIEWCAST_DEMO_IF_EMPTY: flag.default(true),
     /** Behind a load balancer: `1` trusts X-Forwarded-For from any hop, a number that many hops, else a list of proxy addresses. */
@@ -90,6 +92,7 @@ export const ConfigSchema = z
     logLevel: c.LOG_LEVEL,
     pollMs: c.REVIEWCAST_POLL_MS,
     corpusIdleMs: c.REVIEWCAST_CORPUS_IDLE,
+    shutdownGraceMs: c.REVIEWCAST_SHUTDOWN_GRACE,
     demoIfEmpty: c.REVIEWCAST_DEMO_IF_EMPTY,
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     hubAllowPrivateCallbacks: c.REVIEWCAST_HUB_ALLOW_PRIVATE_CALLBACKS,

@@ -9,6 +9,7 @@ import { registerPages } from '../pages/index.js';
 import { Store } from '../store/index.js';
 import { HubWorker, hubConfigFrom, registerHub } from '../websub/index.js';
 import { EventLoopMonitor } from './event-loop.js';
+import { closeHttp } from './http-shutdown.js';
 import { type QuietCollection, QuietCollector } from './quiet-collector.js';
 import { RevisionScheduler } from './revision-scheduler.js';
 import { seedDemo } from './seed-demo.js';
@@ -167,12 +168,12 @@ export async function startServer(
     hub,
     log,
     close() {
-      // In-flight requests finish (Fastify stops accepting, then waits), then background work, then the store.
+      // In-flight requests finish (Fastify stops accepting, then waits, for the grace at most), then background work, then the store.
       closing ??= (async () => {
         eventLoop.stop();
         quiet.stop();
         await catalog.stop();
-        await app.close();
+        await closeHttp(app, config.shutdownGraceMs, log);
         await sync?.stop();
         await hub.stop();
         await store.close();
