@@ -287,7 +287,8 @@ const counted = () =>
           resolve(Number(m[1]));
         }
       });
-      res.on('end', () => reject(new Error('/insights.json has no review_count')));
+      // Closed before review_count came (after it, the promise is settled and this does nothing).
+      res.on('close', () => reject(new Error('/insights.json ended without a review_count')));
     });
     req.on('error', reject);
   });

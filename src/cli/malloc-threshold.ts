@@ -1,3 +1,6 @@
+import cluster from 'node:cluster';
+import { url as inspectorUrl } from 'node:inspector';
+
 /**
  * glibc's malloc serves a block of at least its mmap threshold from a mapping of its own, returned to
  * the system when freed; smaller ones come from its heap, whose freed space it mostly keeps. Each time it
@@ -14,19 +17,25 @@ export const MMAP_THRESHOLD = String(1024 * 1024);
 export interface ProcessFacts {
   platform: NodeJS.Platform;
   env: NodeJS.ProcessEnv;
-  /** Whether this Node can replace its process in place (`process.execve`, Node 22.15 and later). */
+  /** Whether this Node can replace its process in place (`process.execve`, Node 22.15 and later) and may. */
   canExecve: boolean;
-  /** Whether the C library is glibc (the variable means nothing to another one). */
-  glibc: boolean;
+  /**
+   * Whether something outside holds on to this process as it is: an IPC channel (fork, PM2, --watch),
+   * a cluster worker's role, or a debugger. Node drops the variables that carry the first two from
+   * `process.env` when it starts, so a replaced process would lose them.
+   */
+  attached: boolean;
+  /** Whether the C library is glibc (the variable means nothing to another one); asked last, it costs a report. */
+  glibc: () => boolean;
 }
 
 /**
  * The environment to start again with, or null to go on as is: on Linux with glibc and a Node that can
- * replace itself, unless the variable is already set (by the operator, whose value wins, or by the start
- * that made this one).
+ * replace itself, nothing attached to it, unless the variable is already set (by the operator, whose
+ * value wins, or by the start that made this one).
  */
 export function restartEnv(p: ProcessFacts): NodeJS.ProcessEnv | null {
-  if (p.platform !== 'linux' || !p.canExecve || !p.glibc || p.env[MMAP_THRESHOLD_VARIABLE] !== undefined) return null;
+  if (p.platform !== 'linux' || !p.canExecve || p.attached || p.env[MMAP_THRESHOLD_VARIABLE] !== undefined || !p.glibc()) return null;
   return { ...p.env, [MMAP_THRESHOLD_VARIABLE]: MMAP_THRESHOLD };
 }
 
@@ -39,14 +48,26 @@ function runsOnGlibc(): boolean {
 }
 
 /**
- * Replaces this process by the same command with the threshold fixed (same pid, arguments and
- * Node options), when restartEnv says so; returns otherwise. Call it before anything starts: the
- * replaced process's state is gone. On Node 20 (no `process.execve`) nothing happens; set the variable
- * yourself there to get the lower figures.
+ * Replaces this process by the same command with the threshold fixed (same pid, arguments and Node
+ * options; preloaded modules run again in the new process), when restartEnv says so; returns
+ * otherwise, also if the replacement fails. Call it before anything starts: the replaced process's
+ * state is gone. Before Node 22.15 (no `process.execve`) nothing happens; set the variable yourself there.
  */
 export function fixMallocThreshold(): void {
   const execve = (process as { execve?: Execve }).execve;
-  if (process.platform !== 'linux' || typeof execve !== 'function') return;
-  const env = restartEnv({ platform: process.platform, env: process.env, canExecve: true, glibc: runsOnGlibc() });
-  if (env) execve.call(process, process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], env);
+  const permission = (process as { permission?: { has(scope: string): boolean } }).permission;
+  const env = restartEnv({
+    platform: process.platform,
+    env: process.env,
+    // Under the permission model, replacing the process needs the child-process permission.
+    canExecve: typeof execve === 'function' && permission?.has('child') !== false,
+    attached: process.channel !== undefined || cluster.isWorker || inspectorUrl() !== undefined,
+    glibc: runsOnGlibc,
+  });
+  if (!env || !execve) return;
+  try {
+    execve.call(process, process.execPath, [process.argv0, ...process.execArgv, ...process.argv.slice(1)], env);
+  } catch {
+    // Serving with glibc's default behaviour beats not serving.
+  }
 }

@@ -3,11 +3,9 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { test } from 'node:test';
-import { pino } from 'pino';
 import { collectsNow, QuietCollector } from '../../src/app/index.js';
-import { startTestServer } from '../helpers/index.js';
+import { capturedLog, startTestServer } from '../helpers/index.js';
 
 const MB = 1 << 20;
 
@@ -22,18 +20,6 @@ test('collectsNow: only with no request since the last look, and the heap grown 
   assert.equal(collectsNow(0, 1, 900 * MB, 100 * MB, growth), false, 'one is being answered');
   assert.equal(collectsNow(0, 0, 90 * MB, 100 * MB, { growthBytes: 0, growthShare: 0 }), false, 'below its low point');
 });
-
-/** A logger whose lines the test reads. */
-function capturedLog() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  return { log: pino({ level: 'info' }, stream), lines };
-}
 
 test('a QuietCollector on a real server: a look after requests waits; the next quiet one collects, and says so', async () => {
   const server = createServer((_req, res) => res.end(Buffer.alloc(64 * 1024, 'x')));

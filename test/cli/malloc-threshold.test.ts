@@ -5,15 +5,19 @@ import { test } from 'node:test';
 import { MMAP_THRESHOLD, MMAP_THRESHOLD_VARIABLE, restartEnv } from '../../src/cli/index.js';
 import { spawnServe, tempDir } from '../helpers/index.js';
 
-const linux = { platform: 'linux' as const, env: { PATH: '/usr/bin' }, canExecve: true, glibc: true };
+const linux = { platform: 'linux' as const, env: { PATH: '/usr/bin' }, canExecve: true, attached: false, glibc: () => true };
 
-test('serve starts again with the mmap threshold fixed only on Linux with glibc, a Node that can, and no value set', () => {
+test('serve starts again with the mmap threshold fixed only on Linux with glibc, a Node that can, nothing attached and no value set', () => {
   assert.deepEqual(restartEnv(linux), { PATH: '/usr/bin', [MMAP_THRESHOLD_VARIABLE]: MMAP_THRESHOLD });
   assert.equal(restartEnv({ ...linux, env: { [MMAP_THRESHOLD_VARIABLE]: '262144' } }), null, "the operator's value wins");
   assert.equal(restartEnv({ ...linux, env: { [MMAP_THRESHOLD_VARIABLE]: MMAP_THRESHOLD } }), null, 'the restarted process goes on');
-  assert.equal(restartEnv({ ...linux, canExecve: false }), null, 'Node 20 has no process.execve');
-  assert.equal(restartEnv({ ...linux, glibc: false }), null, 'musl ignores the variable');
+  assert.equal(restartEnv({ ...linux, canExecve: false }), null, 'before Node 22.15 there is no process.execve');
+  assert.equal(restartEnv({ ...linux, attached: true }), null, 'an IPC channel, a cluster worker or a debugger would be lost');
+  assert.equal(restartEnv({ ...linux, glibc: () => false }), null, 'musl ignores the variable');
   assert.equal(restartEnv({ ...linux, platform: 'darwin' }), null);
+  let asked = 0;
+  restartEnv({ ...linux, env: { [MMAP_THRESHOLD_VARIABLE]: MMAP_THRESHOLD }, glibc: () => ++asked > 0 });
+  assert.equal(asked, 0, 'the C library is asked last (a report): not in the restarted process');
 });
 
 /** The environment of a running process, as the kernel has it (what its C library read at start). */
@@ -26,8 +30,11 @@ const environOf = (pid: number) =>
   );
 
 const canExecve = typeof (process as { execve?: unknown }).execve === 'function';
+const glibc = typeof (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime === 'string';
 
-test('`reviewcast serve` runs with the threshold in its environment where it can, in the same process, and keeps a value given', async () => {
+test('`reviewcast serve` runs with the threshold in its environment where it can, in the same process, and keeps a value given', {
+  skip: process.platform === 'linux' && glibc ? false : 'Linux with glibc only',
+}, async () => {
   const dir = tempDir();
   for (const [given, expected] of [
     [undefined, canExecve ? MMAP_THRESHOLD : undefined],

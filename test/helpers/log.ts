@@ -1,0 +1,14 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+
+/** A logger whose lines the test reads, parsed. */
+export function capturedLog() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  return { log: pino({ level: 'info' }, stream), lines };
+}
