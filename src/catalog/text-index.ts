@@ -137,17 +137,21 @@ class Segment {
     const order = Array.from({ length: pairs.length / 2 }, (_, k) => 2 * k);
     // By bucket, then document: within a bucket, documents ascend as `build` writes them.
     order.sort((x, y) => pairs[x] - pairs[y] || pairs[x + 1] - pairs[y + 1]);
-    const gaps = order.map((k, j) => pairs[k + 1] - (j > 0 && pairs[order[j - 1]] === pairs[k] ? pairs[order[j - 1] + 1] : -1));
     const offsets = new Int32Array(BUCKETS + 1);
-    const postings = new Uint8Array(gaps.reduce((n, gap) => n + varintBytes(gap), 0));
+    // Room for the longest varints; the few documents' bytes are copied out at their length.
+    const bytes = new Uint8Array(5 * order.length);
     let k = 0;
     let at = 0;
     for (let b = 0; b < BUCKETS; b++) {
       offsets[b] = at;
-      while (k < order.length && pairs[order[k]] === b) at = writeVarint(postings, at, gaps[k++]);
+      for (let prev = -1; k < order.length && pairs[order[k]] === b; k++) {
+        const doc = pairs[order[k] + 1];
+        at = writeVarint(bytes, at, doc - prev);
+        prev = doc;
+      }
     }
     offsets[BUCKETS] = at;
-    return new Segment(offsets, postings);
+    return new Segment(offsets, bytes.slice(0, at));
   }
 
   /**
@@ -326,11 +330,8 @@ export class TextIndex {
       ...segments.map((s) => s.postings.length),
     );
     const bytes = (a: Int32Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-    const parts = [header, ends, this.docOf, ...segments.flatMap((s) => [s.offsets, s.postings])].map(bytes);
-    for (let k = segments.length - 1; k >= 0; k--) {
-      const padding = wordsOf(segments[k].postings.length) * 4 - segments[k].postings.length;
-      if (padding) parts.splice(3 + 2 * k + 2, 0, Buffer.alloc(padding));
-    }
+    const padding = (a: Uint8Array) => new Uint8Array(wordsOf(a.length) * 4 - a.length);
+    const parts = [header, ends, this.docOf, ...segments.flatMap((s) => [s.offsets, s.postings, padding(s.postings)])].map(bytes);
     // Whole documents per piece: the pieces' bytes, concatenated, are the UTF-8 of the joined texts.
     for (let d = 0; d < this.folded.length; ) {
       const from = d;

@@ -42,7 +42,7 @@ export function restartEnv(p: ProcessFacts): NodeJS.ProcessEnv | null {
 type Execve = (file: string, args: readonly string[], env: NodeJS.ProcessEnv) => never;
 
 /** Whether this process runs on glibc, as Node's diagnostic report says (the way detect-libc tells). */
-function runsOnGlibc(): boolean {
+export function runsOnGlibc(): boolean {
   const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
   return typeof header?.glibcVersionRuntime === 'string';
 }

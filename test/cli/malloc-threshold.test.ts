@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { MMAP_THRESHOLD, MMAP_THRESHOLD_VARIABLE, restartEnv } from '../../src/cli/index.js';
+import { MMAP_THRESHOLD, MMAP_THRESHOLD_VARIABLE, restartEnv, runsOnGlibc } from '../../src/cli/index.js';
 import { spawnServe, tempDir } from '../helpers/index.js';
 
 const linux = { platform: 'linux' as const, env: { PATH: '/usr/bin' }, canExecve: true, attached: false, glibc: () => true };
@@ -30,10 +30,9 @@ const environOf = (pid: number) =>
   );
 
 const canExecve = typeof (process as { execve?: unknown }).execve === 'function';
-const glibc = typeof (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime === 'string';
 
 test('`reviewcast serve` runs with the threshold in its environment where it can, in the same process, and keeps a value given', {
-  skip: process.platform === 'linux' && glibc ? false : 'Linux with glibc only',
+  skip: process.platform === 'linux' && runsOnGlibc() ? false : 'Linux with glibc only',
 }, async () => {
   const dir = tempDir();
   for (const [given, expected] of [
