@@ -5,10 +5,11 @@
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, get } from 'node:http';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { KeepAliveClient } from './keep-alive-client.js';
 import { benchDir, distinctSearches, fmt, table } from './lib.js';
 import { revisionsLoaded, spawnServe, spawnServer } from './servers.js';
 
@@ -99,20 +100,17 @@ async function load(url: string, paths: string[], connections: number) {
 
 /** One client, one request at a time on a kept-alive connection, for SECONDS: latency to a hundredth of a ms. */
 async function oneClient(url: string, paths: string[]) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const client = await KeepAliveClient.open(url);
   const times: number[] = [];
   const until = performance.now() + SECONDS * 1000;
   for (let i = 0; performance.now() < until; i++) {
+    const path = paths[i % paths.length];
     const t = performance.now();
-    await new Promise<void>((resolve, reject) =>
-      get(url + paths[i % paths.length], { agent }, (res) => {
-        if (res.statusCode !== 200) reject(new Error(`${paths[i % paths.length]}: ${res.statusCode}`));
-        res.resume().on('end', resolve);
-      }).on('error', reject),
-    );
+    const status = await client.get(path);
     times.push(performance.now() - t);
+    if (status !== 200) throw new Error(`${path}: ${status}`);
   }
-  agent.destroy();
+  client.close();
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
   return `${fmt(times.length / SECONDS)} req/s, p50 ${fmt(at(0.5), 2)} ms, p99 ${fmt(at(0.99), 2)} ms`;
