@@ -14,7 +14,7 @@ import {
 import { NotReadyError } from '../domain/index.js';
 import { engine as nlp } from '../insights/index.js';
 import type { Listener, Store } from '../store/index.js';
-import { joinSteps, runInSlices, SliceClock } from '../threads/index.js';
+import { drainSteps, runInSlices, SliceClock } from '../threads/index.js';
 import { collectGarbage } from './collect-garbage.js';
 import { StoreWriter } from './store-writer.js';
 
@@ -343,7 +343,7 @@ export class RevisionScheduler {
     try {
       const clock = new SliceClock();
       const parts = await this.store.corpusImage(this.snapshotKey(catalog.revision, base), () => clock.maybePause());
-      return parts && (await runInSlices(joinSteps(parts), clock));
+      return parts && (await runInSlices(drainSteps(parts), clock));
     } catch (err) {
       this.opts.log.warn({ err, revision: catalog.revision }, 'reading the stored corpus image failed; the take-over parses the bodies');
       return null;

@@ -8,8 +8,19 @@ export class PartsReader {
   #k = 0;
   #at = 0;
   #remaining: number;
+  #drained: Buffer[] | null = null;
   constructor(private readonly parts: readonly Buffer[]) {
     this.#remaining = parts.reduce((n, p) => n + p.length, 0);
+  }
+
+  /**
+   * A reader of parts handed over to it: it empties each entry of `parts` once it has read past it, so
+   * a part can be collected as soon as nothing taken from it is held any more.
+   */
+  static draining(parts: Buffer[]): PartsReader {
+    const reader = new PartsReader(parts);
+    reader.#drained = parts;
+    return reader;
   }
 
   get remaining(): number {
@@ -28,6 +39,7 @@ export class PartsReader {
       n -= piece.length;
       this.#at += piece.length;
       if (this.#at === part.length) {
+        if (this.#drained) this.#drained[this.#k] = EMPTY;
         this.#k++;
         this.#at = 0;
       }
@@ -40,6 +52,8 @@ export class PartsReader {
     return joined(this.take(4, what)).readUInt32LE(0);
   }
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** Slices as one buffer: the slice itself when there is one (no copy). */
 export const joined = (slices: readonly Buffer[]): Buffer => (slices.length === 1 ? slices[0] : Buffer.concat(slices));

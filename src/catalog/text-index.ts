@@ -1,5 +1,5 @@
 import { foldText } from '../domain/index.js';
-import { everyPosition, joinSteps, runAtOnce, type Steps, TOUCH_STEP, zeroedSteps } from '../threads/index.js';
+import { drainSteps, everyPosition, runAtOnce, type Steps, TOUCH_STEP, zeroedSteps } from '../threads/index.js';
 import { joined, PartsReader, utf8Pieces } from './byte-parts.js';
 
 const BUCKET_BITS = 20;
@@ -349,13 +349,15 @@ export class TextIndex {
   }
 
   /**
-   * An index from `encodeSteps`' bytes, in the parts they were read back in. The arrays it keeps (docOf,
-   * the segments' offsets and postings) are copied out into memory of their own, TOUCH_STEP bytes a step:
-   * views of the parts would keep all of the value they lie in alive (a loaded snapshot's packed layout,
-   * of which the index keeps about two thirds). Its texts are slices of the parts' decoded strings.
+   * An index from `encodeSteps`' bytes, in the parts they were read back in, handed over: `parts` is
+   * emptied as it is read. The arrays it keeps (docOf, the segments' offsets and postings) are copied out
+   * into memory of their own, TOUCH_STEP bytes a step: views of the parts would keep all of the value they
+   * lie in alive (a loaded snapshot's packed layout, of which the index keeps about two thirds). Each
+   * part can go once copied, rather than all of them at the end. Its texts are slices of the parts'
+   * decoded strings.
    */
-  static *decodeSteps(parts: readonly Buffer[]): Steps<TextIndex> {
-    const reader = new PartsReader(parts);
+  static *decodeSteps(parts: Buffer[]): Steps<TextIndex> {
+    const reader = PartsReader.draining(parts);
     const what = 'TextIndex.decode: the stored index';
     const take = (n: number) => reader.take(n * 4, what);
     /** A few words read out at once (the counts, and the texts' ends, used only here). */
@@ -365,7 +367,7 @@ export class TextIndex {
     const ends = read(documents);
     const kept = [take(positions)];
     for (let k = 0; k < segmentCount; k++) kept.push(take(BUCKETS + 1), take(wordsOf(lengths[k])));
-    const own = yield* joinSteps(kept.flat());
+    const own = yield* drainSteps(kept.splice(0).flat());
     let word = 0;
     const ints = (n: number) => {
       const a = new Int32Array(own.buffer, own.byteOffset + word * 4, n);

@@ -25,8 +25,9 @@ export type SnapshotBytesField = { [K in keyof StoredSnapshot]: StoredSnapshot[K
 /**
  * A stored snapshot as the store reads it back: each bytes field in the parts it was stored in, in
  * order (joining them would copy about 100 MB at 100k reviews for nothing: a loader reads across them).
+ * The arrays are the caller's: a loader may empty them as it reads, so read parts can be collected.
  */
-export type StoredSnapshotParts = Omit<StoredSnapshot, SnapshotBytesField> & Record<SnapshotBytesField, readonly Buffer[]>;
+export type StoredSnapshotParts = Omit<StoredSnapshot, SnapshotBytesField> & Record<SnapshotBytesField, Buffer[]>;
 
 /** The bytes fields, in the schema's order: read from the schema, so a new one cannot be missed. */
 export const SNAPSHOT_BYTES_FIELDS = Object.entries(StoredSnapshotSchema.shape)

@@ -59,8 +59,8 @@ const deleteParts = (q: Queryable, key: SnapshotKey) => q.deleteFrom('catalog_sn
 export interface SnapshotReading {
   /** Awaited after each part: a caller that serves requests lets them run (SQLite reads block the thread). */
   pause?: () => Promise<void>;
-  /** Each bytes field once all its parts are read, before the next field is: a loader can start on it. */
-  onField?: (name: SnapshotBytesField, parts: readonly Buffer[]) => void;
+  /** Each bytes field once all its parts are read, before the next field is: a loader can start on it (and take them over). */
+  onField?: (name: SnapshotBytesField, parts: Buffer[]) => void;
 }
 
 /**
@@ -94,7 +94,7 @@ export async function newestSnapshot(
     .where((eb) => eb.and(key))
     .groupBy('name')
     .execute();
-  const bytes = {} as Record<SnapshotBytesField, readonly Buffer[]>;
+  const bytes = {} as Record<SnapshotBytesField, Buffer[]>;
   for (const name of SNAPSHOT_BYTES_FIELDS) {
     const size = sizes.find((s) => s.name === name);
     if (!size) throw new Error(`the stored snapshot of revision ${key.revision} has no ${name}`);

@@ -1,5 +1,6 @@
 export {
   type Allocate,
+  drainSteps,
   everyPosition,
   type GrowableMemory,
   growablePrivate,

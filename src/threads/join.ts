@@ -66,12 +66,29 @@ export function* everyPosition(n: number): Steps<Int32Array> {
 }
 
 /** `parts` joined into one buffer made by `allocate`, as steps that pause every TOUCH_STEP bytes. */
-export function* joinSteps(parts: readonly Uint8Array[], allocate: (n: number) => Buffer = allocUnsafeSlow): Steps<Buffer> {
+export function joinSteps(parts: readonly Uint8Array[], allocate: (n: number) => Buffer = allocUnsafeSlow): Steps<Buffer> {
+  return copySteps(parts, allocate, null);
+}
+
+/**
+ * joinSteps for parts handed over: each entry of `parts` is emptied once copied, so the memory it views
+ * can be collected while the rest is copied instead of after (what a loaded snapshot keeps at 1M reviews
+ * is copied out of 470 MB of stored parts).
+ */
+export function drainSteps(parts: Uint8Array[], allocate: (n: number) => Buffer = allocUnsafeSlow): Steps<Buffer> {
+  return copySteps(parts, allocate, parts);
+}
+
+const EMPTY = new Uint8Array(0);
+
+function* copySteps(parts: readonly Uint8Array[], allocate: (n: number) => Buffer, drained: Uint8Array[] | null): Steps<Buffer> {
   let total = 0;
   for (const p of parts) total += p.length;
   const out = allocate(total);
   let at = 0;
-  for (const p of parts) {
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i];
+    if (drained) drained[i] = EMPTY;
     for (let from = 0; from < p.length; from += TOUCH_STEP) {
       const piece = p.subarray(from, Math.min(p.length, from + TOUCH_STEP));
       out.set(piece, at);

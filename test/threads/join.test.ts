@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Representation } from '../../src/catalog/index.js';
-import { everyPosition, joinSteps, TOUCH_STEP, zeroedSteps } from '../../src/threads/index.js';
+import { drainSteps, everyPosition, joinSteps, TOUCH_STEP, zeroedSteps } from '../../src/threads/index.js';
 
 test('joinSteps joins parts byte for byte, pausing once per TOUCH_STEP bytes of each part', () => {
   const parts = [randomBytes(3), randomBytes(TOUCH_STEP * 2 + 5), Buffer.alloc(0), randomBytes(TOUCH_STEP)];
@@ -57,4 +57,23 @@ test('everyPosition counts 0 … n − 1, pausing once per TOUCH_STEP bytes writ
   assert.equal(pauses, 2);
   assert.deepEqual([r.value.length, r.value[0], r.value[n - 1]], [n, 0, n - 1]);
   assert.ok(r.value.every((v, i) => v === i));
+});
+
+test('drainSteps joins parts handed over, emptying each entry as it copies it', () => {
+  const parts = [randomBytes(3), randomBytes(TOUCH_STEP + 5), randomBytes(7)];
+  const whole = Buffer.concat(parts);
+  const steps = drainSteps(parts);
+  // The first step copies the first part: it is let go, the others are still there.
+  steps.next();
+  assert.deepEqual(
+    parts.map((p) => p.length),
+    [0, TOUCH_STEP + 5, 7],
+  );
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  assert.deepEqual(r.value, whole);
+  assert.deepEqual(
+    parts.map((p) => p.length),
+    [0, 0, 0],
+  );
 });
