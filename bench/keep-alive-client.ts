@@ -15,6 +15,8 @@ export class KeepAliveClient {
   private bodyLeft = 0;
   private status = 0;
   private waiting: { resolve: (status: number) => void; reject: (err: Error) => void } | null = null;
+  /** Why the connection ended (the server closed it, or it failed): later requests fail at once with it. */
+  private ended: Error | null = null;
 
   private constructor(
     private readonly socket: Socket,
@@ -22,7 +24,7 @@ export class KeepAliveClient {
   ) {
     socket.on('data', (chunk: Buffer) => this.read(chunk));
     socket.on('error', (err) => this.fail(err));
-    socket.on('close', () => this.fail(new Error('the server closed the connection')));
+    socket.on('close', () => this.fail(new Error('the connection closed')));
   }
 
   static async open(url: string): Promise<KeepAliveClient> {
@@ -36,9 +38,10 @@ export class KeepAliveClient {
   /** GET `path`; resolves with the status once the whole body has arrived. */
   get(path: string): Promise<number> {
     if (this.waiting) throw new Error('one request at a time');
+    if (this.ended) return Promise.reject(this.ended);
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject };
-      this.socket.write(`GET ${path} HTTP/1.1\r\nhost: ${this.host}\r\n\r\n`);
+      this.socket.write(`GET ${path} HTTP/1.1\r\nhost: ${this.host}\r\n\r\n`, (err) => err && this.fail(err));
     });
   }
 
@@ -57,12 +60,13 @@ export class KeepAliveClient {
       this.head = null;
       const lines = head.toString('latin1', 0, end).split('\r\n');
       this.status = Number(lines[0].split(' ')[1]);
-      const length = lines.find((l) => /^content-length:/i.test(l));
-      if (!length) {
-        this.fail(new Error(`a response without Content-Length (${lines[0]})`));
+      const header = lines.find((l) => /^content-length:/i.test(l));
+      const length = header === undefined ? Number.NaN : Number(header.slice(header.indexOf(':') + 1));
+      if (!Number.isSafeInteger(length) || length < 0) {
+        this.fail(new Error(`a response without one Content-Length (${lines[0]})`));
         return;
       }
-      this.bodyLeft = Number(length.slice(length.indexOf(':') + 1)) + end + HEAD_END.length;
+      this.bodyLeft = length + end + HEAD_END.length;
       chunk = head;
     }
     this.bodyLeft -= chunk.length;
@@ -76,7 +80,10 @@ export class KeepAliveClient {
     waiting?.resolve(this.status);
   }
 
+  /** Ends the connection (a response it cannot read leaves it out of step) and fails the request waiting. */
   private fail(err: Error): void {
+    this.ended ??= err;
+    this.socket.destroy();
     const waiting = this.waiting;
     this.waiting = null;
     waiting?.reject(err);

@@ -14,8 +14,8 @@ let gc: Gc | null | undefined;
 const REDUCES_MEMORY = Number(process.versions.v8.split('.')[0]) >= 12;
 
 /**
- * A full garbage collection now. Loading a stored revision leaves what it read and let go (the stored
- * value's parts, about 130 MB at 100k reviews), which V8 would return a second or two later; collected
+ * A full garbage collection now. Loading a stored revision leaves garbage (the stored value's parts it
+ * let go of and has not collected yet, what decoding made), which V8 would return a second or two later; collected
  * before the first revision is served, the process is ready at the memory it keeps. Node exposes `gc`
  * only under --expose-gc: the flag is set here, for a function taken from a new context. A Node where
  * that gives none collects when V8 decides, as before: false then.

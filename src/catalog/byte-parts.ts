@@ -1,4 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
+import { EMPTY_BYTES } from '../threads/index.js';
 
 /**
  * Reads a byte sequence kept in parts (a stored value read back a piece at a time) front to back,
@@ -8,7 +9,7 @@ export class PartsReader {
   #k = 0;
   #at = 0;
   #remaining: number;
-  #drained: Buffer[] | null = null;
+  #handedOver: Buffer[] | null = null;
   constructor(private readonly parts: readonly Buffer[]) {
     this.#remaining = parts.reduce((n, p) => n + p.length, 0);
   }
@@ -19,7 +20,7 @@ export class PartsReader {
    */
   static draining(parts: Buffer[]): PartsReader {
     const reader = new PartsReader(parts);
-    reader.#drained = parts;
+    reader.#handedOver = parts;
     return reader;
   }
 
@@ -39,7 +40,7 @@ export class PartsReader {
       n -= piece.length;
       this.#at += piece.length;
       if (this.#at === part.length) {
-        if (this.#drained) this.#drained[this.#k] = EMPTY;
+        if (this.#handedOver) this.#handedOver[this.#k] = EMPTY_BYTES;
         this.#k++;
         this.#at = 0;
       }
@@ -52,8 +53,6 @@ export class PartsReader {
     return joined(this.take(4, what)).readUInt32LE(0);
   }
 }
-
-const EMPTY = Buffer.alloc(0);
 
 /** Slices as one buffer: the slice itself when there is one (no copy). */
 export const joined = (slices: readonly Buffer[]): Buffer => (slices.length === 1 ? slices[0] : Buffer.concat(slices));

@@ -146,8 +146,8 @@ type Body = Extract<SnapshotBytesField, 'reviews' | 'insights'>;
  * inflating each body on the thread pool as soon as its parts are read, so that runs on another core
  * while the store reads the layout; `decode` then finishes. SnapshotFormatError when it is not of `format`.
  * Both take the parts they are given over and empty their arrays, so that what is read and no longer
- * needed can be collected during the load (at 1M reviews its peak RSS was 3.58–3.67 GB with every part
- * held to the end, 3.08–3.10 GB without).
+ * needed can be collected during the load (at 1M reviews the start's peak RSS was 3.49–3.61 GB with every
+ * part held to the end, 2.88–2.90 GB without, on Node 20).
  */
 export function snapshotLoader(format: string) {
   const inflating = new Map<Body, { gzip: Buffer; body: Promise<Buffer> }>();
@@ -172,7 +172,7 @@ export function snapshotLoader(format: string) {
       const [reviewsLayout, insightsLayout, held, indexParts] = sections(stored.layout.splice(0), 4);
       // Whatever is kept is copied out of the parts (the index its arrays, the layouts whole), each part
       // let go once read, so they (about 80 MB at 100k reviews) go during the load; in slices, like every
-      // fresh write. The small sections first: the index's last parts hold theirs.
+      // fresh write. The small sections first, so their parts can go before the index (the largest) is copied.
       const clock = new SliceClock();
       const layouts = {
         reviewsLayout: await runInSlices(drainSteps(reviewsLayout), clock),

@@ -1,6 +1,7 @@
 export {
   type Allocate,
   drainSteps,
+  EMPTY_BYTES,
   everyPosition,
   type GrowableMemory,
   growablePrivate,

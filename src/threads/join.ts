@@ -79,7 +79,8 @@ export function drainSteps(parts: Uint8Array[], allocate: (n: number) => Buffer 
   return copySteps(parts, allocate, parts);
 }
 
-const EMPTY = new Uint8Array(0);
+/** What a drained entry is left holding: no bytes, in its place (readers walk the array by position). */
+export const EMPTY_BYTES = Buffer.alloc(0);
 
 function* copySteps(parts: readonly Uint8Array[], allocate: (n: number) => Buffer, drained: Uint8Array[] | null): Steps<Buffer> {
   let total = 0;
@@ -88,7 +89,7 @@ function* copySteps(parts: readonly Uint8Array[], allocate: (n: number) => Buffe
   let at = 0;
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i];
-    if (drained) drained[i] = EMPTY;
+    if (drained) drained[i] = EMPTY_BYTES;
     for (let from = 0; from < p.length; from += TOUCH_STEP) {
       const piece = p.subarray(from, Math.min(p.length, from + TOUCH_STEP));
       out.set(piece, at);
