@@ -50,6 +50,8 @@ export class RevisionScheduler {
   private readonly closing = new Set<Promise<void>>();
   private checkedWritesAt = performance.now();
   private stopping = false;
+  /** The store's count of announced writes when last looked at (null: not yet). */
+  private writeNotices: number | null = null;
 
   constructor(
     private readonly store: Store,
@@ -85,8 +87,13 @@ export class RevisionScheduler {
   }
 
   private async load(): Promise<void> {
-    const latest = await this.store.latestRevision();
-    if (this.current && latest?.id === this.current.revision) return;
+    const [latest, notices] = await Promise.all([this.store.latestRevision(), this.store.writeNotices()]);
+    const announced = this.writeNotices !== null && notices > this.writeNotices;
+    this.writeNotices = notices;
+    if (this.current && latest?.id === this.current.revision) {
+      if (announced) await this.prepareForWrite();
+      return;
+    }
     const business = await this.store.getBusiness();
     // Storing a profile makes a revision, so a later check finds it.
     if (!business || !latest) {
@@ -293,6 +300,19 @@ export class RevisionScheduler {
       catalog,
       'a new corpus thread could not take over the built catalog; the next revision reads everything',
     );
+  }
+
+  /**
+   * A writer announced a write: a corpus thread that has exited (idle, or not started since a restart)
+   * is started now and takes the served revision over while the writer analyses, instead of after its
+   * commit (the take-over is most of the wait for a new revision: about 0.8 s at 100k reviews). If no
+   * revision comes, it exits when idle as any other.
+   */
+  private async prepareForWrite(): Promise<void> {
+    const held = this.state;
+    if (this.engine || !held || this.stopping) return;
+    this.opts.log.info({ revision: held.revision }, 'a write was announced: the corpus thread takes the revision over');
+    await this.renewCorpus(held.catalog, this.readImage(held.catalog, this.opts.publicBaseUrl()));
   }
 
   /** The corpus thread, started on first use, and again (fresh, holding nothing) after a failure. */

@@ -129,6 +129,9 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     const planned = planWrites(valid, await store.reviewCandidates(candidateKeys(valid, sync)), now);
     const targets = analysisTargets(planned);
     if (targets.length > 0) {
+      // Analysing takes a second or more (loading the engine): a server gets ready to build on its
+      // revision meanwhile, so the commit is served sooner.
+      await store.announceWrite();
       const out = await opts.analyze!.analyse(
         analysis.business,
         targets.map((t) => t.input),

@@ -237,6 +237,17 @@ export function migrations({ autoId, idRef, bytes }: ColumnTypes): Record<string
           .execute();
       },
     },
+    '0012_write_notices': {
+      async up(db: Kysely<any>) {
+        // One counter a writer bumps before the long part of its work (analysing what it will write).
+        await db.schema
+          .createTable('write_notices')
+          .addColumn('id', 'integer', (c) => c.primaryKey())
+          .addColumn('seq', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.insertInto('write_notices').values({ id: 1, seq: 0 }).execute();
+      },
+    },
   };
 }
 

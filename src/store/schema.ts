@@ -87,6 +87,13 @@ export interface Database {
   websub_deliveries: WebsubDeliveryTable;
   websub_topics: WebsubTopicTable;
   review_sources: ReviewSourceTable;
+  write_notices: WriteNoticeTable;
+}
+
+/** How many writes have been announced (store.announceWrite): one row. */
+export interface WriteNoticeTable {
+  id: number;
+  seq: number;
 }
 
 /** A connected review platform (see store/sources.ts). Times in epoch milliseconds. */

@@ -78,6 +78,12 @@ class Reads {
     return row ? BusinessSchema.parse(JSON.parse(row.profile)) : null;
   }
 
+  /** How many writes have been announced so far (Store.announceWrite): a count that only grows. */
+  async writeNotices(): Promise<number> {
+    const row = await this.q.selectFrom('write_notices').select('seq').where('id', '=', 1).executeTakeFirst();
+    return Number(row?.seq ?? 0);
+  }
+
   async latestRevision(): Promise<Revision | null> {
     const row = await this.q.selectFrom('revisions').select(['id', 'created_at']).orderBy('id', 'desc').limit(1).executeTakeFirst();
     return row ? { id: Number(row.id), created_at: row.created_at } : null;
@@ -259,6 +265,18 @@ export class Store extends Reads {
   async close(): Promise<void> {
     await this.#adapter.close();
     await this.#db.destroy();
+  }
+
+  /**
+   * Says a write is coming (an import about to analyse what it will write): a server watching the store
+   * gets ready to build on what it serves while the writer works (writeNotices).
+   */
+  async announceWrite(): Promise<void> {
+    await this.#db
+      .updateTable('write_notices')
+      .set((eb) => ({ seq: eb('seq', '+', 1) }))
+      .where('id', '=', 1)
+      .execute();
   }
 
   /** Stores the profile; a changed profile is a new data revision. Returns that revision, or null if unchanged. */

@@ -331,3 +331,29 @@ test('a server started from its stored revision starts its corpus thread with th
   assert.equal(scratch.revision, revision);
   assert.deepEqual(served, scratch.served, 'the same bytes and ETags as a full build');
 });
+
+test('a write announced to a server started from its stored revision has a corpus thread take that revision over before the write commits; the revision it then builds is an update', {
+  timeout: 120_000,
+}, async () => {
+  const db = copySeed('announced');
+  const server = await serve(db, { REVIEWCAST_CORPUS_IDLE: '1h' });
+  try {
+    assert.equal(loadedLine(server).from, 'snapshot');
+    const store = await Store.open(db);
+    try {
+      await store.announceWrite();
+    } finally {
+      await store.close();
+    }
+    const announced = await logged(server, (l) => l.msg === 'a write was announced: the corpus thread takes the revision over');
+    assert.equal(announced.revision, seeded);
+    assert.equal((await logged(server, tookOver(seeded))).from, 'image', 'taken over from the stored corpus image, with no revision yet');
+    const revision = await importRevision(db, 'announced-1');
+    const loaded = await logged(server, (l) => l.msg === 'catalog revision loaded' && l.revision === revision);
+    assert.equal(loaded.from, 'update', 'built on the revision the thread took over');
+    const takeOvers = logLines(server.output()).filter((l) => l.msg === 'corpus thread took the revision over');
+    assert.equal(takeOvers.length, 1, 'the write found the thread ready: no second take-over');
+  } finally {
+    await server.stop();
+  }
+});

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Kysely } from 'kysely';
-import { analyzePending } from '../../src/catalog/index.js';
+import { analyseReviews, analyzePending } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { ImportRecordInput } from '../../src/domain/index.js';
 import { importRows } from '../../src/ingest/index.js';
@@ -197,4 +197,32 @@ test('the analysis after an import covers exactly the rows that import wrote', a
   assert.ok(unanalysedElsewhere >= 5, 'the earlier import is unanalysed too');
   assert.equal((await analyzePending(store, engine, { revision: written.revision!.id })).analysed, 3);
   assert.equal((await analyzePending(store, engine, { revision: written.revision!.id })).analysed, 0, 'and once is enough');
+});
+
+test('an import announces its write before analysing what it will write, and only when it has something to analyse', async () => {
+  const analyze = analyseReviews(engine);
+  const r = {
+    source: 'google',
+    source_review_id: 'notice',
+    author: 'Noor',
+    rating: 4,
+    date: '2025-03-01',
+    text: 'The plumber came on time.',
+  };
+  const before = await store.writeNotices();
+  let noticesWhileAnalysing = -1;
+  const watched = {
+    ...analyze,
+    analyse: async (...args: Parameters<typeof analyze.analyse>) => {
+      noticesWhileAnalysing = await store.writeNotices();
+      return analyze.analyse(...args);
+    },
+  };
+  assert.equal((await importRows(store, rows([r]), [], { analyze: watched })).added, 1);
+  assert.equal(noticesWhileAnalysing, before + 1, 'announced before the analysis began');
+  assert.equal(await store.writeNotices(), before + 1);
+  // The same row again: nothing to analyse or write, nothing announced; nor without analysis (no wait to cover).
+  assert.equal((await importRows(store, rows([r]), [], { analyze })).unchanged, 1);
+  assert.equal((await importRows(store, rows([{ ...r, source_review_id: 'notice-2' }]), [])).added, 1);
+  assert.equal(await store.writeNotices(), before + 1);
 });
