@@ -51,7 +51,7 @@ export class RevisionScheduler {
   private checkedWritesAt = performance.now();
   private stopping = false;
   /** The store's count of announced writes when last looked at (null: not yet). */
-  private writeNotices: number | null = null;
+  private noticesSeen: number | null = null;
 
   constructor(
     private readonly store: Store,
@@ -88,8 +88,8 @@ export class RevisionScheduler {
 
   private async load(): Promise<void> {
     const [latest, notices] = await Promise.all([this.store.latestRevision(), this.store.writeNotices()]);
-    const announced = this.writeNotices !== null && notices > this.writeNotices;
-    this.writeNotices = notices;
+    const announced = this.noticesSeen !== null && notices > this.noticesSeen;
+    this.noticesSeen = notices;
     if (this.current && latest?.id === this.current.revision) {
       if (announced) await this.prepareForWrite();
       return;
@@ -149,7 +149,7 @@ export class RevisionScheduler {
       this.state = null;
       // The corpus thread was released while idle: a new one takes the held revision over first (its
       // messages are handled in order, so before this build's).
-      if (canUpdate && held && !this.engine) await this.renewCorpus(held.catalog, this.readImage(held.catalog, deps.publicBaseUrl));
+      if (canUpdate && held && !this.engine) await this.takeOver(held.catalog);
       const built = await buildNextRevision(held, deps);
       ({ catalog, from, analysed } = built);
       this.state = built.held;
@@ -198,7 +198,8 @@ export class RevisionScheduler {
         this.opts.log.info({ revision: catalog.revision, from, ms }, 'corpus thread took the revision over');
       },
       (err) => {
-        this.opts.log.warn({ err, revision: catalog.revision }, failure);
+        // A stop closes the thread under a take-over (a write announced just before it): no failure then.
+        if (!this.stopping) this.opts.log.warn({ err, revision: catalog.revision }, failure);
         if (this.state?.catalog === catalog) this.state = null;
       },
     );
@@ -206,7 +207,7 @@ export class RevisionScheduler {
     void seeding.finally(() => {
       if (this.seeding !== seeding) return;
       this.seeding = null;
-      this.releaseCorpusLater();
+      if (!this.stopping) this.releaseCorpusLater();
     });
   }
 
@@ -281,8 +282,8 @@ export class RevisionScheduler {
   }
 
   /**
-   * A fresh corpus thread that takes the revision over: after the idle one was released, or after a full
-   * build (whose thread's heap stays at its peak, every stored analysis read, parsed and rendered:
+   * A fresh corpus thread that takes the revision over: after the idle one was released (or none was
+   * started since a restart), when a write is announced or its revision comes, or after a full build (whose thread's heap stays at its peak, every stored analysis read, parsed and rendered:
    * hundreds of MB at 100k that V8 keeps; the old one exits, returning that memory). It reads the rows
    * from `image` when there is one (the thread starts while it is read), else parses the catalog's
    * bodies (shared memory, not copied). Resolves once the take-over is sent, so the next build is queued
@@ -298,7 +299,7 @@ export class RevisionScheduler {
     this.seedingUntil(
       fresh.seed(catalog.revision, catalog.seedBodies(), bytes),
       catalog,
-      'a new corpus thread could not take over the built catalog; the next revision reads everything',
+      'a new corpus thread could not take over the catalog; the next revision reads everything',
     );
   }
 
@@ -310,9 +311,19 @@ export class RevisionScheduler {
    */
   private async prepareForWrite(): Promise<void> {
     const held = this.state;
-    if (this.engine || !held || this.stopping) return;
+    if (!held || this.stopping) return;
+    // A thread kept: its idle wait starts again, so it is not released while the writer works.
+    if (this.engine) {
+      this.releaseCorpusLater();
+      return;
+    }
     this.opts.log.info({ revision: held.revision }, 'a write was announced: the corpus thread takes the revision over');
-    await this.renewCorpus(held.catalog, this.readImage(held.catalog, this.opts.publicBaseUrl()));
+    await this.takeOver(held.catalog);
+  }
+
+  /** A new corpus thread takes the served `catalog` over, from its stored corpus image if there is one. */
+  private takeOver(catalog: Catalog): Promise<void> {
+    return this.renewCorpus(catalog, this.readImage(catalog, this.opts.publicBaseUrl()));
   }
 
   /** The corpus thread, started on first use, and again (fresh, holding nothing) after a failure. */

@@ -125,13 +125,15 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
   // a review and its analysis commit together (a killed import leaves neither). A row that turns out
   // different inside the transaction (another import in between) is analysed there.
   const prepared = new Map<string, { version: string; analysis: string }>();
+  let notice: Promise<void> | null = null;
   if (analysis) {
     const planned = planWrites(valid, await store.reviewCandidates(candidateKeys(valid, sync)), now);
     const targets = analysisTargets(planned);
     if (targets.length > 0) {
       // Analysing takes a second or more (loading the engine): a server gets ready to build on its
-      // revision meanwhile, so the commit is served sooner.
-      await store.announceWrite();
+      // revision meanwhile, so the commit is served sooner. A hint: written beside the analysis, and an
+      // announcement that cannot be written (a busy or read-only table) costs only that.
+      notice = store.announceWrite().catch(() => {});
       const out = await opts.analyze!.analyse(
         analysis.business,
         targets.map((t) => t.input),
@@ -141,6 +143,8 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
     }
   }
 
+  // Done before the write, which takes the same lock.
+  await notice;
   await store.writeRevision(async (w) => {
     const existing = await w.candidates(candidateKeys(valid, sync));
     const planned = planWrites(valid, existing, now);

@@ -239,13 +239,13 @@ export function migrations({ autoId, idRef, bytes }: ColumnTypes): Record<string
     },
     '0012_write_notices': {
       async up(db: Kysely<any>) {
-        // One counter a writer bumps before the long part of its work (analysing what it will write).
+        // One counter a writer bumps before the long part of its work (analysing what it will write). Its
+        // row is made by the first announcement (an upsert): one statement here, safe to be killed in.
         await db.schema
           .createTable('write_notices')
           .addColumn('id', 'integer', (c) => c.primaryKey())
           .addColumn('seq', 'bigint', (c) => c.notNull())
           .execute();
-        await db.insertInto('write_notices').values({ id: 1, seq: 0 }).execute();
       },
     },
   };

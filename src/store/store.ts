@@ -273,9 +273,9 @@ export class Store extends Reads {
    */
   async announceWrite(): Promise<void> {
     await this.#db
-      .updateTable('write_notices')
-      .set((eb) => ({ seq: eb('seq', '+', 1) }))
-      .where('id', '=', 1)
+      .insertInto('write_notices')
+      .values({ id: 1, seq: 1 })
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ seq: eb(eb.ref('write_notices.seq'), '+', 1) })))
       .execute();
   }
 

@@ -46,6 +46,14 @@ function repositorySuite(
       assert.equal(await store.reviewCount(), 0);
     });
 
+    test('announced writes are counted, from none', async () => {
+      assert.equal(await store.writeNotices(), 0);
+      await store.announceWrite();
+      await store.announceWrite();
+      assert.equal(await store.writeNotices(), 2);
+      assert.equal(await store.latestRevision(), null, 'an announcement is not a revision');
+    });
+
     test('the business profile round-trips; an unchanged profile makes no revision', async () => {
       const rev = await store.setBusiness(demoBusiness(), NOW);
       assert.equal(rev?.id, 1);
