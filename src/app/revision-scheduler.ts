@@ -283,8 +283,9 @@ export class RevisionScheduler {
 
   /**
    * A fresh corpus thread that takes the revision over: after the idle one was released (or none was
-   * started since a restart), when a write is announced or its revision comes, or after a full build (whose thread's heap stays at its peak, every stored analysis read, parsed and rendered:
-   * hundreds of MB at 100k that V8 keeps; the old one exits, returning that memory). It reads the rows
+   * started since a restart), when a write is announced or its revision comes; or after a full build
+   * (whose thread's heap stays at its peak, every stored analysis read, parsed and rendered: hundreds of
+   * MB at 100k that V8 keeps; the old one exits, returning that memory). It reads the rows
    * from `image` when there is one (the thread starts while it is read), else parses the catalog's
    * bodies (shared memory, not copied). Resolves once the take-over is sent, so the next build is queued
    * behind it; if it fails, that build reads everything.
