@@ -87,7 +87,7 @@ export class RevisionScheduler {
   }
 
   private async load(): Promise<void> {
-    const [latest, notices] = await Promise.all([this.store.latestRevision(), this.store.writeNotices()]);
+    const { latest, notices } = await this.store.watched();
     const announced = this.noticesSeen !== null && notices > this.noticesSeen;
     this.noticesSeen = notices;
     if (this.current && latest?.id === this.current.revision) {

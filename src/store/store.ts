@@ -78,10 +78,20 @@ class Reads {
     return row ? BusinessSchema.parse(JSON.parse(row.profile)) : null;
   }
 
-  /** How many writes have been announced so far (Store.announceWrite): a count that only grows. */
-  async writeNotices(): Promise<number> {
-    const row = await this.q.selectFrom('write_notices').select('seq').where('id', '=', 1).executeTakeFirst();
-    return Number(row?.seq ?? 0);
+  /**
+   * What a server watching the store checks each time, in one read: the newest revision, and how many
+   * writes have been announced so far (Store.announceWrite: a count that only grows).
+   */
+  async watched(): Promise<{ latest: Revision | null; notices: number }> {
+    const row = await this.q
+      .selectNoFrom((eb) => [
+        eb.selectFrom('revisions').select('id').orderBy('id', 'desc').limit(1).as('id'),
+        eb.selectFrom('revisions').select('created_at').orderBy('id', 'desc').limit(1).as('created_at'),
+        eb.selectFrom('write_notices').select('seq').where('id', '=', 1).as('notices'),
+      ])
+      .executeTakeFirstOrThrow();
+    const latest = row.id === null ? null : { id: Number(row.id), created_at: row.created_at as string };
+    return { latest, notices: Number(row.notices ?? 0) };
   }
 
   async latestRevision(): Promise<Revision | null> {
@@ -269,7 +279,7 @@ export class Store extends Reads {
 
   /**
    * Says a write is coming (an import about to analyse what it will write): a server watching the store
-   * gets ready to build on what it serves while the writer works (writeNotices).
+   * gets ready to build on what it serves while the writer works (watched).
    */
   async announceWrite(): Promise<void> {
     await this.#db

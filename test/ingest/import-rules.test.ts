@@ -209,11 +209,11 @@ test('an import announces its write when it has something to analyse, and only t
     date: '2025-03-01',
     text: 'The plumber came on time.',
   };
-  const noticesBefore = await store.writeNotices();
+  const noticesBefore = (await store.watched()).notices;
   assert.equal((await importRows(store, rows([r]), [], { analyze })).added, 1);
-  assert.equal(await store.writeNotices(), noticesBefore + 1);
+  assert.equal((await store.watched()).notices, noticesBefore + 1);
   // The same row again: nothing to analyse or write, nothing announced; nor without analysis (the write follows at once).
   assert.equal((await importRows(store, rows([r]), [], { analyze })).unchanged, 1);
   assert.equal((await importRows(store, rows([{ ...r, source_review_id: 'notice-2' }]), [])).added, 1);
-  assert.equal(await store.writeNotices(), noticesBefore + 1);
+  assert.equal((await store.watched()).notices, noticesBefore + 1);
 });

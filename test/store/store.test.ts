@@ -46,12 +46,15 @@ function repositorySuite(
       assert.equal(await store.reviewCount(), 0);
     });
 
-    test('announced writes are counted, from none', async () => {
-      assert.equal(await store.writeNotices(), 0);
+    test('announced writes are counted, from none, and read with the newest revision', async () => {
+      assert.equal((await store.watched()).notices, 0);
       await store.announceWrite();
       await store.announceWrite();
-      assert.equal(await store.writeNotices(), 2);
+      assert.equal((await store.watched()).notices, 2);
       assert.equal(await store.latestRevision(), null, 'an announcement is not a revision');
+      assert.equal((await store.watched()).latest, null);
+      await store.setBusiness(demoBusiness(), NOW);
+      assert.deepEqual(await store.watched(), { latest: await store.latestRevision(), notices: 2 }, 'one read of both');
     });
 
     test('the business profile round-trips; an unchanged profile makes no revision', async () => {
