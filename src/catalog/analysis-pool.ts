@@ -23,7 +23,12 @@ export class AnalysisPool {
   private nextId = 0;
   private failed: Error | null = null;
 
-  constructor(engine: Engine, options: AnalyzerOptions, size = Math.max(1, availableParallelism())) {
+  /**
+   * `reviews`: how many the pool is for, so it starts no more threads than it has batches (each loads
+   * the engine, about a second of CPU: a one-review import then leaves the other core to a server).
+   */
+  constructor(engine: Engine, options: AnalyzerOptions, reviews: number) {
+    const size = Math.max(1, Math.min(availableParallelism(), Math.ceil(reviews / BATCH)));
     this.workers = Array.from({ length: size }, () => {
       const w = startWorker('analysis-thread', import.meta.url, { engine: engine.module, options });
       w.on('message', (m: { id: number; analyses?: string[]; error?: string }) => {

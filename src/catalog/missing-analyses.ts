@@ -14,7 +14,7 @@ export const analyseReviews = (engine: Engine) => ({
     reviews: readonly Pick<StoredReview, 'id' | 'rating' | 'text' | 'title' | 'language'>[],
     onProgress?: (done: number, total: number) => void,
   ): Promise<string[]> {
-    const pool = new AnalysisPool(engine, analyzerOptions(business));
+    const pool = new AnalysisPool(engine, analyzerOptions(business), reviews.length);
     try {
       return await pool.analyze(
         reviews.map((r) => ({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language })),
@@ -48,7 +48,7 @@ export async function analyzePending(
   const ctx: AnalysisContext = { engine: engine.version, business };
   const pending = await store.pendingAnalyses(ctx, { revision: opts.revision });
   if (pending.length === 0) return { analysed: 0 };
-  const pool = new AnalysisPool(engine, analyzerOptions(business));
+  const pool = new AnalysisPool(engine, analyzerOptions(business), pending.length);
   try {
     for (let i = 0; i < pending.length; i += BATCH) {
       const batch = pending.slice(i, i + BATCH);
