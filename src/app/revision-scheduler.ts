@@ -20,6 +20,8 @@ import { StoreWriter } from './store-writer.js';
 
 /** How often the server's own writes (sessions, hub state, limits) are copied back from SQLite's log. */
 const CHECKPOINT_EVERY_MS = 30_000;
+/** The pause before a check owed to a hint that came during the previous one (a burst of writes checks every this often). */
+const WAKE_GAP_MS = 10;
 
 export type RevisionListener = (catalog: Catalog) => void | Promise<void>;
 
@@ -50,6 +52,13 @@ export class RevisionScheduler {
   private readonly closing = new Set<Promise<void>>();
   private checkedWritesAt = performance.now();
   private stopping = false;
+  /** Checks are scheduled (until stop). */
+  private polling = false;
+  /** A check is running; `woken`: a hint came meanwhile. */
+  private checking = false;
+  private woken = false;
+  /** The scheduled check was brought forward by a hint. */
+  private wokenTimer = false;
   /** The store's count of announced writes when last looked at (null: not yet). */
   private noticesSeen: number | null = null;
 
@@ -413,25 +422,51 @@ export class RevisionScheduler {
     }
   }
 
-  /** Follow new revisions: PostgreSQL LISTEN/NOTIFY when available, and periodic checks as the fallback. */
+  /**
+   * Follow new revisions: periodic checks, run at once when the store hints at a change (PostgreSQL's
+   * LISTEN/NOTIFY, SQLite's log written).
+   */
   startWatching(): void {
     this.listener = this.store.listenForRevisions(
-      () => void this.refresh().catch((err) => this.opts.log.warn({ err }, 'revision refresh failed')),
-      (err) => this.opts.log.warn({ err: err.message }, 'revision listener disconnected; retrying (polling continues)'),
+      () => this.wake(),
+      (err) => this.opts.log.warn({ err: err.message }, 'revision listener failed (polling continues)'),
     );
-    this.startPolling();
+    this.polling = true;
+    this.timer = setTimeout(this.tick, this.opts.pollMs).unref();
   }
 
-  private startPolling(): void {
-    const tick = () => {
-      this.refresh()
-        .catch((err) => this.opts.log.warn({ err }, 'revision check failed'))
-        .finally(() => {
-          this.checkpointOwnWrites();
-          if (this.timer) this.timer = setTimeout(tick, this.opts.pollMs).unref();
-        });
-    };
-    this.timer = setTimeout(tick, this.opts.pollMs).unref();
+  private readonly tick = () => {
+    this.timer = null;
+    this.wokenTimer = false;
+    this.checking = true;
+    this.woken = false;
+    this.refresh()
+      .catch((err) => this.opts.log.warn({ err }, 'revision check failed'))
+      .finally(() => {
+        this.checking = false;
+        this.checkpointOwnWrites();
+        if (!this.polling) return;
+        // A hint during the check may be of a commit the check read before: one more check, soon.
+        this.timer = setTimeout(this.tick, this.woken ? WAKE_GAP_MS : this.opts.pollMs).unref();
+        this.wokenTimer = this.woken;
+      });
+  };
+
+  /**
+   * A hint that the store changed: the next check runs now instead of at the poll. However many hints
+   * come (SQLite's log is written many times by one large write), one check runs at a time, at most one
+   * follows it, and a check already brought forward is not put back.
+   */
+  private wake(): void {
+    if (!this.polling) return;
+    if (this.checking) {
+      this.woken = true;
+      return;
+    }
+    if (this.wokenTimer) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(this.tick, 0).unref();
+    this.wokenTimer = true;
   }
 
   /**
@@ -455,6 +490,7 @@ export class RevisionScheduler {
   }
 
   async stop(): Promise<void> {
+    this.polling = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.corpusIdle) clearTimeout(this.corpusIdle);

@@ -30,7 +30,10 @@ export interface DialectAdapter {
   advisoryLock(trx: Queryable, name: string): Promise<void>;
   /** Delivered to listeners at commit (nothing where no other process can listen). */
   notify(trx: Queryable, channel: string, payload: string): Promise<void>;
-  /** Calls `onNotify` on each notification of `channel`; null where the engine has none (callers poll). */
+  /**
+   * Calls `onNotify` on each notification of `channel`, or on anything that may be one (SQLite: each
+   * write to its log); null where the engine has neither (callers poll, as they do anyway).
+   */
   listen(channel: string, onNotify: () => void, onError: (err: Error) => void): Listener | null;
   /** Rows claimed by one worker are skipped by the others (FOR UPDATE SKIP LOCKED where replicas exist). */
   lockForClaim<Q extends SelectQueryBuilder<Database, any, any>>(q: Q, table?: string): Q;

@@ -287,6 +287,8 @@ export class Store extends Reads {
       .values({ id: 1, seq: 1 })
       .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ seq: eb(eb.ref('write_notices.seq'), '+', 1) })))
       .execute();
+    // Servers listening look at once (SQLite's watchers saw the write itself).
+    await this.#adapter.notify(this.#db, REVISION_CHANNEL, 'write');
   }
 
   /** Stores the profile; a changed profile is a new data revision. Returns that revision, or null if unchanged. */
@@ -332,7 +334,10 @@ export class Store extends Reads {
     return { id: Number(id), created_at: now };
   }
 
-  /** Calls `onRevision` when another process commits a revision (where the engine can notify; null otherwise: poll). */
+  /**
+   * Calls `onRevision` when another process may have committed a revision or announced a write
+   * (PostgreSQL: a revision's notification; SQLite: any write to the file's log), or null: poll.
+   */
   listenForRevisions(onRevision: () => void, onError: (err: Error) => void): Listener | null {
     return this.#adapter.listen(REVISION_CHANNEL, onRevision, onError);
   }

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { RunningServer } from '../../src/app/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { CLI, collect, rawDb, startTestServer, tempDir } from '../helpers/index.js';
+import { CLI, collect, rawDb, startTestServer, tempDir, waitFor } from '../helpers/index.js';
 
 const run = promisify(execFile);
 let server: RunningServer | undefined;
@@ -37,6 +37,33 @@ test('a running server serves an import made by the CLI in another process withi
   assert.deepEqual(doc.reviews[0].services, ['water-heater']);
   const insights = await (await fetch(`${server.url}/insights.json`)).json();
   assert.equal(insights.review_count, before.reviews.length + 1, 'insights recomputed for the new revision');
+});
+
+test('a server on SQLite checks at once when another process writes, not at its next poll', async () => {
+  const dir = tempDir();
+  const db = join(dir, 'watched.db');
+  // The longest poll there is: a revision served well before it was seen through the file's log.
+  const watching = await startTestServer({ DATABASE_URL: db, REVIEWCAST_POLL_MS: 60_000 });
+  try {
+    const before = await (await fetch(`${watching.url}/reviews.json`)).json();
+    const file = join(dir, 'new.ndjson');
+    writeFileSync(
+      file,
+      `${JSON.stringify({ source: 'direct', author: 'Watched Customer', rating: 4, date: '2026-11-21', text: 'Came back the next morning to finish the job.' })}\n`,
+    );
+    await run(process.execPath, [CLI, 'import', file, '--database-url', db]);
+    const served = await waitFor(
+      async () => {
+        const doc = await (await fetch(`${watching.url}/reviews.json`)).json();
+        return doc.revision > before.revision && doc;
+      },
+      'the import served before the next poll (60 s)',
+      30_000,
+    );
+    assert.equal(served.reviews[0].author, 'Watched Customer');
+  } finally {
+    await watching.close();
+  }
 });
 
 test('SIGTERM lets an in-flight request finish, then exits 0', async () => {

@@ -6,7 +6,7 @@ import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
 import { type ImportRecordInput, type StoredAnalysis, type StoredReview, StoredReviewSchema } from '../../src/domain/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { collect, freshPgDatabase, PG_SKIP, rawDb, tempDir } from '../helpers/index.js';
+import { collect, freshPgDatabase, PG_SKIP, rawDb, tempDir, waitFor } from '../helpers/index.js';
 
 const rows = (records: ImportRecordInput[]) => records.map((value, index) => ({ index, value }));
 const NOW = '2026-11-01T10:00:00.000Z';
@@ -22,6 +22,7 @@ function repositorySuite(
     let store: Store;
     let cleanup: () => Promise<void>;
     let raw: Kysely<any>;
+    let url: string;
     const demo = generateDemoReviews({ reviews: 60 });
     /** The demo profile (revision 1) and 60 demo reviews imported at NOW (revision 2). */
     const seed = async () => {
@@ -30,7 +31,6 @@ function repositorySuite(
     };
     // A fresh database per test: each test seeds what it needs and depends on no other.
     beforeEach(async () => {
-      let url: string;
       ({ store, url, cleanup } = await open());
       raw = rawDb(url);
     });
@@ -55,6 +55,31 @@ function repositorySuite(
       assert.equal((await store.watched()).latest, null);
       await store.setBusiness(demoBusiness(), NOW);
       assert.deepEqual(await store.watched(), { latest: await store.latestRevision(), notices: 2 }, 'one read of both');
+    });
+
+    test('another connection listening hears an announced write and a revision', async () => {
+      const other = await Store.open(url);
+      let heard = 0;
+      const failures: Error[] = [];
+      const listener = other.listenForRevisions(
+        () => heard++,
+        (err) => failures.push(err),
+      );
+      try {
+        assert.ok(listener, 'a server need not wait for its next poll on either engine');
+        // PostgreSQL's listener looks once as it starts listening (what was missed meanwhile): wait for that.
+        if (engine === 'postgres') await waitFor(() => heard > 0, 'the listener connected');
+        const before = heard;
+        await store.announceWrite();
+        await waitFor(() => heard > before, 'the announcement heard');
+        const announced = heard;
+        await store.setBusiness(demoBusiness(), NOW);
+        await waitFor(() => heard > announced, 'the revision heard');
+        assert.deepEqual(failures, []);
+      } finally {
+        await listener?.stop();
+        await other.close();
+      }
     });
 
     test('the business profile round-trips; an unchanged profile makes no revision', async () => {

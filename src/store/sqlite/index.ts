@@ -5,6 +5,7 @@ import { CompiledQuery, type DatabaseConnection, Kysely, SqliteDialect, type Sql
 import { StoreBusyError } from '../../domain/index.js';
 import type { Connected, ConnectOptions, DialectAdapter } from '../dialect.js';
 import type { Database } from '../schema.js';
+import { watchLog } from './log-watch.js';
 
 /**
  * SQLite: one process and one writer. Reads of a consistent moment run on a second, read-only
@@ -39,7 +40,8 @@ export function connectSqlite(url: string, opts: ConnectOptions = {}): Connected
     // Every transaction of this connection already holds the file's write lock (see WritingSqliteDialect).
     advisoryLock: async () => {},
     notify: async () => {},
-    listen: () => null,
+    // Not a notification of a channel: every write to the file's log, a hint to check (see watchLog).
+    listen: (_channel, onNotify, onError) => watchLog(file, onNotify, onError),
     lockForClaim: (q) => q,
     lockRow: (q) => q,
     async checkpoint() {
