@@ -496,7 +496,10 @@ export class RevisionScheduler {
     if (this.corpusIdle) clearTimeout(this.corpusIdle);
     await this.listener?.stop();
     while (this.building) await this.building.catch(() => {});
-    // First: a corpus image still to come is not waited for (the thread may be seconds into a take-over).
+    // A snapshot being stored is followed by its corpus image, which the thread makes at once when it
+    // holds that revision: waited for, so the next start's first change takes over from it instead of
+    // parsing the bodies. Not during a take-over (the thread may be seconds into one): that image is not to come.
+    if (!this.seeding) await this.snapshotting;
     this.stopping = true;
     await this.engine?.close();
     await Promise.all([...this.persisting, this.snapshotting]);

@@ -248,6 +248,10 @@ test('SIGTERM while the new snapshot is being stored waits for the write: the re
   t.diagnostic(`the snapshot write was ${signalled < stored ? 'still pending' : 'already done'} when SIGTERM arrived`);
   assert.ok(stored >= 0, 'the pending write completed before the process exited');
   assert.deepEqual(await storedSnapshots(db), [seeded, revision]);
+  assert.ok(
+    lines.some((l) => l.msg === 'corpus image stored' && l.revision === revision),
+    'the corpus thread held the revision: its image was stored before the exit too',
+  );
 
   const restarted = await serve(db);
   let served: Awaited<ReturnType<typeof bodies>>;
@@ -256,6 +260,14 @@ test('SIGTERM while the new snapshot is being stored waits for the write: the re
     assert.equal(loaded.revision, revision);
     assert.equal(loaded.from, 'snapshot');
     served = await bodies(restarted.url);
+    // The next write's take-over reads that image.
+    const store = await Store.open(db);
+    try {
+      await store.announceWrite();
+    } finally {
+      await store.close();
+    }
+    assert.equal((await logged(restarted, tookOver(revision))).from, 'image');
   } finally {
     await restarted.stop();
   }
