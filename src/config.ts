@@ -33,7 +33,7 @@ export const ConfigSchema = z
     /** api: HTTP surfaces only; worker: hub verifications and deliveries (plus health and metrics); all: both. */
     REVIEWCAST_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    /** How often a server checks the store for a revision written by another process (SQLite, and PostgreSQL's fallback). */
+    /** How often a server checks the store for a revision written by another process when no hint came sooner (SQLite's log written, PostgreSQL's notification). */
     REVIEWCAST_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(100),
     /**
      * How long the corpus thread (it keeps the corpus the next revision's insights are built on: about
