@@ -20,7 +20,7 @@ import { StoreWriter } from './store-writer.js';
 
 /** How often the server's own writes (sessions, hub state, limits) are copied back from SQLite's log. */
 const CHECKPOINT_EVERY_MS = 30_000;
-/** The pause before a check owed to a hint that came during the previous one (a burst of writes checks every this often). */
+/** The pause before the check that follows one with hints before or during it (a burst of writes: a check, this pause, a check, ...). */
 const WAKE_GAP_MS = 10;
 
 export type RevisionListener = (catalog: Catalog) => void | Promise<void>;
@@ -54,11 +54,12 @@ export class RevisionScheduler {
   private stopping = false;
   /** Checks are scheduled (until stop). */
   private polling = false;
-  /** A check is running; `woken`: a hint came meanwhile. */
+  /** A check is running. */
   private checking = false;
-  private woken = false;
-  /** The scheduled check was brought forward by a hint. */
-  private wokenTimer = false;
+  /** A hint came since the last check began. */
+  private hinted = false;
+  /** The scheduled check is one owed to a hint. */
+  private soon = false;
   /** The store's count of announced writes when last looked at (null: not yet). */
   private noticesSeen: number | null = null;
 
@@ -429,44 +430,47 @@ export class RevisionScheduler {
   startWatching(): void {
     this.listener = this.store.listenForRevisions(
       () => this.wake(),
-      (err) => this.opts.log.warn({ err: err.message }, 'revision listener failed (polling continues)'),
+      (err) => this.opts.log.warn({ err: err.message }, 'revision listener failed; polling continues (PostgreSQL reconnects)'),
     );
     this.polling = true;
-    this.timer = setTimeout(this.tick, this.opts.pollMs).unref();
+    this.schedule(this.opts.pollMs, false);
+  }
+
+  /** The next check in `ms`; `soon`: one owed to a hint (a later hint does not bring it forward again). */
+  private schedule(ms: number, soon: boolean): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(this.tick, ms).unref();
+    this.soon = soon;
   }
 
   private readonly tick = () => {
     this.timer = null;
-    this.wokenTimer = false;
+    const hinted = this.hinted;
+    this.hinted = false;
     this.checking = true;
-    this.woken = false;
     this.refresh()
       .catch((err) => this.opts.log.warn({ err }, 'revision check failed'))
       .finally(() => {
         this.checking = false;
-        this.checkpointOwnWrites();
         if (!this.polling) return;
-        // A hint during the check may be of a commit the check read before: one more check, soon.
-        this.timer = setTimeout(this.tick, this.woken ? WAKE_GAP_MS : this.opts.pollMs).unref();
-        this.wokenTimer = this.woken;
+        this.checkpointOwnWrites();
+        // One more check, soon, after a hint: one that came during this check may be of a commit it read
+        // before, and one that came before it may be a moment ahead of its commit (SQLite writes the log
+        // before the index readers look in, and only the log's writes are seen).
+        this.schedule(hinted || this.hinted ? WAKE_GAP_MS : this.opts.pollMs, hinted || this.hinted);
       });
   };
 
   /**
    * A hint that the store changed: the next check runs now instead of at the poll. However many hints
-   * come (SQLite's log is written many times by one large write), one check runs at a time, at most one
-   * follows it, and a check already brought forward is not put back.
+   * come (one large write logs many), one check runs at a time and a check already due soon is not put
+   * back; each check that had hints before or during it is followed by one more.
    */
   private wake(): void {
     if (!this.polling) return;
-    if (this.checking) {
-      this.woken = true;
-      return;
-    }
-    if (this.wokenTimer) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(this.tick, 0).unref();
-    this.wokenTimer = true;
+    this.hinted = true;
+    if (this.checking || this.soon) return;
+    this.schedule(0, true);
   }
 
   /**
@@ -501,6 +505,8 @@ export class RevisionScheduler {
     // parsing the bodies. Not during a take-over (the thread may be seconds into one): that image is not to come.
     if (!this.seeding) await this.snapshotting;
     this.stopping = true;
+    // Armed again by the work waited for above.
+    if (this.corpusIdle) clearTimeout(this.corpusIdle);
     await this.engine?.close();
     await Promise.all([...this.persisting, this.snapshotting]);
     await this.writer?.close();

@@ -11,8 +11,8 @@ interface Pending {
 }
 
 /**
- * Per-review analysis on worker threads, one per core: an import of 100k reviews analyses on every
- * core instead of one, and a process that serves requests never analyses on its event loop.
+ * Per-review analysis on worker threads, up to one per core: an import of 100k reviews analyses on
+ * every core instead of one, and a process that serves requests never analyses on its event loop.
  * Results are the stored form (JSON text), in input order.
  */
 export class AnalysisPool {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
-import type { Format } from '../ingest/index.js';
+import type { AnalyseReviews, Format } from '../ingest/index.js';
 import type { Store } from '../store/index.js';
 
 // src/cli and dist/cli are both two levels below the package root.
@@ -28,10 +28,22 @@ async function withStore<T>(opts: { databaseUrl?: string }, fn: (store: Store) =
     await store.close();
   }
 }
-/** The catalog's analyzer running this engine: loaded only by the commands that analyse (it is large). */
-async function importAnalyser() {
-  const [{ analyseReviews }, { engine }] = await Promise.all([import('../catalog/index.js'), import('../insights/index.js')]);
-  return analyseReviews(engine);
+/**
+ * The catalog's analyzer running this engine, for the commands that analyse. The engine's version is
+ * read at once (it keys the analyses an import plans); the analyzer (the catalog, the larger part) is
+ * loaded when first asked to analyse: an import that changes nothing never loads it, and one that does
+ * has announced its write by then, so a running server's take-over starts that much sooner.
+ */
+async function importAnalyser(): Promise<AnalyseReviews> {
+  const { engine } = await import('../insights/index.js');
+  let analyser: Promise<AnalyseReviews> | null = null;
+  return {
+    engine: engine.version,
+    async analyse(...args) {
+      analyser ??= import('../catalog/index.js').then(({ analyseReviews }) => analyseReviews(engine));
+      return (await analyser).analyse(...args);
+    },
+  };
 }
 
 /**

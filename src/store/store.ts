@@ -336,7 +336,8 @@ export class Store extends Reads {
 
   /**
    * Calls `onRevision` when another process may have committed a revision or announced a write
-   * (PostgreSQL: a revision's notification; SQLite: any write to the file's log), or null: poll.
+   * (PostgreSQL: their notifications; SQLite: any write to the file's log, this process's own too, such
+   * as a snapshot's parts), or null: poll.
    */
   listenForRevisions(onRevision: () => void, onError: (err: Error) => void): Listener | null {
     return this.#adapter.listen(REVISION_CHANNEL, onRevision, onError);

@@ -40,16 +40,16 @@ test('an analysis starts a thread per batch of work, up to one per core', {
   }));
   // Each thread loads the engine (about a second of CPU): one review does not start a thread per core.
   let one: string[] = [];
-  // What one analysis thread adds to this process (under tsx, its module hooks' thread too).
+  // What one analysis thread adds to this process (under tsx, its module hooks' thread too), or more.
   const perThread = await extraThreadsDuring(async () => (one = await analyse.analyse(business, reviews.slice(0, 1))));
   assert.ok(perThread > 0);
   assert.equal(one.length, 1);
   let all: string[] = [];
-  // Three batches of 250.
-  assert.equal(
-    await extraThreadsDuring(async () => (all = await analyse.analyse(business, reviews))),
-    perThread * Math.min(availableParallelism(), 3),
-  );
+  // Three batches of 250: a thread for each, up to one per core (bounds: a thread the runtime starts once,
+  // during either run, counts there too).
+  const extra = await extraThreadsDuring(async () => (all = await analyse.analyse(business, reviews)));
+  if (availableParallelism() > 1) assert.ok(extra > perThread, `${extra} threads for 600 reviews, ${perThread} for one`);
+  assert.ok(extra <= perThread * Math.min(availableParallelism(), 3), `${extra} threads for 600 reviews, ${perThread} for one`);
   assert.equal(all.length, 600);
   assert.equal(all[0], one[0], 'the same analysis from either pool');
 });

@@ -1,4 +1,4 @@
-import { watch } from 'node:fs';
+import { realpathSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Listener } from '../dialect.js';
 
@@ -9,10 +9,12 @@ import type { Listener } from '../dialect.js';
  * file: SQLite removes the log when its last connection closes and makes it again on the next write.
  */
 export function watchLog(file: string, onWrite: () => void, onError: (err: Error) => void): Listener | null {
-  const log = `${basename(file)}-wal`;
   try {
+    // SQLite keeps the log beside the file a symbolic link leads to.
+    const real = realpathSync(file);
+    const log = `${basename(real)}-wal`;
     // A platform that cannot name the file changed (name null) still reports a change in the folder.
-    const watcher = watch(dirname(file), { persistent: false }, (_event, name) => {
+    const watcher = watch(dirname(real), { persistent: false }, (_event, name) => {
       if (name === null || name === log) onWrite();
     });
     watcher.on('error', (err) => {
