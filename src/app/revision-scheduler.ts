@@ -52,10 +52,8 @@ export class RevisionScheduler {
   private readonly closing = new Set<Promise<void>>();
   private checkedWritesAt = performance.now();
   private stopping = false;
-  /** Checks are scheduled (until stop). */
+  /** Checks are scheduled (until stop); while polling, no timer means a check is running. */
   private polling = false;
-  /** A check is running. */
-  private checking = false;
   /** A hint came since the last check began. */
   private hinted = false;
   /** The scheduled check is one owed to a hint. */
@@ -447,11 +445,9 @@ export class RevisionScheduler {
     this.timer = null;
     const hinted = this.hinted;
     this.hinted = false;
-    this.checking = true;
     this.refresh()
       .catch((err) => this.opts.log.warn({ err }, 'revision check failed'))
       .finally(() => {
-        this.checking = false;
         if (!this.polling) return;
         this.checkpointOwnWrites();
         // One more check, soon, after a hint: one that came during this check may be of a commit it read
@@ -469,7 +465,8 @@ export class RevisionScheduler {
   private wake(): void {
     if (!this.polling) return;
     this.hinted = true;
-    if (this.checking || this.soon) return;
+    // A check running (no timer) is followed by one more; one due soon is not put back.
+    if (this.timer === null || this.soon) return;
     this.schedule(0, true);
   }
 
@@ -497,7 +494,6 @@ export class RevisionScheduler {
     this.polling = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.corpusIdle) clearTimeout(this.corpusIdle);
     await this.listener?.stop();
     while (this.building) await this.building.catch(() => {});
     // A snapshot being stored is followed by its corpus image, which the thread makes at once when it
@@ -505,7 +501,7 @@ export class RevisionScheduler {
     // parsing the bodies. Not during a take-over (the thread may be seconds into one): that image is not to come.
     if (!this.seeding) await this.snapshotting;
     this.stopping = true;
-    // Armed again by the work waited for above.
+    // After the waits, which can arm it (a release meanwhile only closes the thread sooner).
     if (this.corpusIdle) clearTimeout(this.corpusIdle);
     await this.engine?.close();
     await Promise.all([...this.persisting, this.snapshotting]);

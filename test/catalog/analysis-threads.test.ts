@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
 import { analyseReviews } from '../../src/catalog/index.js';
 import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
 import { engine } from '../../src/insights/index.js';
+import { niceByThread } from '../helpers/index.js';
 
-const threads = () => readdirSync('/proc/self/task').length;
+const threads = () => niceByThread().size;
 
 /** The most threads this process had beyond those it had before `work` ran. */
 async function extraThreadsDuring(work: () => Promise<unknown>): Promise<number> {

@@ -10,6 +10,16 @@ import { Store } from '../../src/store/index.js';
 import { collect, freshPgDatabase, PG_SKIP, rawDb, sleep, tempDir, waitFor } from '../helpers/index.js';
 
 const rows = (records: ImportRecordInput[]) => records.map((value, index) => ({ index, value }));
+
+/** `store`'s listener for revisions, counting what it hears and keeping its failures; null where it has none. */
+function hearing(store: Store) {
+  const heard = { count: 0, failures: [] as Error[] };
+  const listener = store.listenForRevisions(
+    () => heard.count++,
+    (err) => heard.failures.push(err),
+  );
+  return listener && Object.assign(heard, { stop: () => listener.stop() });
+}
 const NOW = '2026-11-01T10:00:00.000Z';
 const LATER = '2026-11-02T10:00:00.000Z';
 
@@ -60,30 +70,25 @@ function repositorySuite(
 
     test('another connection listening hears an announced write and a revision', async () => {
       const other = await Store.open(url);
-      let heard = 0;
-      const failures: Error[] = [];
-      const listener = other.listenForRevisions(
-        () => heard++,
-        (err) => failures.push(err),
-      );
+      const heard = hearing(other);
       try {
-        assert.ok(listener, 'a server need not wait for its next poll on either engine');
+        assert.ok(heard, 'a server need not wait for its next poll on either engine');
         // PostgreSQL's listener looks once as it starts listening (what was missed meanwhile): wait for that.
-        if (engine === 'postgres') await waitFor(() => heard > 0, 'the listener connected');
-        const before = heard;
+        if (engine === 'postgres') await waitFor(() => heard.count > 0, 'the listener connected');
+        const before = heard.count;
         await store.announceWrite();
-        await waitFor(() => heard > before, 'the announcement heard');
+        await waitFor(() => heard.count > before, 'the announcement heard');
         // SQLite: one write may be heard more than once; the revision is to be heard on its own.
-        let announced = heard;
+        let announced = heard.count;
         do {
-          announced = heard;
+          announced = heard.count;
           await sleep(200);
-        } while (heard !== announced);
+        } while (heard.count !== announced);
         await store.setBusiness(demoBusiness(), NOW);
-        await waitFor(() => heard > announced, 'the revision heard');
-        assert.deepEqual(failures, []);
+        await waitFor(() => heard.count > announced, 'the revision heard');
+        assert.deepEqual(heard.failures, []);
       } finally {
-        await listener?.stop();
+        await heard?.stop();
         await other.close();
       }
     });
@@ -294,20 +299,16 @@ test('on SQLite a store opened through a symbolic link hears writes to the file 
   const link = join(tempDir(), 'link.db');
   symlinkSync(file, link);
   const linked = await Store.open(link);
-  let heard = 0;
-  const failures: Error[] = [];
-  const listener = linked.listenForRevisions(
-    () => heard++,
-    (err) => failures.push(err),
-  );
+  const heard = hearing(linked);
   try {
+    assert.ok(heard);
     // The log is made beside the file the link leads to, not beside the link.
     await writer.announceWrite();
     assert.ok(existsSync(`${file}-wal`) && !existsSync(`${link}-wal`));
-    await waitFor(() => heard > 0, 'the write heard through the link');
-    assert.deepEqual(failures, []);
+    await waitFor(() => heard.count > 0, 'the write heard through the link');
+    assert.deepEqual(heard.failures, []);
   } finally {
-    await listener?.stop();
+    await heard?.stop();
     await linked.close();
     await writer.close();
   }
