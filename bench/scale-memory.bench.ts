@@ -111,7 +111,7 @@ const memo = Number(/^reviewcast_memo_bytes (\d+)/m.exec(await (await fetch(`${s
 const loaded = await settle();
 
 // Measured after the load, so the copies made here do not count in the RSS figures above.
-const parse = () => (JSON.parse(c.reviewsJson.body.toString()) as { reviews: Catalog['reviews'][number][] }).reviews;
+const parse = () => (JSON.parse(Buffer.concat(c.reviewsJson.parts).toString()) as { reviews: Catalog['reviews'][number][] }).reviews;
 const reviewsGraph = await cost(parse);
 // As the catalog holds them: the parsed objects let go once held.
 const reviewsHeld = await cost(() => runAtOnce(holdAll(parse(), c.reviewsJson)));

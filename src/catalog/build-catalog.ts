@@ -162,7 +162,8 @@ export function* holdAll(reviews: readonly Review[], json: SplicedJson): Steps<R
   const held = new HeldReviews();
   const out: Review[] = new Array(reviews.length);
   for (let i = 0; i < reviews.length; i++) {
-    out[i] = held.hold(reviews[i], json.body, json.itemStart(i), json.itemLength(i));
+    const { buffer, at } = json.itemPlace(i);
+    out[i] = held.hold(reviews[i], buffer, at, json.itemLength(i));
     if (i % 4096 === 0) yield;
   }
   return out;

@@ -106,11 +106,11 @@ export class Catalog {
       configurable: true,
       get: () => (perReview ??= Object.fromEntries(ids().map((id, i) => [id, this.analysisAt(i)]))),
     }) as Insights;
-    const rep = (type: string, body: Buffer, known?: { digest: Buffer; gzipped?: Buffer }) =>
+    const rep = (type: string, body: Buffer | readonly Buffer[], known?: { digest: Buffer; gzipped?: Buffer }) =>
       new Representation(type, body, this.lastModified, known);
     this.representations = {
-      reviews: rep(JSON_TYPE, parts.reviewsJson.body, { digest: parts.reviewsJson.digest, gzipped: parts.gzipped?.reviews }),
-      insights: rep(JSON_TYPE, parts.insightsJson.body, { digest: parts.insightsJson.digest, gzipped: parts.gzipped?.insights }),
+      reviews: rep(JSON_TYPE, parts.reviewsJson.parts, { digest: parts.reviewsJson.digest, gzipped: parts.gzipped?.reviews }),
+      insights: rep(JSON_TYPE, parts.insightsJson.parts, { digest: parts.insightsJson.digest, gzipped: parts.gzipped?.insights }),
       feedJson: rep('application/feed+json; charset=utf-8', parts.feeds.json),
       feedAtom: rep('application/atom+xml; charset=utf-8', parts.feeds.atom),
     };
@@ -237,9 +237,9 @@ export class Catalog {
   /** Both bodies (in shared memory) and their layouts: what a corpus thread takes this revision over from. */
   seedBodies(): SeedBodies {
     return {
-      reviews: this.reviewsJson.body,
+      reviews: this.reviewsJson.parts,
       reviewsLayout: this.reviewsJson.layout(),
-      insights: this.insightsJson.body,
+      insights: this.insightsJson.parts,
       insightsLayout: this.insightsJson.layout(),
     };
   }

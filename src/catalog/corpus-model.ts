@@ -52,10 +52,10 @@ export interface CommitInput {
   publicBaseUrl: string;
 }
 
-/** The insights of a revision: the document without per_review, and the whole body with its layout. */
+/** The insights of a revision: the document without per_review, and the whole body (in its parts) with its layout. */
 export interface Committed {
   core: string;
-  body: Buffer;
+  body: readonly Buffer[];
   /** SplicedJson layout of the per_review items in `body`, and the body's digest. */
   layout: Buffer;
   digest: Buffer;
@@ -72,9 +72,10 @@ export interface Seeded {
 
 /** A stored revision's bodies and their layouts, as the corpus takes it over. */
 export interface SeedBodies {
-  reviews: Buffer;
+  /** Each body in its parts (SplicedJson.parts). */
+  reviews: readonly Buffer[];
   reviewsLayout: Buffer;
-  insights: Buffer;
+  insights: readonly Buffer[];
   insightsLayout: Buffer;
 }
 
@@ -315,7 +316,7 @@ export class CorpusModel {
     };
     const feeds = renderFeeds(staged.business, input.newest, links(input.publicBaseUrl), input.revision.created_at);
     // per_review is the maker's empty placeholder: the core is the document without it.
-    return { core: JSON.stringify(insights), body: perReview.body, layout: perReview.layout(), digest: perReview.digest, feeds };
+    return { core: JSON.stringify(insights), body: perReview.parts, layout: perReview.layout(), digest: perReview.digest, feeds };
   }
 
   /**

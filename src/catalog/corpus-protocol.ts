@@ -27,9 +27,10 @@ export type ToCorpus =
       t: 'seed';
       id: number;
       revision: number;
-      reviews: Uint8Array;
+      /** Each body's parts, in shared memory. */
+      reviews: Uint8Array[];
       reviewsLayout: Uint8Array;
-      insights: Uint8Array;
+      insights: Uint8Array[];
       insightsLayout: Uint8Array;
       /** The corpus image (CorpusModel.image) to read the rows from, transferred; null to read the bodies. */
       image: Uint8Array | null;
@@ -43,12 +44,12 @@ export type FoundEntry = [string, string[], string[], string[]];
 export type FromCorpus =
   | { t: 'staged'; id: number; parts: number }
   | { t: 'staged-part'; id: number; found: FoundEntry[]; analysed: [string, string][] }
-  /** `body` lives in shared memory: handed over without a copy. */
+  /** `body` (its parts) lives in shared memory: handed over without a copy. */
   | {
       t: 'committed';
       id: number;
       core: string;
-      body: Uint8Array;
+      body: Uint8Array[];
       layout: Uint8Array;
       digest: Uint8Array;
       feedJson: Uint8Array;

@@ -51,7 +51,7 @@ function handle(m: ToCorpus): void {
           t: 'committed',
           id: m.id,
           core: done.core,
-          body: done.body,
+          body: [...done.body],
           layout: done.layout,
           digest: done.digest,
           feedJson: done.feeds.json,
@@ -71,9 +71,9 @@ function handle(m: ToCorpus): void {
         const seeded = model.seed(
           m.revision,
           {
-            reviews: asBuffer(m.reviews),
+            reviews: m.reviews.map(asBuffer),
             reviewsLayout: asBuffer(m.reviewsLayout),
-            insights: asBuffer(m.insights),
+            insights: m.insights.map(asBuffer),
             insightsLayout: asBuffer(m.insightsLayout),
           },
           m.image && asBuffer(m.image),

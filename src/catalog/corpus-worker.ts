@@ -113,10 +113,12 @@ interface Call {
 const ID_STEP = 5000;
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-/** A body in shared memory, as the thread is handed it (the same bytes, not a copy). */
-function shared(b: Buffer): Uint8Array {
-  if (!(b.buffer instanceof SharedArrayBuffer)) throw new Error('CorpusWorker.seed: the bodies must be in shared memory (decodeSnapshot)');
-  return b;
+/** A body's parts in shared memory, as the thread is handed them (the same bytes, not a copy). */
+function shared(parts: readonly Buffer[]): Uint8Array[] {
+  for (const b of parts)
+    if (!(b.buffer instanceof SharedArrayBuffer))
+      throw new Error('CorpusWorker.seed: the bodies must be in shared memory (decodeSnapshot)');
+  return [...parts];
 }
 
 /**
@@ -240,7 +242,7 @@ export class CorpusWorker implements CorpusEngine {
     const m = (await answer) as Extract<FromCorpus, { t: 'committed' }>;
     return {
       core: m.core,
-      body: asBuffer(m.body),
+      body: m.body.map(asBuffer),
       layout: asBuffer(m.layout),
       digest: asBuffer(m.digest),
       feeds: { json: asBuffer(m.feedJson), atom: asBuffer(m.feedAtom) },

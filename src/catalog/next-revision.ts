@@ -78,7 +78,13 @@ export async function loadRevision(
     catalog,
   };
   // The corpus thread takes this revision over (reading its rows from the image, or parsing the bodies there).
-  return { catalog, held, seed: (image) => deps.corpus().seed(catalog.revision, snapshot, image) };
+  const bodies = {
+    reviews: [snapshot.reviews],
+    reviewsLayout: snapshot.reviewsLayout,
+    insights: [snapshot.insights],
+    insightsLayout: snapshot.insightsLayout,
+  };
+  return { catalog, held, seed: (image) => deps.corpus().seed(catalog.revision, bodies, image) };
 }
 
 /**

@@ -96,15 +96,14 @@ export class Representation {
   encoded(encoding: Encoding): Promise<Buffer> {
     let v = this.variants.get(encoding);
     if (!v) {
-      const body = this.body;
       // Quality is tuned for large bodies: brotli 11 on tens of MB takes minutes; 5 is near gzip speed and smaller.
       v = compress(
-        body,
+        this.parts,
         encoding === 'br'
           ? createBrotliCompress({
               params: {
-                [constants.BROTLI_PARAM_QUALITY]: this.policy.brotliQuality(body.length),
-                [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+                [constants.BROTLI_PARAM_QUALITY]: this.policy.brotliQuality(this.length),
+                [constants.BROTLI_PARAM_SIZE_HINT]: this.length,
               },
             })
           : createGzip({ level: 6 }),
@@ -124,13 +123,15 @@ export class Representation {
 }
 
 /**
- * `body` through a zlib coder on zlib's thread pool, its output joined a slice at a time: a coding of a
- * large body is megabytes, and joining it in one go (as zlib's one-call helpers do) holds the event loop.
+ * A body's parts through a zlib coder on zlib's thread pool (in order, never joined), its output joined a
+ * slice at a time: a coding of a large body is megabytes, and joining it in one go (as zlib's one-call
+ * helpers do) holds the event loop.
  */
-async function compress(body: Buffer, coder: Transform): Promise<Buffer> {
+async function compress(parts: readonly Buffer[], coder: Transform): Promise<Buffer> {
   const chunks: Buffer[] = [];
   coder.on('data', (c: Buffer) => chunks.push(c));
-  coder.end(body);
+  for (const part of parts) coder.write(part);
+  coder.end();
   await finished(coder);
   return chunks.length === 1 ? chunks[0] : runInSlices(joinSteps(chunks), new SliceClock());
 }

@@ -18,7 +18,7 @@ const first = await Catalog.fromReviews(
 );
 
 /** Each review as the body has it, parsed. */
-const parsedItems = (c: Catalog) => (JSON.parse(c.reviewsJson.body.toString()) as { reviews: Review[] }).reviews;
+const parsedItems = (c: Catalog) => (JSON.parse(Buffer.concat(c.reviewsJson.parts).toString()) as { reviews: Review[] }).reviews;
 
 function assertReadsAsBody(c: Catalog) {
   const items = parsedItems(c);

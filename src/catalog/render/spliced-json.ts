@@ -1,6 +1,16 @@
 import { createHash, hash } from 'node:crypto';
 import { endianness } from 'node:os';
-import { type Allocate, type GrowableMemory, growablePrivate, growTo, runAtOnce, type Steps, TOUCH_STEP } from '../../threads/index.js';
+import {
+  type Allocate,
+  type GrowableMemory,
+  growablePrivate,
+  growTo,
+  joinSteps,
+  runAtOnce,
+  type Steps,
+  TOUCH_STEP,
+} from '../../threads/index.js';
+import { Segments } from './segments.js';
 
 const DIGEST = 32;
 const COMMA = Buffer.from(',');
@@ -37,6 +47,29 @@ function readWords(b: Buffer, at: number, n: number): Uint32Array {
 export type { Allocate };
 
 const allocUnsafe: Allocate = (n) => Buffer.allocUnsafe(n);
+
+/**
+ * An update's carried runs shorter than this are copied beside its new items instead of viewed where
+ * they are, so a body updated one review at a time stays a few parts (each new part is one of these).
+ */
+const COPY_BELOW = 64 << 10;
+/** An update that would leave its body in more parts than this is joined into one. */
+const MAX_PARTS = 64;
+/**
+ * An update whose parts would keep alive more memory than its body's bytes by this share and a MiB
+ * (views keep whole buffers: removed and changed items' old bytes stay until then; a small part may
+ * sit in a pool of a few KiB) is joined into one.
+ */
+const MAX_SLACK = 0.25;
+const SLACK_BYTES = 1 << 20;
+
+/**
+ * The bytes a render of every item wrote into memory that grows, by that memory: it grew in steps, and
+ * what lies past the body was never written (its pages are not used), so it does not count as held.
+ * Known in the thread that rendered it; elsewhere the memory counts whole.
+ */
+const written = new WeakMap<ArrayBufferLike, number>();
+const sizeOf = (memory: ArrayBufferLike) => written.get(memory) ?? memory.byteLength;
 
 /** The largest body: item offsets are 32-bit. */
 const MAX_BODY = 2 ** 32 - 1;
@@ -77,6 +110,7 @@ class GrowingBody {
 
   /** The bytes written, as one buffer over the memory (not a copy). */
   finish(): Buffer {
+    written.set(this.memory, this.length);
     return Buffer.from(this.memory, 0, this.length);
   }
 }
@@ -95,7 +129,8 @@ export class SplicedJson {
   readonly digest: Buffer;
 
   private constructor(
-    readonly body: Buffer,
+    /** The body: the document's bytes in order, in parts an update viewed where they were (see renderSteps). */
+    readonly segments: Segments,
     private readonly keys: readonly string[],
     private readonly values: readonly unknown[],
     /** Byte offset of item i's first byte (starts[i]) and one past its last (starts[i] + lengths[i]). */
@@ -109,14 +144,19 @@ export class SplicedJson {
     digest?: Buffer,
   ) {
     const close = starts.length === 0 ? openLength : starts[starts.length - 1] + lengths[lengths.length - 1];
-    this.digest = digest ?? documentDigest(body.subarray(0, openLength), starts.length, digests, body.subarray(close));
+    this.digest = digest ?? documentDigest(segments.bytes(0, openLength), starts.length, digests, segments.bytes(close, segments.length));
+  }
+
+  /** The body's bytes in order, as they are held (views; never joined here). */
+  get parts(): readonly Buffer[] {
+    return this.segments.parts;
   }
 
   /**
    * The member's items in order: `keys` (for an array they only identify items across revisions; for
    * an object they are the member's keys) and `values`. Equal to JSON.stringify(doc) when `doc[member]`
    * holds exactly these items (a property test checks it). With `previous`, `fresh` names the values
-   * that are new; every other value is in `previous`, in the same relative order, and is copied.
+   * that are new; every other value is in `previous`, in the same relative order, and is carried.
    */
   static render(...args: Parameters<typeof SplicedJson.renderSteps>): SplicedJson {
     return runAtOnce(SplicedJson.renderSteps(...args));
@@ -167,33 +207,66 @@ export class SplicedJson {
       offset += lengths[i];
       if (i % 2048 === 0) yield;
     }
-    const body = allocate(offset + close.length);
-    open.copy(body, 0);
-    // Items that were neighbours before are copied as one run, separators included: one new review
-    // among 100k costs three copies, not 100k.
-    let copies = 0;
+    // The body in parts: runs of items that were neighbours before are viewed where they lie in the
+    // previous body (separators included), and the new bytes around them are copied into parts of
+    // their own. One new review among 100k is three small parts and a view, not a copy of the body.
+    const parts: Buffer[] = [];
+    let pending: Buffer[] = [open];
+    let pendingBytes = open.length;
+    const add = (piece: Buffer) => {
+      pending.push(piece);
+      pendingBytes += piece.length;
+    };
+    function* flush(): Steps<void> {
+      if (pendingBytes === 0) return;
+      const part = allocate(pendingBytes);
+      let at = 0;
+      let since = 0;
+      for (const piece of pending) {
+        piece.copy(part, at);
+        at += piece.length;
+        since += piece.length;
+        if (since >= TOUCH_STEP) {
+          since = 0;
+          yield;
+        }
+      }
+      parts.push(part);
+      pending = [];
+      pendingBytes = 0;
+    }
+    const prev = previous;
+    const views: Buffer[] = [];
+    let steps = 0;
     for (let i = 0; i < n; ) {
-      if (i > 0) body[starts[i] - 1] = 0x2c;
-      if (++copies % 512 === 0) yield;
+      if (i > 0) add(COMMA);
+      if (++steps % 512 === 0) yield;
       const j = from[i];
       if (j < 0) {
-        rendered[i]!.copy(body, starts[i]);
+        add(rendered[i]!);
         i++;
         continue;
       }
       let k = i;
       while (k + 1 < n && from[k + 1] === from[k] + 1) k++;
-      const prev = previous!;
-      const end = prev.starts[from[k]] + prev.lengths[from[k]];
-      for (let at = prev.starts[j]; at < end; at += TOUCH_STEP) {
-        prev.body.copy(body, starts[i] + (at - prev.starts[j]), at, Math.min(end, at + TOUCH_STEP));
-        yield;
-      }
+      views.length = 0;
+      prev.segments.viewsInto(views, prev.starts[j], prev.starts[from[k]] + prev.lengths[from[k]]);
+      for (const view of views)
+        if (view.length < COPY_BELOW) add(view);
+        else {
+          yield* flush();
+          parts.push(view);
+        }
       prev.digests.copy(digests, i * DIGEST, j * DIGEST, (from[k] + 1) * DIGEST);
       i = k + 1;
     }
-    close.copy(body, offset);
-    return new SplicedJson(body, keys, values, starts, lengths, digests, open.length);
+    add(close);
+    yield* flush();
+    let segments = new Segments(parts);
+    // Joined into one when in too many parts, or when the parts keep too much dead memory alive.
+    if (parts.length > MAX_PARTS || segments.heldBytes(sizeOf) > segments.length * (1 + MAX_SLACK) + SLACK_BYTES)
+      segments = new Segments([yield* joinSteps(parts, allocate)]);
+    return new SplicedJson(segments, keys, values, starts, lengths, digests, open.length);
   }
 
   /**
@@ -228,7 +301,7 @@ export class SplicedJson {
       if (i % 64 === 0) yield;
     }
     out.write(`${kind === 'array' ? ']' : '}'}${tail}`);
-    return new SplicedJson(out.finish(), keys, values, starts, lengths, digests, openLength);
+    return new SplicedJson(new Segments([out.finish()]), keys, values, starts, lengths, digests, openLength);
   }
 
   /**
@@ -254,10 +327,17 @@ export class SplicedJson {
    * The layout is checked against the body (items in order, one separator apart, inside the body), so
    * a damaged one fails here rather than producing a wrong body later.
    */
-  static fromLayout(body: Buffer, layout: Buffer, keys: readonly string[], values: readonly unknown[], digest?: Buffer): SplicedJson {
-    const { n, openLength, starts, lengths } = readLayout(body, layout);
+  static fromLayout(
+    body: Buffer | readonly Buffer[],
+    layout: Buffer,
+    keys: readonly string[],
+    values: readonly unknown[],
+    digest?: Buffer,
+  ): SplicedJson {
+    const segments = new Segments(Buffer.isBuffer(body) ? [body] : body);
+    const { n, openLength, starts, lengths } = readLayout(segments, layout);
     if (n !== keys.length) throw new Error(`SplicedJson: a stored layout of ${n} items does not fit ${keys.length} keys`);
-    return new SplicedJson(body, keys, values, starts, lengths, Buffer.from(layout.subarray(8 + n * 8)), openLength, digest);
+    return new SplicedJson(segments, keys, values, starts, lengths, Buffer.from(layout.subarray(8 + n * 8)), openLength, digest);
   }
 
   /** Whether item i (of an object member) is the member named `key`: its bytes begin with `"key":`. */
@@ -265,7 +345,7 @@ export class SplicedJson {
     const name = JSON.stringify(key);
     const start = this.starts[i];
     const end = start + Buffer.byteLength(name);
-    return end < start + this.lengths[i] && this.body[end] === 0x3a && this.body.toString('utf8', start, end) === name;
+    return end < start + this.lengths[i] && this.segments.byteAt(end) === 0x3a && this.segments.toString(start, end) === name;
   }
 
   /**
@@ -273,18 +353,17 @@ export class SplicedJson {
    * string and a graph that large at once): `shell` is the document with its member empty, each step
    * yields the next item's bytes as text.
    */
-  static *readStored(body: Buffer, layout: Buffer): Generator<string, string> {
-    const spans = SplicedJson.storedSpans(body, layout);
+  static *readStored(body: Buffer | readonly Buffer[], layout: Buffer): Generator<string, string> {
+    const segments = new Segments(Buffer.isBuffer(body) ? [body] : body);
+    const spans = storedSpansOf(segments, layout);
     let step = spans.next();
-    for (; !step.done; step = spans.next()) yield body.toString('utf8', step.value.start, step.value.start + step.value.length);
+    for (; !step.done; step = spans.next()) yield segments.toString(step.value.start, step.value.start + step.value.length);
     return step.value;
   }
 
-  /** `readStored` as where each item's bytes are, for a reader that keeps them there. */
-  static *storedSpans(body: Buffer, layout: Buffer): Generator<{ start: number; length: number }, string> {
-    const { n, openLength, starts, lengths } = readLayout(body, layout);
-    for (let i = 0; i < n; i++) yield { start: starts[i], length: lengths[i] };
-    return body.toString('utf8', 0, openLength) + body.toString('utf8', n === 0 ? openLength : starts[n - 1] + lengths[n - 1]);
+  /** `readStored` as where each item's bytes are in a body of one buffer, for a reader that keeps them there. */
+  static storedSpans(body: Buffer, layout: Buffer): Generator<{ start: number; length: number }, string> {
+    return storedSpansOf(new Segments([body]), layout);
   }
 
   /**
@@ -294,7 +373,7 @@ export class SplicedJson {
    */
   withValues(values: readonly unknown[]): SplicedJson {
     if (values.length !== this.keys.length) throw new Error('SplicedJson: one value per item');
-    return new SplicedJson(this.body, this.keys, values, this.starts, this.lengths, this.digests, this.openLength, this.digest);
+    return new SplicedJson(this.segments, this.keys, values, this.starts, this.lengths, this.digests, this.openLength, this.digest);
   }
 
   /**
@@ -307,8 +386,10 @@ export class SplicedJson {
     const open = Buffer.from(`${head}[`);
     const close = Buffer.from(`]${tail}`);
     const digest = documentDigest(open, count, this.digests.subarray(0, count * DIGEST), close);
-    const items = count === 0 ? [] : [this.body.subarray(this.starts[0], this.starts[count - 1] + this.lengths[count - 1])];
-    return { parts: [open, ...items, close], digest, ownedBytes: open.length + close.length };
+    const parts = [open];
+    if (count > 0) this.segments.viewsInto(parts, this.starts[0], this.starts[count - 1] + this.lengths[count - 1]);
+    parts.push(close);
+    return { parts, digest, ownedBytes: open.length + close.length };
   }
 
   /**
@@ -332,16 +413,16 @@ export class SplicedJson {
       digests.set(this.digests.subarray(first * DIGEST, (end + 1) * DIGEST), from * DIGEST);
       const more = k < positions.length;
       // Every item but the render's last is followed by its separator: a run that is not the page's last takes it along.
-      parts.push(this.body.subarray(this.starts[first], this.starts[end] + this.lengths[end] + (more && end < last ? 1 : 0)));
+      this.segments.viewsInto(parts, this.starts[first], this.starts[end] + this.lengths[end] + (more && end < last ? 1 : 0));
       if (more && end === last) parts.push(COMMA);
     }
     parts.push(close);
     return { parts, digest: documentDigest(open, positions.length, digests, close) };
   }
 
-  /** Where item i's bytes start in the body, and how many there are. */
-  itemStart(i: number): number {
-    return this.starts[i];
+  /** Where item i's bytes are: the part of the body that holds them, and their offset in it. */
+  itemPlace(i: number): { buffer: Buffer; at: number } {
+    return this.segments.place(this.starts[i], this.lengths[i]);
   }
 
   itemLength(i: number): number {
@@ -350,7 +431,7 @@ export class SplicedJson {
 
   /** The bytes of item i, as rendered (for an object member, `"key":value`). */
   itemText(i: number): string {
-    return this.body.toString('utf8', this.starts[i], this.starts[i] + this.lengths[i]);
+    return this.segments.toString(this.starts[i], this.starts[i] + this.lengths[i]);
   }
 
   /**
@@ -375,11 +456,18 @@ function documentDigest(open: Buffer, count: number, itemDigests: Buffer, close:
   return createHash('sha256').update(header).update(open).update(itemDigests).update(close).digest();
 }
 
+/** Where each item's bytes are, then the document with its member empty. */
+function* storedSpansOf(body: Segments, layout: Buffer): Generator<{ start: number; length: number }, string> {
+  const { n, openLength, starts, lengths } = readLayout(body, layout);
+  for (let i = 0; i < n; i++) yield { start: starts[i], length: lengths[i] };
+  return body.toString(0, openLength) + body.toString(n === 0 ? openLength : starts[n - 1] + lengths[n - 1], body.length);
+}
+
 /**
  * A stored layout's words, checked against its body (items in order, one separator apart, inside the
- * body), so a damaged one fails here rather than producing a wrong body later.
+ * body, each in one of its parts), so a damaged one fails here rather than producing a wrong body later.
  */
-function readLayout(body: Buffer, layout: Buffer): { n: number; openLength: number; starts: Uint32Array; lengths: Uint32Array } {
+function readLayout(body: Segments, layout: Buffer): { n: number; openLength: number; starts: Uint32Array; lengths: Uint32Array } {
   const n = layout.length >= 8 ? layout.readUInt32LE(0) : -1;
   if (n < 0 || layout.length !== 8 + n * (8 + DIGEST)) throw new Error(`SplicedJson: a stored layout of ${n} items does not fit its size`);
   const openLength = layout.readUInt32LE(4);
@@ -391,6 +479,8 @@ function readLayout(body: Buffer, layout: Buffer): { n: number; openLength: numb
     expected = starts[i] + lengths[i] + 1;
   }
   if ((n === 0 ? openLength : expected - 1) > body.length) throw new Error('SplicedJson: the stored layout runs past the body');
+  const straddling = body.parts.length > 1 ? body.firstStraddling(starts, lengths) : -1;
+  if (straddling >= 0) throw new Error(`SplicedJson: stored layout item ${straddling} straddles two parts`);
   return { n, openLength, starts, lengths };
 }
 

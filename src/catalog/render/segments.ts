@@ -1,0 +1,103 @@
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * A body kept as buffers in order and never joined, so a render can view the previous body's runs of
+ * carried items where they lie instead of copying them. An item never straddles two buffers: each has
+ * one place.
+ */
+export class Segments {
+  readonly length: number;
+  /** One past each part's last byte, in body offsets. */
+  private readonly ends: number[];
+
+  constructor(readonly parts: readonly Buffer[]) {
+    let at = 0;
+    this.ends = parts.map((p) => (at += p.length));
+    this.length = at;
+  }
+
+  /** The part holding body offset `at` (`at` < length). */
+  private partAt(at: number): number {
+    let lo = 0;
+    let hi = this.ends.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.ends[mid] > at) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  private startOf(k: number): number {
+    return k === 0 ? 0 : this.ends[k - 1];
+  }
+
+  /** Whether bytes [start, start + length) lie in one part (length > 0). */
+  inOnePart(start: number, length: number): boolean {
+    return start + length <= this.ends[this.partAt(start)];
+  }
+
+  /** The first of these spans (in ascending order) that straddles two parts, or -1: one pass, not a search each. */
+  firstStraddling(starts: Uint32Array, lengths: Uint32Array): number {
+    let k = 0;
+    for (let i = 0; i < starts.length; i++) {
+      while (k < this.ends.length - 1 && this.ends[k] <= starts[i]) k++;
+      if (starts[i] + lengths[i] > this.ends[k]) return i;
+    }
+    return -1;
+  }
+
+  /** Where bytes [start, start + length) are: their part and the offset in it. They must lie in one part. */
+  place(start: number, length: number): { buffer: Buffer; at: number } {
+    const k = this.parts.length === 1 ? 0 : this.partAt(start);
+    if (start + length > this.ends[k]) throw new Error('Segments: the bytes straddle two parts');
+    return { buffer: this.parts[k], at: start - this.startOf(k) };
+  }
+
+  /** Appends to `out` views of bytes [start, end), one per part they lie in (no copy). */
+  viewsInto(out: Buffer[], start: number, end: number): void {
+    if (end <= start) return;
+    for (let k = this.parts.length === 1 ? 0 : this.partAt(start); start < end; k++) {
+      const from = this.startOf(k);
+      const until = Math.min(end, this.ends[k]);
+      out.push(this.parts[k].subarray(start - from, until - from));
+      start = until;
+    }
+  }
+
+  byteAt(at: number): number {
+    const { buffer, at: i } = this.place(at, 1);
+    return buffer[i];
+  }
+
+  /** Bytes [start, end): a view when they lie in one part, else joined (for small spans). */
+  bytes(start: number, end: number): Buffer {
+    if (end <= start) return EMPTY;
+    if (this.inOnePart(start, end - start)) {
+      const { buffer, at } = this.place(start, end - start);
+      return buffer.subarray(at, at + end - start);
+    }
+    const views: Buffer[] = [];
+    this.viewsInto(views, start, end);
+    return Buffer.concat(views);
+  }
+
+  toString(start: number, end: number): string {
+    return this.bytes(start, end).toString('utf8');
+  }
+
+  /**
+   * Bytes of memory the parts keep alive: each distinct buffer once, whole (a view keeps all of it), at
+   * `sizeOf` (its byteLength unless the caller knows better).
+   */
+  heldBytes(sizeOf: (memory: ArrayBufferLike) => number = (m) => m.byteLength): number {
+    const seen = new Set<ArrayBufferLike>();
+    let n = 0;
+    for (const p of this.parts)
+      if (!seen.has(p.buffer)) {
+        seen.add(p.buffer);
+        n += sizeOf(p.buffer);
+      }
+    return n;
+  }
+}
