@@ -21,19 +21,20 @@ const probeWorker = new URL('./memory-probe-worker.mjs', import.meta.url).href;
 const workers = new Set();
 workerThreads.Worker = class extends Original {
   constructor(file, options = {}) {
-    const href = file instanceof URL ? file.href : null;
-    if (!href?.includes('corpus-thread')) {
+    // A module URL, or (threads/start-worker.ts) code to evaluate that imports the thread's module.
+    const code = file instanceof URL ? `import(${JSON.stringify(file.href)})` : options.eval ? String(file) : null;
+    if (!code?.includes('corpus-thread')) {
       super(file, options);
       return;
     }
     const { port1, port2 } = new workerThreads.MessageChannel();
-    super(`import(${JSON.stringify(probeWorker)}).then(() => import(${JSON.stringify(href)}))`, {
+    super(`import(${JSON.stringify(probeWorker)}).then(() => ${code})`, {
       ...options,
       eval: true,
       workerData: { ...options.workerData, memoryProbe: port2 },
       transferList: [...(options.transferList ?? []), port2],
     });
-    this.probeUrl = href;
+    this.probeUrl = /corpus-thread[^"']*/.exec(code)[0];
     this.probePort = port1;
     port1.unref();
     workers.add(this);
