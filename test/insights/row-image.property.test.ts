@@ -69,6 +69,30 @@ test('a row that quotes no sentence, a review without text and an empty corpus r
   assert.deepStrictEqual(maker.fromImage(maker.image([])), []);
 });
 
+test('an image that outgrows its first guess (multi-byte texts) round-trips, in memory of its exact size', () => {
+  const maker = engine.insightRows(business.vertical);
+  // The guess counts UTF-16 units; these texts are about twice as many UTF-8 bytes, so the image grows.
+  const text = `${REVIEW_SENTENCES[0]} ${'é😀'.repeat(8_000)}`;
+  const rows = rowsOf(
+    maker,
+    Array.from({ length: 10 }, (_, i) => ({
+      id: `r${i}`,
+      rating: 1 + (i % 5),
+      date: '2026-01-02',
+      text,
+      technicians: [],
+      services: [],
+      service_area: null,
+    })),
+  );
+  const image = maker.image(rows);
+  assert.ok(image.length > 10 * 6 * 8_000, 'more bytes than the first guess');
+  // Posted to another thread as it is: a view of all of its memory, nothing more.
+  assert.equal(image.byteOffset, 0);
+  assert.equal(image.buffer.byteLength, image.length);
+  assert.deepStrictEqual(engine.insightRows(business.vertical).fromImage(image), rows);
+});
+
 test('bytes that are not an image of rows are refused', () => {
   const maker = engine.insightRows(business.vertical);
   const rows = rowsOf(maker, [
