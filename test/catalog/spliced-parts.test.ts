@@ -6,12 +6,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { SplicedJson } from '../../src/catalog/index.js';
-import { sharedBuffer } from '../../src/threads/index.js';
+import { type Allocate, sharedBuffer } from '../../src/threads/index.js';
 
 type Item = { id: string; text: string };
 const doc = (items: readonly Item[], rev: number) => ({ head: `rev ${rev}`, items, tail: rev });
 const keysOf = (items: readonly Item[]) => items.map((v) => v.id);
 const bytesOf = (json: SplicedJson) => Buffer.concat(json.parts);
+const renderItems = (items: Item[], rev: number, previous?: SplicedJson, fresh?: ReadonlySet<unknown>, allocate?: Allocate) =>
+  SplicedJson.render(doc(items, rev), 'items', 'array', { keys: keysOf(items), values: items }, previous, fresh, allocate);
 
 /** Bytes of the parts' memory that `previous` did not hold: what the update made anew. */
 function newBytes(next: SplicedJson, previous: SplicedJson): number {
@@ -28,27 +30,11 @@ const make = (n: number, size: number, tag: string): Item[] =>
 
 test('one new item among many: the update views the previous body, copying only the new bytes and the small runs', () => {
   const items = make(20_000, 1000, 'r');
-  const first = SplicedJson.render(
-    doc(items, 1),
-    'items',
-    'array',
-    { keys: keysOf(items), values: items },
-    undefined,
-    undefined,
-    sharedBuffer,
-  );
+  const first = renderItems(items, 1, undefined, undefined, sharedBuffer);
   assert.equal(first.parts.length, 1);
   const added = { id: 'new', text: 'fresh' };
   const next = [added, ...items];
-  const second = SplicedJson.render(
-    doc(next, 2),
-    'items',
-    'array',
-    { keys: keysOf(next), values: next },
-    first,
-    new Set([added]),
-    sharedBuffer,
-  );
+  const second = renderItems(next, 2, first, new Set([added]), sharedBuffer);
   assert.ok(bytesOf(second).equals(Buffer.from(JSON.stringify(doc(next, 2)))));
   assert.ok(second.parts.length > 1, 'the carried items are a view, not a copy');
   assert.ok(newBytes(second, first) < 1024, `${newBytes(second, first)} new bytes for one small item`);
@@ -63,8 +49,7 @@ test('one new item among many: the update views the previous body, copying only 
 test('chains of updates stay JSON.stringify, in few parts, keeping little dead memory', () => {
   // About 8 MB, rendered item by item into memory of its exact size (so byteLength is what is held).
   let items = make(3_000, 2_700, 'a');
-  const empty = SplicedJson.render(doc([], 0), 'items', 'array', { keys: [], values: [] });
-  let json = SplicedJson.render(doc(items, 0), 'items', 'array', { keys: keysOf(items), values: items }, empty, new Set(items));
+  let json = renderItems(items, 0, renderItems([], 0), new Set(items));
   let maxParts = 0;
   let joins = 0;
   for (let rev = 1; rev <= 300; rev++) {
@@ -77,14 +62,14 @@ test('chains of updates stay JSON.stringify, in few parts, keeping little dead m
     if (changed) next[next.length >> 1] = changed;
     const freshSet = new Set<unknown>([...fresh, ...(changed ? [changed] : [])]);
     const previous = json;
-    json = SplicedJson.render(doc(next, rev), 'items', 'array', { keys: keysOf(next), values: next }, previous, freshSet);
+    json = renderItems(next, rev, previous, freshSet);
     items = next;
     maxParts = Math.max(maxParts, json.parts.length);
     if (json.parts.length === 1) joins++;
     const length = json.parts.reduce((n, p) => n + p.length, 0);
     if (rev % 20 === 0 || rev % 97 === 0) {
       assert.ok(bytesOf(json).equals(Buffer.from(JSON.stringify(doc(items, rev)))), `revision ${rev}`);
-      const scratch = SplicedJson.render(doc(items, rev), 'items', 'array', { keys: keysOf(items), values: items });
+      const scratch = renderItems(items, rev);
       assert.equal(json.digest.toString('hex'), scratch.digest.toString('hex'), `digest at revision ${rev}`);
     }
     // A quarter of the body and a MiB (small parts from Buffer's pool) at most.
@@ -97,9 +82,9 @@ test('chains of updates stay JSON.stringify, in few parts, keeping little dead m
 
 test('a removal of most items joins the body into one buffer instead of keeping the old one alive', () => {
   const items = make(4_000, 5000, 'r');
-  const first = SplicedJson.render(doc(items, 1), 'items', 'array', { keys: keysOf(items), values: items });
+  const first = renderItems(items, 1);
   const kept = items.slice(0, 1000);
-  const second = SplicedJson.render(doc(kept, 2), 'items', 'array', { keys: keysOf(kept), values: kept }, first, new Set());
+  const second = renderItems(kept, 2, first, new Set());
   assert.equal(second.parts.length, 1);
   assert.equal(newBytes(second, first), heldBytes(second));
   assert.ok(second.parts[0].equals(Buffer.from(JSON.stringify(doc(kept, 2)))));
@@ -137,7 +122,7 @@ test('a layout stored from a body in parts reads back from those parts', () => {
 
 test('a layout whose item straddles two parts is refused', () => {
   const items = make(4, 10, 'r');
-  const json = SplicedJson.render(doc(items, 1), 'items', 'array', { keys: keysOf(items), values: items });
+  const json = renderItems(items, 1);
   const body = json.parts[0];
   const cut = json.itemPlace(2).at + 3;
   assert.throws(
