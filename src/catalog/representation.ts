@@ -3,11 +3,17 @@ import type { Transform } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import { joinSteps, runInSlices, SliceClock } from '../threads/index.js';
+import { utf8Pieces } from './byte-parts.js';
 
 export type Encoding = 'br' | 'gzip';
 
 /** Below this size compression costs more than it saves on the wire. */
 const MIN_COMPRESS_BYTES = 1024;
+/**
+ * A body in parts up to this size is joined before it is compressed: a search page is views of scattered
+ * items (hundreds of small parts), and a coder takes each write as a round trip to zlib's thread pool.
+ */
+const JOIN_TO_COMPRESS_BYTES = 1 << 20;
 
 /**
  * How a body is compressed. A revision's datasets are compressed once each, whatever their size. A
@@ -70,6 +76,11 @@ export class Representation {
     return this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts as Buffer[], this.length);
   }
 
+  /** The body decoded as UTF-8 a part at a time (joining a large body's parts first would copy it whole). */
+  text(): string {
+    return utf8Pieces(this.parts).join('');
+  }
+
   /** The body as it is held, for writing without joining. */
   get chunks(): readonly Buffer[] {
     return this.parts;
@@ -98,7 +109,7 @@ export class Representation {
     if (!v) {
       // Quality is tuned for large bodies: brotli 11 on tens of MB takes minutes; 5 is near gzip speed and smaller.
       v = compress(
-        this.parts,
+        this.parts.length > 1 && this.length <= JOIN_TO_COMPRESS_BYTES ? [Buffer.concat(this.parts as Buffer[], this.length)] : this.parts,
         encoding === 'br'
           ? createBrotliCompress({
               params: {

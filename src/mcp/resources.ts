@@ -111,7 +111,7 @@ function registerResources(
       cacheHint: CACHE,
     },
     // Served from the bytes rendered once per revision; re-serialising a document this size per read would dominate.
-    (uri) => ({ contents: [{ uri: uri.href, mimeType: JSON_MIME, text: catalog().representations.insights.body.toString('utf8') }] }),
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: JSON_MIME, text: catalog().representations.insights.text() }] }),
   );
   server.registerResource(
     'review',

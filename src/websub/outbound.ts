@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { readFileSync } from 'node:fs';
 import { isIP, type LookupFunction } from 'node:net';
+import { Readable } from 'node:stream';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import type { Agent, buildConnector } from 'undici';
 import type { Result } from '../domain/index.js';
@@ -76,7 +77,13 @@ export class OutboundClient {
     return refuseUrl(url, this.config.allowPrivateCallbacks);
   }
 
-  async send(method: 'GET' | 'POST', href: string, headers: Record<string, string> = {}, body?: Buffer): Promise<OutboundResult> {
+  /** `body` in parts is sent as they are, one after another, with their total as its length. */
+  async send(
+    method: 'GET' | 'POST',
+    href: string,
+    headers: Record<string, string> = {},
+    body?: Buffer | readonly Buffer[],
+  ): Promise<OutboundResult> {
     let url: URL;
     try {
       url = new URL(href);
@@ -90,11 +97,16 @@ export class OutboundClient {
     const signal = AbortSignal.timeout(this.config.requestTimeoutMs);
     try {
       const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.agent()]);
+      const parts = body === undefined ? [] : Buffer.isBuffer(body) ? [body] : body;
       const res = await request(url, {
         dispatcher,
         method,
-        headers: { 'user-agent': USER_AGENT, ...headers },
-        body,
+        headers: {
+          'user-agent': USER_AGENT,
+          ...headers,
+          ...(body === undefined ? {} : { 'content-length': String(parts.reduce((n, p) => n + p.length, 0)) }),
+        },
+        body: parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : Readable.from(parts, { objectMode: false }),
         signal,
       });
       return {

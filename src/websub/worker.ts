@@ -190,8 +190,9 @@ export class HubWorker {
       'content-type': rep.contentType,
       link: linkHeader(catalog.links, topic.url),
     };
-    if (d.secret) headers['x-hub-signature'] = hubSignature(d.secret, rep.body);
-    const res = await this.client.send('POST', d.callback, headers, rep.body);
+    // The body as it is held (a dataset is in parts): signed and sent without joining it.
+    if (d.secret) headers['x-hub-signature'] = hubSignature(d.secret, rep.chunks);
+    const res = await this.client.send('POST', d.callback, headers, rep.chunks);
     const log = { subscription: d.subscription_id, topic: d.topic, callback: redactUrl(d.callback), revision: catalog.revision };
     if (res.ok && res.value.status >= 200 && res.value.status <= 299) {
       this.counters.deliveriesSucceeded++;

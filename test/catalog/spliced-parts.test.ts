@@ -4,6 +4,7 @@
 // much more memory alive than its own bytes (views keep whole buffers).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import fc from 'fast-check';
 import { SplicedJson } from '../../src/catalog/index.js';
 import { type Allocate, sharedBuffer } from '../../src/threads/index.js';
@@ -44,6 +45,26 @@ test('one new item among many: the update views the previous body, copying only 
   assert.equal(second.itemText(20_000), JSON.stringify(items.at(-1)));
   const { buffer, at } = second.itemPlace(5);
   assert.equal(buffer.toString('utf8', at, at + second.itemLength(5)), JSON.stringify(items[4]));
+});
+
+test('a body posted to another thread is updated there by views too (its grown memory does not count as dead)', () => {
+  // About 5 MB written into shared memory that grows in 16 MiB steps.
+  const items = make(5_000, 1000, 'r');
+  const first = renderItems(items, 1, undefined, undefined, sharedBuffer);
+  assert.ok(first.parts[0].buffer.byteLength > 2 * first.parts[0].length, 'the memory grew past the body');
+  // As a thread receives it: the same memory, another object.
+  const { port1, port2 } = new MessageChannel();
+  port1.postMessage(first.parts);
+  const posted = (receiveMessageOnPort(port2)!.message as Uint8Array[]).map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+  port1.close();
+  assert.notEqual(posted[0].buffer, first.parts[0].buffer);
+  const there = SplicedJson.fromLayout(posted, first.layout(), keysOf(items), items);
+  const added = { id: 'new', text: 'fresh' };
+  const next = [added, ...items];
+  const second = renderItems(next, 2, there, new Set([added]), sharedBuffer);
+  assert.ok(bytesOf(second).equals(Buffer.from(JSON.stringify(doc(next, 2)))));
+  assert.ok(second.parts.length > 1, 'viewed, not joined into a copy');
+  assert.ok(newBytes(second, there) < 1024);
 });
 
 test('chains of updates stay JSON.stringify, in few parts, keeping little dead memory', () => {

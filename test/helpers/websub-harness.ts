@@ -126,10 +126,14 @@ export class Subscriber {
  * Stands in for a catalog revision: the hub reads only the revision number, the links and the three
  * topic representations, so tests need not build reviews and insights.
  */
-export function fakeCatalog(revision: number, base: string, opts: { padBytes?: number } = {}): Catalog {
+/** `inParts`: the datasets' bodies held in that many parts, as a catalog updated by views of the previous one holds them. */
+export function fakeCatalog(revision: number, base: string, opts: { padBytes?: number; inParts?: number } = {}): Catalog {
   const marker = `${revision}${'x'.repeat(opts.padBytes ?? 0)}`;
   const at = new Date().toUTCString();
-  const rep = (type: string, body: string) => new Representation(type, Buffer.from(body), at);
+  const cut = (b: Buffer, n: number) =>
+    Array.from({ length: n }, (_, i) => b.subarray(Math.floor((i * b.length) / n), Math.floor(((i + 1) * b.length) / n)));
+  const rep = (type: string, body: string) =>
+    new Representation(type, opts.inParts ? cut(Buffer.from(body), opts.inParts) : Buffer.from(body), at);
   return {
     revision,
     links: links(base),
@@ -169,7 +173,7 @@ export interface TestHub {
   logs: LogCapture;
   catalog(): Catalog;
   /** Swaps in a new revision (with different bytes on every topic) and announces it, like the composition root does. */
-  publish(): Promise<Catalog>;
+  publish(opts?: Parameters<typeof fakeCatalog>[2]): Promise<Catalog>;
   post(
     fields: Record<string, string> | string,
     headers?: Record<string, string>,
@@ -218,8 +222,8 @@ export async function startHub(pki: TestPki, config: HubConfigInput = {}, databa
     worker,
     logs,
     catalog: () => current,
-    async publish() {
-      current = fakeCatalog(current.revision + 1, base);
+    async publish(opts?: Parameters<typeof fakeCatalog>[2]) {
+      current = fakeCatalog(current.revision + 1, base, opts);
       await worker.onRevision(current);
       return current;
     },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { brotliDecompressSync, gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { Representation } from '../../src/catalog/index.js';
 import { answer, CACHE_CONTROL, etagMatches, negotiateEncoding, parseHttpDate, WAIT_FOR_CODING_UP_TO } from '../../src/http/index.js';
 
@@ -81,4 +81,18 @@ test('a large body whose coding is not made: another coding already made, else i
   // At the limit, a request waits for its coding instead.
   rep = new Representation('application/json', body.subarray(1), 'Thu, 26 Nov 2026 00:00:00 GMT');
   assert.equal((await answer(br, rep)).headers['content-encoding'], 'br');
+});
+
+test('a body in parts (a character cut between two) is coded and decoded as its bytes, never as the parts apart', async () => {
+  const whole = Buffer.from(JSON.stringify({ text: 'é😀'.repeat(3000), more: 'x'.repeat(5000) }));
+  // Cut inside multi-byte characters, small parts and a large one, as a search page's views are.
+  const cuts = [1, 2, 7, 11, 4000, 4001, 9000];
+  const parts = [0, ...cuts].map((at, i) => whole.subarray(at, cuts[i] ?? whole.length));
+  for (const part of [parts, [whole]]) {
+    const rep = new Representation('application/json', part, 'Thu, 26 Nov 2026 00:00:00 GMT');
+    assert.equal(rep.length, whole.length);
+    assert.equal(rep.text(), whole.toString('utf8'));
+    assert.ok(gunzipSync(await rep.encoded('gzip')).equals(whole));
+    assert.ok(brotliDecompressSync(await rep.encoded('br')).equals(whole));
+  }
 });

@@ -223,6 +223,21 @@ describe('delivery', () => {
     assert.equal(hub.logs.text.includes(secret), false, 'the secret never appears in the logs');
   });
 
+  test('a dataset held in parts is delivered and signed as its exact bytes, with their total as its length', async () => {
+    const { hub, subscriber, topics } = await setup();
+    const sub = await subscriber();
+    const secret = 'parts are not joined';
+    await hub.subscribe(topics().reviewsJson, sub.url('/signed'), { 'hub.secret': secret });
+    await waitFor(() => active(hub).then((a) => a.length === 1), 'active');
+    const cat = await hub.publish({ padBytes: 300_000, inParts: 5 });
+    assert.equal(cat.representations.reviews.chunks.length, 5);
+    await waitFor(() => sub.posts().length === 1, 'one delivery');
+    const [p] = sub.posts('/signed');
+    assert.deepEqual(p.body, Buffer.concat(cat.representations.reviews.chunks as Buffer[]));
+    assert.equal(p.headers['content-length'], String(cat.representations.reviews.length));
+    assert.equal(p.headers['x-hub-signature'], hmac(secret, p.body));
+  });
+
   test('re-subscribing renews the lease, replaces or drops the secret, and yields one delivery per change', async () => {
     const { hub, subscriber, topics } = await setup();
     const sub = await subscriber();

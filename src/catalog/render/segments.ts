@@ -88,16 +88,13 @@ export class Segments {
 
   /**
    * Bytes of memory the parts keep alive: each distinct buffer once, whole (a view keeps all of it), at
-   * `sizeOf` (its byteLength unless the caller knows better).
+   * `sizeOf(memory, end)` (`end`: one past the furthest byte the parts view in it).
    */
-  heldBytes(sizeOf: (memory: ArrayBufferLike) => number = (m) => m.byteLength): number {
-    const seen = new Set<ArrayBufferLike>();
+  heldBytes(sizeOf: (memory: ArrayBufferLike, end: number) => number): number {
+    const ends = new Map<ArrayBufferLike, number>();
+    for (const p of this.parts) ends.set(p.buffer, Math.max(ends.get(p.buffer) ?? 0, p.byteOffset + p.length));
     let n = 0;
-    for (const p of this.parts)
-      if (!seen.has(p.buffer)) {
-        seen.add(p.buffer);
-        n += sizeOf(p.buffer);
-      }
+    for (const [memory, end] of ends) n += sizeOf(memory, end);
     return n;
   }
 }

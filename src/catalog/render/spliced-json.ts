@@ -66,10 +66,13 @@ const SLACK_BYTES = 1 << 20;
 /**
  * The bytes a render of every item wrote into memory that grows, by that memory: it grew in steps, and
  * what lies past the body was never written (its pages are not used), so it does not count as held.
- * Known in the thread that rendered it; elsewhere the memory counts whole.
+ * Known in the thread that rendered it; in another (the memory posted there is another object) the
+ * furthest byte viewed stands for it.
  */
 const written = new WeakMap<ArrayBufferLike, number>();
-const sizeOf = (memory: ArrayBufferLike) => written.get(memory) ?? memory.byteLength;
+const growable = (memory: ArrayBufferLike) =>
+  (memory as { growable?: boolean }).growable === true || (memory as { resizable?: boolean }).resizable === true;
+const sizeOf = (memory: ArrayBufferLike, end: number) => written.get(memory) ?? (growable(memory) ? end : memory.byteLength);
 
 /** The largest body: item offsets are 32-bit. */
 const MAX_BODY = 2 ** 32 - 1;
