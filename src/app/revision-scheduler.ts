@@ -443,7 +443,7 @@ export class RevisionScheduler {
 
   private readonly tick = () => {
     this.timer = null;
-    const hinted = this.hinted;
+    const hintedBefore = this.hinted;
     this.hinted = false;
     this.refresh()
       .catch((err) => this.opts.log.warn({ err }, 'revision check failed'))
@@ -453,7 +453,8 @@ export class RevisionScheduler {
         // One more check, soon, after a hint: one that came during this check may be of a commit it read
         // before, and one that came before it may be a moment ahead of its commit (SQLite writes the log
         // before the index readers look in, and only the log's writes are seen).
-        this.schedule(hinted || this.hinted ? WAKE_GAP_MS : this.opts.pollMs, hinted || this.hinted);
+        const again = hintedBefore || this.hinted;
+        this.schedule(again ? WAKE_GAP_MS : this.opts.pollMs, again);
       });
   };
 

@@ -109,7 +109,7 @@ export class Representation {
     if (!v) {
       // Quality is tuned for large bodies: brotli 11 on tens of MB takes minutes; 5 is near gzip speed and smaller.
       v = compress(
-        this.parts.length > 1 && this.length <= JOIN_TO_COMPRESS_BYTES ? [Buffer.concat(this.parts as Buffer[], this.length)] : this.parts,
+        this.length <= JOIN_TO_COMPRESS_BYTES ? [this.body] : this.parts,
         encoding === 'br'
           ? createBrotliCompress({
               params: {

@@ -1,5 +1,3 @@
-const EMPTY = Buffer.alloc(0);
-
 /**
  * A body kept as buffers in order and never joined, so a render can view the previous body's runs of
  * carried items where they lie instead of copying them. An item never straddles two buffers: each has
@@ -30,11 +28,6 @@ export class Segments {
 
   private startOf(k: number): number {
     return k === 0 ? 0 : this.ends[k - 1];
-  }
-
-  /** Whether bytes [start, start + length) lie in one part (length > 0). */
-  inOnePart(start: number, length: number): boolean {
-    return start + length <= this.ends[this.partAt(start)];
   }
 
   /** The first of these spans (in ascending order) that straddles two parts, or -1: one pass, not a search each. */
@@ -72,14 +65,9 @@ export class Segments {
 
   /** Bytes [start, end): a view when they lie in one part, else joined (for small spans). */
   bytes(start: number, end: number): Buffer {
-    if (end <= start) return EMPTY;
-    if (this.inOnePart(start, end - start)) {
-      const { buffer, at } = this.place(start, end - start);
-      return buffer.subarray(at, at + end - start);
-    }
     const views: Buffer[] = [];
     this.viewsInto(views, start, end);
-    return Buffer.concat(views);
+    return views.length === 1 ? views[0] : Buffer.concat(views);
   }
 
   toString(start: number, end: number): string {
