@@ -90,3 +90,34 @@ test('insights of kept rows equal buildInsights of the corpus after any sequence
     { seed: 20261126, numRuns: 60 },
   );
 });
+
+test('a kept row is one object: its own review and analysis, its id lists shared, its aspects its mentions with their sentence', () => {
+  const maker = engine.insightRows(business.vertical);
+  let next = 0;
+  const made = fc.sample(reviewArb, { numRuns: 300, seed: 20261127 }).map((r) => {
+    const review: CorpusReview = { id: `s${next++}`, services: [], service_area: null, ...r };
+    const analysis = analyzer.analyze({ id: review.id, rating: review.rating, text: review.text, title: null, language: null });
+    return { review, analysis, row: maker.row(review, analysis) };
+  });
+  type Aspect = { row: unknown; aspect: unknown; sentence: number; start: number; end: number };
+  let spans = 0;
+  for (const { analysis, row } of made) {
+    const held = row as unknown as { review: unknown; analysis: { aspects: Aspect[] } };
+    assert.equal(held.review, row);
+    assert.equal(held.analysis, row);
+    assert.equal(held.analysis.aspects.length, analysis.aspects.length);
+    for (const a of held.analysis.aspects) {
+      assert.equal(a.row, row);
+      assert.equal(a.aspect, a);
+      const s = analysis.sentences[a.sentence];
+      assert.deepEqual([a.start, a.end], s ? [s.start, s.end] : [-1, -1]);
+      if (s) spans++;
+    }
+  }
+  assert.ok(spans > 100, `only ${spans} aspects quote a sentence: the sample proves little`);
+  // One list object per distinct list of technicians (the rows' own lists are as many as the rows).
+  const lists = made.filter((m) => m.review.technicians.length > 0);
+  const distinct = new Set(lists.map((m) => m.review.technicians.join(',')));
+  assert.ok(lists.length > 2 * distinct.size);
+  assert.equal(new Set(lists.map((m) => m.row.review.technicians)).size, distinct.size);
+});

@@ -1,6 +1,7 @@
 // Aspect insights: per aspect, how many reviews mention it and with which polarity (review-level, as stored
 // in each analysis's `aspects`), the most frequent phrases, newest examples and the strongest quotes.
 import type { AspectInsight, Polarity, ReviewAspect } from '../../domain/index.js';
+import { HeldAspect } from './held-row.js';
 import { Ordered, type Positions } from './order.js';
 import { percentages } from './percent.js';
 import { sentenceText, TopQuotes, Wordings } from './quotes.js';
@@ -23,7 +24,7 @@ const rowOfMention = (m: Mention): Row => m.row;
 /** A block of quotable mentions summarised by its wordings, so a scan skips the blocks that cannot move the quotes kept. */
 const wordings = {
   empty: () => new Wordings(QUOTES_PER_POLARITY + 1),
-  add: (w: Wordings, { row, aspect }: Mention) => w.add(sentenceText(row, aspect.sentence), Math.abs(aspect.score)),
+  add: (w: Wordings, { row, aspect }: Mention) => w.add(sentenceText(row, aspect), Math.abs(aspect.score)),
 };
 
 interface Acc {
@@ -62,7 +63,8 @@ export class AspectAccumulator implements Accumulator {
     for (const aspect of row.analysis.aspects) {
       const a = this.count(aspect, 1);
       if (!a) continue;
-      const mention = { row, aspect };
+      // A kept row's aspect is its own mention: no pair object per mention and list.
+      const mention: Mention = aspect instanceof HeldAspect && aspect.row === row ? aspect : { row, aspect };
       for (const list of listsOf(a, aspect)) {
         if (!at) list.push(mention);
         else {
@@ -144,7 +146,7 @@ function quotesOf(quotable: Record<Quoted, Ordered<Mention, Wordings>>): Record<
       ({ row, aspect }) => {
         const strength = Math.abs(aspect.score);
         if (!top.accepts(strength)) return;
-        const text = sentenceText(row, aspect.sentence);
+        const text = sentenceText(row, aspect);
         if (text !== null) top.offer({ reviewId: row.review.id, text, polarity, strength });
       },
       (w) => top.unmovedBy(w),

@@ -6,9 +6,10 @@
 import { type Insights, Interner, type ReviewAnalysis, type ReviewAspect } from '../../domain/index.js';
 import { loadTaxonomyLabels, type TaxonomyLabels } from '../lexicon.js';
 import { aspectIndexOf } from './build.js';
+import { HeldRow } from './held-row.js';
 import { ChangeMismatch } from './order.js';
 import { decodeRows, encodeRows } from './row-image.js';
-import { type CorpusReview, type InsightAnalysis, newestFirst, type Row, rowOf } from './rows.js';
+import { type CorpusReview, type InsightAnalysis, newestFirst, type Row } from './rows.js';
 import { CorpusInsights, type InsightsBusiness, type RowChange } from './state.js';
 
 /** What of a profile the builders read besides the vertical (the maker is one vertical's). */
@@ -23,6 +24,11 @@ export class InsightRows {
   private readonly aspectIndex: Map<string, number>;
   /** One copy of each phrase, id and polarity string, however many rows hold it. */
   private readonly strings = new Interner<string>();
+  /**
+   * One copy of each list of technician, service or problem ids (a few dozen distinct ones, against a
+   * list per row), frozen since rows share it. Phrases are not: their combinations are mostly a row's own.
+   */
+  private readonly idLists = new Interner<string[]>();
   /** The state of the last insights asked for, the rows it is at and the profile it was built for. */
   private last: { rows: readonly Row[]; profile: string; state: CorpusInsights } | null = null;
 
@@ -33,7 +39,7 @@ export class InsightRows {
 
   /** The row of a review and its analysis, keeping none of the analysis's own objects. */
   row(review: CorpusReview, analysis: ReviewAnalysis): Row {
-    return rowOf(review, this.compact(analysis), this.aspectIndex);
+    return this.held(review, this.compact(analysis));
   }
 
   /** `preamble` and the rows as bytes (row-image.ts), for a maker that starts again to take them back with fromImage. */
@@ -43,7 +49,17 @@ export class InsightRows {
 
   /** The rows of an image, their strings shared with this maker's rows. RowImageError when it is not one. */
   fromImage(bytes: Buffer): Row[] {
-    return decodeRows(bytes, (s) => this.intern(s), NONE).map((r) => rowOf(r.review, r.analysis, this.aspectIndex));
+    return decodeRows(
+      bytes,
+      (s) => this.intern(s),
+      NONE,
+      (review, analysis) => this.held(review, analysis),
+    );
+  }
+
+  /** The kept row, its id lists shared with other rows'. */
+  private held(review: CorpusReview, analysis: InsightAnalysis): Row {
+    return new HeldRow(review, analysis, this.aspectIndex, (xs) => this.idList(xs));
   }
 
   /**
@@ -103,6 +119,12 @@ export class InsightRows {
 
   private list(xs: string[]): string[] {
     return xs.length === 0 ? NONE : xs.map((x) => this.intern(x));
+  }
+
+  private idList(xs: string[]): string[] {
+    if (xs.length === 0) return NONE;
+    // Ids hold no NUL: the joined key names one list.
+    return this.idLists.get(xs.join('\0'), () => Object.freeze(xs.map((x) => this.intern(x))) as string[]);
   }
 
   private intern(s: string): string {

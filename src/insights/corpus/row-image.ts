@@ -209,10 +209,16 @@ export function encodeRows(rows: readonly ImagedRow[], preamble: Buffer = Buffer
 }
 
 /**
- * The rows of encodeRows, each string of the table passed through `intern` (so the rows share them with
- * rows made later); every empty list is `none`. RowImageError when the bytes are not such an image.
+ * The rows of encodeRows, each made by `make` (so no second list of rows is alive beside the first),
+ * each string of the table passed through `intern` (so the rows share them with rows made later); every
+ * empty list is `none`. RowImageError when the bytes are not such an image.
  */
-export function decodeRows(bytes: Buffer, intern: (s: string) => string, none: never[]): ImagedRow[] {
+export function decodeRows<R>(
+  bytes: Buffer,
+  intern: (s: string) => string,
+  none: never[],
+  make: (review: CorpusReview, analysis: InsightAnalysis) => R,
+): R[] {
   const rd = new Reader(bytes, 0);
   const version = rd.uint();
   if (version !== IMAGE_VERSION) throw new RowImageError(`the rows image is of version ${version}, not ${IMAGE_VERSION}`);
@@ -235,7 +241,7 @@ export function decodeRows(bytes: Buffer, intern: (s: string) => string, none: n
     for (let i = 0; i < k; i++) xs[i] = str(rd.uint());
     return xs;
   };
-  const rows: ImagedRow[] = new Array(n);
+  const rows: R[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const id = rd.string();
     const rating = rd.float();
@@ -263,10 +269,10 @@ export function decodeRows(bytes: Buffer, intern: (s: string) => string, none: n
       if (at >= sentences.length) throw new RowImageError('the rows image quotes a sentence past its review');
       sentences[at] = { start: rd.uint(), end: rd.uint() };
     }
-    rows[i] = {
-      review: { id, rating, date, text, technicians, services, service_area: area === 0 ? null : str(area - 1) },
-      analysis: { sentiment, aspects, problems, phrases, sentences },
-    };
+    rows[i] = make(
+      { id, rating, date, text, technicians, services, service_area: area === 0 ? null : str(area - 1) },
+      { sentiment, aspects, problems, phrases, sentences },
+    );
   }
   if (rd.at !== rowsEnd) throw new RowImageError('the rows image has bytes after its last row');
   return rows;

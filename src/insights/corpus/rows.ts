@@ -46,12 +46,17 @@ export interface Accumulator {
 
 /** `aspectIndex`: taxonomy aspect id → bit position (taxonomies have far fewer than 31 aspects). */
 export function rowOf(review: CorpusReview, analysis: InsightAnalysis, aspectIndex: ReadonlyMap<string, number>): Row {
-  let aspectMask = 0;
-  for (const aspect of analysis.aspects) {
+  return { review, analysis, polarity: polarityOfScore(analysis.sentiment), aspectMask: aspectMaskOf(analysis.aspects, aspectIndex) };
+}
+
+/** Bit i set for each aspect of taxonomy aspect i among `aspects` (Row.aspectMask). */
+export function aspectMaskOf(aspects: InsightAnalysis['aspects'], aspectIndex: ReadonlyMap<string, number>): number {
+  let mask = 0;
+  for (const aspect of aspects) {
     const bit = aspectIndex.get(aspect.id);
-    if (bit !== undefined) aspectMask |= 1 << bit;
+    if (bit !== undefined) mask |= 1 << bit;
   }
-  return { review, analysis, polarity: polarityOfScore(analysis.sentiment), aspectMask };
+  return mask;
 }
 
 export function prepareRows(
