@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { analyzerOptions } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
-import { type CorpusReview, createAnalyzer, engine } from '../../src/insights/index.js';
+import { buildInsights, type CorpusReview, createAnalyzer, engine, type Insights, type ReviewAnalysis } from '../../src/insights/index.js';
 import { REVIEW_SENTENCES } from '../helpers/index.js';
 
 const business = demoBusiness();
@@ -104,4 +104,86 @@ test('bytes that are not an image of rows are refused', () => {
   const otherVersion = Buffer.from(image);
   otherVersion[0] = 99;
   assert.throws(() => maker.fromImage(otherVersion), /version 99/);
+});
+
+test('analyses at their edges (quoted sentences past the list or shared, unknown ids, repeats): kept rows, their image and an update give buildInsights', () => {
+  const at = '2026-11-27T00:00:00.000Z';
+  const empty = buildInsights({ business, reviews: [], analyses: [], generatedAt: at });
+  const aspectIds = [...empty.aspects.map((a) => a.id), 'not_an_aspect'];
+  const problemIds = [
+    ...new Set(REVIEW_SENTENCES.flatMap((text) => analyzer.analyze({ id: 'p', rating: 3, text, title: null, language: null }).problems)),
+    'not_a_problem',
+  ];
+  const score = (digits: number) => fc.integer({ min: -(10 ** digits), max: 10 ** digits }).map((n) => n / 10 ** digits);
+  const itemArb = fc.record({
+    rating: fc.integer({ min: 1, max: 5 }),
+    date: fc.integer({ min: 0, max: 60 }).map((d) => new Date(Date.UTC(2025, 0, 1) + d * 86_400_000).toISOString().slice(0, 10)),
+    text: fc.option(
+      fc.array(fc.constantFrom(...REVIEW_SENTENCES), { minLength: 1, maxLength: 3 }).map((s) => s.join(' ')),
+      { nil: null, freq: 8 },
+    ),
+    technicians: fc.array(fc.constantFrom(...ids(business.technicians)), { maxLength: 3 }),
+    sentiment: score(3),
+    sentences: fc.array(
+      fc.tuple(fc.nat(200), fc.nat(300)).map(([a, b]) => ({ start: Math.min(a, b), end: Math.max(a, b), score: 0, aspects: [] })),
+      { maxLength: 5 },
+    ),
+    aspects: fc.array(
+      fc.record({
+        id: fc.constantFrom(...aspectIds),
+        polarity: fc.constantFrom('positive', 'negative', 'neutral', 'conflict') as fc.Arbitrary<'positive'>,
+        score: score(2),
+        phrase: fc.constantFrom('', 'water heater', 'price', 'drain'),
+        sentence: fc.nat(7),
+      }),
+      { maxLength: 4 },
+    ),
+    problems: fc.array(fc.constantFrom(...problemIds), { maxLength: 3 }),
+    phrases: fc.uniqueArray(fc.constantFrom('water heater', 'heater', 'price', 'drain'), { maxLength: 3 }),
+  });
+  const doc = (ins: Insights) => JSON.stringify(Object.defineProperty(ins, 'per_review', { value: {}, enumerable: true }));
+  let next = 0;
+  fc.assert(
+    fc.property(fc.array(itemArb, { maxLength: 40 }), fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }), (items, drop) => {
+      const kept = items
+        .map((it) => {
+          const review: CorpusReview = {
+            id: `e${next++}`,
+            rating: it.rating,
+            date: it.date,
+            text: it.text,
+            technicians: it.technicians,
+            services: [],
+            service_area: null,
+          };
+          const analysis: ReviewAnalysis = {
+            ...{ engine: 'x', language: null, text_sentiment: null, technicians: [], services: [], service_areas: [] },
+            ...{ sentiment: it.sentiment, sentences: it.sentences, aspects: it.aspects, problems: it.problems, phrases: it.phrases },
+          };
+          return { review, analysis };
+        })
+        .sort((a, b) => (a.review.date === b.review.date ? 0 : a.review.date < b.review.date ? 1 : -1));
+      const full = (ks: typeof kept) =>
+        doc(buildInsights({ business, reviews: ks.map((k) => k.review), analyses: ks.map((k) => k.analysis), generatedAt: at }));
+      const maker = engine.insightRows(business.vertical);
+      const rows = kept.map((k) => maker.row(k.review, k.analysis));
+      assert.equal(doc(maker.insights({ business, rows, generatedAt: at })), full(kept));
+      const image = maker.image(rows);
+      const again = engine.insightRows(business.vertical);
+      const read = again.fromImage(image);
+      assert.equal(doc(again.insights({ business, rows: read, generatedAt: at })), full(kept));
+      assert.ok(again.image(read).equals(image), 'rows read back write the same image');
+      // Rows taken out of the state read back, then put back as made from their analyses.
+      const stay = read.filter((_, i) => !drop[i]);
+      const removed = read.filter((_, i) => drop[i]);
+      assert.equal(
+        doc(again.insights({ business, rows: stay, generatedAt: at, since: { rows: read, removed, added: [] } })),
+        full(kept.filter((_, i) => !drop[i])),
+      );
+      const back = read.map((r, i) => (drop[i] ? again.row(kept[i].review, kept[i].analysis) : r));
+      const added = back.filter((_, i) => drop[i]);
+      assert.equal(doc(again.insights({ business, rows: back, generatedAt: at, since: { rows: stay, removed: [], added } })), full(kept));
+    }),
+    { seed: 20261127, numRuns: 200 },
+  );
 });

@@ -99,15 +99,17 @@ export class InsightRows {
     return state.document(rows, input.generatedAt);
   }
 
+  /**
+   * What a kept row is made of: its aspects with their strings shared, and the analysis's own sentences
+   * and problems, which the row reads as it is made and does not keep (it keeps the quoted spans, and
+   * shares one list per distinct list of problems).
+   */
   private compact(a: ReviewAnalysis): InsightAnalysis {
-    const sentences: InsightAnalysis['sentences'][number][] = new Array(a.aspects.length === 0 ? 0 : a.sentences.length);
-    const aspects = a.aspects.length === 0 ? NONE : a.aspects.map((x) => this.aspect(x, a, sentences));
-    return { sentiment: a.sentiment, aspects, problems: this.list(a.problems), phrases: this.list(a.phrases), sentences };
+    const aspects = a.aspects.length === 0 ? NONE : a.aspects.map((x) => this.aspect(x));
+    return { sentiment: a.sentiment, aspects, problems: a.problems, phrases: this.list(a.phrases), sentences: a.sentences };
   }
 
-  private aspect(x: ReviewAspect, a: ReviewAnalysis, sentences: InsightAnalysis['sentences'][number][]): ReviewAspect {
-    const s = a.sentences[x.sentence];
-    if (s && !sentences[x.sentence]) sentences[x.sentence] = { start: s.start, end: s.end };
+  private aspect(x: ReviewAspect): ReviewAspect {
     return {
       id: this.intern(x.id),
       polarity: this.intern(x.polarity) as ReviewAspect['polarity'],

@@ -8,7 +8,7 @@ import type { CorpusReview, InsightAnalysis } from './rows.js';
 /** Bump when the layout below changes: an image of another version is not read (the bodies are). */
 const IMAGE_VERSION = 2;
 
-/** A row as the image holds it: what rowOf makes a Row of. */
+/** A row as the image holds it: what a kept row is made of (held-row.ts). */
 export interface ImagedRow {
   review: CorpusReview;
   analysis: InsightAnalysis;
@@ -190,12 +190,13 @@ export function encodeRows(rows: readonly ImagedRow[], preamble: Buffer = Buffer
     }
     list(a.problems);
     list(a.phrases);
-    // Sparse: only the sentences the aspects quote are kept.
-    body.uint(a.sentences.length);
+    // Sparse: only the sentences the aspects quote are kept (read once: a kept row makes the list when asked).
+    const sentences = a.sentences;
+    body.uint(sentences.length);
     let kept = 0;
-    for (const s of a.sentences) if (s) kept++;
+    for (const s of sentences) if (s) kept++;
     body.uint(kept);
-    a.sentences.forEach((s, i) => {
+    sentences.forEach((s, i) => {
       if (!s) return;
       body.uint(i);
       body.uint(s.start);
