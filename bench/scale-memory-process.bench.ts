@@ -1,6 +1,7 @@
 // Where a real server process's memory is (issue 16), per thread, when ready and after a load like the
 // scale bench's: the compiled `reviewcast serve` on a copy of a large database (the bench writes to it:
-// the first start stores its snapshot), with bench/memory-probe.mjs preloaded to answer over IPC.
+// the first start stores its snapshot), then after one new review (the corpus thread holding the next
+// revision), with bench/memory-probe.mjs preloaded to answer over IPC.
 //   npm run bench -- scale-memory-process --database-url COPY.db [--restart-only]
 //     [--heap-snapshot DIR] [--malloc] [--checkout DIR] [--env 'NAME=VALUE …']
 // --restart-only skips the first start (the copy already holds a stored snapshot); --heap-snapshot
@@ -9,7 +10,8 @@
 // --checkout serves another checkout's build (a baseline: e.g. `git archive` of a commit, with node_modules);
 // --env sets variables for the server (e.g. NODE_OPTIONS=--max-semi-space-size=4, MALLOC_ARENA_MAX=2).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { summariseHeap } from './heap-summary.js';
@@ -192,6 +194,30 @@ async function load(server: Server) {
   }
 }
 
+/**
+ * One review imported by the CLI from another process, until a search finds it: the corpus thread takes
+ * the served revision over (from its stored image) and builds the next one, and is measured while it holds it.
+ */
+async function oneNewReview(server: Server) {
+  const word = `zephyrine${Date.now()}`;
+  const file = join(tmpdir(), `reviewcast-memory-${process.pid}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify([
+      { source: 'direct', source_review_id: `memory-${word}`, rating: 5, date: '2026-11-20', author: 'A', text: `The ${word} came.` },
+    ]),
+  );
+  const r = spawnSync(process.execPath, ['dist/cli/main.js', 'import', file, '--database-url', db], { cwd: checkout, encoding: 'utf8' });
+  rmSync(file, { force: true });
+  if (r.status !== 0) throw new Error(`reviewcast import: ${r.stderr.slice(-2000)}`);
+  const search = `${server.url}/api/reviews/search?query=${word}`;
+  const end = performance.now() + 10 * 60_000;
+  while (!(await (await fetch(search)).text()).includes(word)) {
+    if (performance.now() > end) throw new Error('the new review was not found in 10 minutes');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 if (!process.argv.includes('--restart-only')) {
   const first = await serve();
   await take(first, 'first start: ready', false);
@@ -214,6 +240,10 @@ await load(server);
 await take(server, 'after load', false);
 await take(server, 'after load, collected', true, 'loaded');
 if (process.argv.includes('--malloc')) await mallocStats(server, 'after load, collected');
+await oneNewReview(server);
+await new Promise((r) => setTimeout(r, 15_000));
+await take(server, 'one new review + 15 s', false);
+await take(server, 'one new review + 15 s, collected', true, 'updated');
 const threadCpu = columns[columns.length - 1].report.threads;
 await server.stop();
 
