@@ -7,7 +7,7 @@ export { freshPgDatabase, PG_SKIP } from './pg.js';
 export { CLI, type ServerProcess, spawnCommand, spawnServe } from './process.js';
 export { rawDb } from './raw-db.js';
 export { storedReviews } from './rows.js';
-export { REVIEW_SENTENCES } from './sentences.js';
+export { dayArb, REVIEW_SENTENCES, reviewTextArb } from './sentences.js';
 export { startTestServer } from './server.js';
 export { joinedSnapshot } from './snapshot.js';
 export { niceByThread } from './threads.js';

@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+
 /** Home-services review sentences the insight property tests draw review texts from (written for the tests). */
 export const REVIEW_SENTENCES = [
   'Mike fixed the leaking water heater fast and cleaned up after himself.',
@@ -9,3 +11,14 @@ export const REVIEW_SENTENCES = [
   'Great job on the new water heater, fair price.',
   'Ok.',
 ];
+
+/** A review text of one to three of the sentences above, or null once in `freq` draws. */
+export const reviewTextArb = (freq: number): fc.Arbitrary<string | null> =>
+  fc.option(
+    fc.array(fc.constantFrom(...REVIEW_SENTENCES), { minLength: 1, maxLength: 3 }).map((s) => s.join(' ')),
+    { nil: null, freq },
+  );
+
+/** A date (YYYY-MM-DD) among the `days` days from `from` (YYYY-MM-DD), the first included. */
+export const dayArb = (from: string, days: number): fc.Arbitrary<string> =>
+  fc.integer({ min: 0, max: days - 1 }).map((d) => new Date(Date.parse(from) + d * 86_400_000).toISOString().slice(0, 10));

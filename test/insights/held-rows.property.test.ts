@@ -8,18 +8,15 @@ import { analyzerOptions } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { Insights } from '../../src/domain/index.js';
 import { buildInsights, type CorpusReview, createAnalyzer, engine, type ReviewAnalysis } from '../../src/insights/index.js';
-import { REVIEW_SENTENCES } from '../helpers/index.js';
+import { dayArb, reviewTextArb } from '../helpers/index.js';
 
 const business = demoBusiness();
 const analyzer = createAnalyzer(analyzerOptions(business));
 const technicians = business.technicians.map((t) => t.id);
 const reviewArb = fc.record({
   rating: fc.integer({ min: 1, max: 5 }),
-  date: fc.integer({ min: 0, max: 900 }).map((d) => new Date(Date.UTC(2023, 0, 1) + d * 86_400_000).toISOString().slice(0, 10)),
-  text: fc.option(
-    fc.array(fc.constantFrom(...REVIEW_SENTENCES), { minLength: 1, maxLength: 3 }).map((s) => s.join(' ')),
-    { nil: null, freq: 6 },
-  ),
+  date: dayArb('2023-01-01', 901),
+  text: reviewTextArb(6),
   technicians: fc.subarray(technicians, { maxLength: 1 }),
 });
 type ReviewFields = typeof reviewArb extends fc.Arbitrary<infer T> ? T : never;

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { analyzerOptions } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { buildInsights, type CorpusReview, createAnalyzer, engine, type Insights, type ReviewAnalysis } from '../../src/insights/index.js';
-import { REVIEW_SENTENCES } from '../helpers/index.js';
+import { dayArb, REVIEW_SENTENCES, reviewTextArb } from '../helpers/index.js';
 
 const business = demoBusiness();
 const analyzer = createAnalyzer(analyzerOptions(business));
@@ -117,11 +117,8 @@ test('analyses at their edges (quoted sentences past the list or shared, unknown
   const score = (digits: number) => fc.integer({ min: -(10 ** digits), max: 10 ** digits }).map((n) => n / 10 ** digits);
   const itemArb = fc.record({
     rating: fc.integer({ min: 1, max: 5 }),
-    date: fc.integer({ min: 0, max: 60 }).map((d) => new Date(Date.UTC(2025, 0, 1) + d * 86_400_000).toISOString().slice(0, 10)),
-    text: fc.option(
-      fc.array(fc.constantFrom(...REVIEW_SENTENCES), { minLength: 1, maxLength: 3 }).map((s) => s.join(' ')),
-      { nil: null, freq: 8 },
-    ),
+    date: dayArb('2025-01-01', 61),
+    text: reviewTextArb(8),
     technicians: fc.array(fc.constantFrom(...ids(business.technicians)), { maxLength: 3 }),
     sentiment: score(3),
     sentences: fc.array(
