@@ -1,7 +1,7 @@
 // Aspect insights: per aspect, how many reviews mention it and with which polarity (review-level, as stored
 // in each analysis's `aspects`), the most frequent phrases, newest examples and the strongest quotes.
 import type { AspectInsight, Polarity, ReviewAspect } from '../../domain/index.js';
-import { HeldAspect } from './held-row.js';
+import type { HeldAspect } from './held-row.js';
 import { Ordered, type Positions } from './order.js';
 import { percentages } from './percent.js';
 import { sentenceText, TopQuotes, Wordings } from './quotes.js';
@@ -12,11 +12,8 @@ const EXAMPLES = 5;
 const QUOTES_PER_POLARITY = 2;
 const MAX_QUOTES = 3;
 
-/** One aspect of one row, as an aspect's mentions keep it. */
-interface Mention {
-  row: Row;
-  aspect: ReviewAspect;
-}
+/** One aspect of one row, as an aspect's mentions keep it: the aspect itself, which knows its row. */
+type Mention = HeldAspect;
 
 type Quoted = 'positive' | 'negative';
 
@@ -24,7 +21,7 @@ const rowOfMention = (m: Mention): Row => m.row;
 /** A block of quotable mentions summarised by its wordings, so a scan skips the blocks that cannot move the quotes kept. */
 const wordings = {
   empty: () => new Wordings(QUOTES_PER_POLARITY + 1),
-  add: (w: Wordings, { row, aspect }: Mention) => w.add(sentenceText(row, aspect), Math.abs(aspect.score)),
+  add: (w: Wordings, m: Mention) => w.add(sentenceText(m), Math.abs(m.score)),
 };
 
 interface Acc {
@@ -63,15 +60,13 @@ export class AspectAccumulator implements Accumulator {
     for (const aspect of row.analysis.aspects) {
       const a = this.count(aspect, 1);
       if (!a) continue;
-      // A kept row's aspect is its own mention: no pair object per mention and list.
-      const mention: Mention = aspect instanceof HeldAspect && aspect.row === row ? aspect : { row, aspect };
       for (const list of listsOf(a, aspect)) {
-        if (!at) list.push(mention);
+        if (!at) list.push(aspect);
         else {
           placed ??= new Map();
           const mine = placed.get(list);
-          if (mine) mine.push(mention);
-          else placed.set(list, [mention]);
+          if (mine) mine.push(aspect);
+          else placed.set(list, [aspect]);
         }
       }
     }
@@ -143,11 +138,11 @@ function quotesOf(quotable: Record<Quoted, Ordered<Mention, Wordings>>): Record<
   for (const polarity of ['positive', 'negative'] as const) {
     const top = quotes[polarity];
     quotable[polarity].scan(
-      ({ row, aspect }) => {
+      (aspect) => {
         const strength = Math.abs(aspect.score);
         if (!top.accepts(strength)) return;
-        const text = sentenceText(row, aspect);
-        if (text !== null) top.offer({ reviewId: row.review.id, text, polarity, strength });
+        const text = sentenceText(aspect);
+        if (text !== null) top.offer({ reviewId: aspect.row.id, text, polarity, strength });
       },
       (w) => top.unmovedBy(w),
     );

@@ -19,14 +19,20 @@ export function buildInsights(input: BuildInsightsInput): Insights {
   const rows = prepareRows(input.reviews, input.analyses, aspectIndexOf(lex));
   const insights = insightsOfRows(input.business, rows, input.generatedAt, lex);
   // 100k keys cost more to build than the rest of the document, and the catalog renders and looks up
-  // analyses without them: built on first read, in corpus order (redefining keeps the key's position).
-  // These rows were made from whole analyses (prepareRows keeps the caller's objects).
+  // analyses without them: built on first read, in corpus order (redefining keeps the key's position),
+  // from the caller's analyses (a row keeps only what the insights read).
   let perReview: Record<string, ReviewAnalysis> | undefined;
   return Object.defineProperty(insights, 'per_review', {
     enumerable: true,
     configurable: true,
-    get: () => (perReview ??= Object.fromEntries(rows.map((r) => [r.review.id, r.analysis as ReviewAnalysis]))),
+    get: () => (perReview ??= perReviewOf(input, rows)),
   });
+}
+
+/** The caller's analyses by review id, in the rows' order. */
+function perReviewOf({ reviews, analyses }: BuildInsightsInput, rows: readonly Row[]): Record<string, ReviewAnalysis> {
+  const byId = Array.isArray(analyses) ? new Map(reviews.map((r, i) => [r.id, (analyses as readonly ReviewAnalysis[])[i]])) : analyses;
+  return Object.fromEntries(rows.map((r) => [r.id, (byId as ReadonlyMap<string, ReviewAnalysis>).get(r.id) as ReviewAnalysis]));
 }
 
 /** Taxonomy aspect id → its bit in a row's aspect mask. */

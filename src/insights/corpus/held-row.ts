@@ -1,12 +1,13 @@
-// A row a corpus keeps between revisions, as few objects as it can be. A Row is three objects (the row, its
+// A row of the insights (rows.ts Row), as few objects as it can be, whether a corpus keeps it between
+// revisions or buildInsights makes it for one pass. A Row is three objects (the row, its
 // review and its analysis: 200 bytes at 64-bit pointers before any list or string); this one holds their
 // fields side by side and is its own `review` and `analysis` (136 bytes). Its aspects carry where their
-// sentence lies, instead of a sparse list of sentence objects, and are their own mentions (aspects.ts),
+// sentence lies, instead of a sparse list of sentence objects, and are the aspect lists' entries (aspects.ts),
 // instead of a pair object per mention in each list; rows share their lists of ids. At 100k demo reviews the
 // corpus thread's heap after an update holds 1.3M objects in 101 MB, against 2.8M in 146 MB.
 import type { Polarity, ReviewAspect } from '../../domain/index.js';
 import { polarityOfScore } from '../score.js';
-import { aspectMaskOf, type CorpusReview, type InsightAnalysis, type Row } from './rows.js';
+import type { CorpusReview, InsightAnalysis } from './rows.js';
 
 /** A kept row's aspect: the analysis's, the span of the sentence it quotes (start −1 for none), and its row. */
 export class HeldAspect implements ReviewAspect {
@@ -21,7 +22,7 @@ export class HeldAspect implements ReviewAspect {
   constructor(
     aspect: ReviewAspect,
     span: { start: number; end: number } | undefined,
-    readonly row: Row,
+    readonly row: HeldRow,
   ) {
     this.id = aspect.id;
     this.polarity = aspect.polarity;
@@ -31,14 +32,9 @@ export class HeldAspect implements ReviewAspect {
     this.start = span ? span.start : -1;
     this.end = span ? span.end : -1;
   }
-
-  /** As a mention of its row (aspects.ts), it is its own aspect. */
-  get aspect(): ReviewAspect {
-    return this;
-  }
 }
 
-export class HeldRow implements Row, CorpusReview, InsightAnalysis {
+export class HeldRow implements CorpusReview, InsightAnalysis {
   readonly id: string;
   readonly rating: number;
   readonly date: string;
@@ -50,10 +46,12 @@ export class HeldRow implements Row, CorpusReview, InsightAnalysis {
   readonly aspects: HeldAspect[];
   readonly problems: string[];
   readonly phrases: string[];
+  /** The review's overall polarity, from its sentiment score. */
   readonly polarity: Polarity;
+  /** Bit i set when the review mentions taxonomy aspect i: entity builders read this, not the analysis. */
   readonly aspectMask: number;
 
-  /** `aspectIndex`: as rowOf's; `shared`: the list of ids to keep for a list of technician, service or problem ids. */
+  /** `aspectIndex`: taxonomy aspect id → bit (aspectMask); `shared`: the list of ids to keep for a list of technician, service or problem ids. */
   constructor(
     review: CorpusReview,
     analysis: InsightAnalysis,
@@ -76,14 +74,19 @@ export class HeldRow implements Row, CorpusReview, InsightAnalysis {
     this.problems = shared(analysis.problems);
     this.phrases = analysis.phrases;
     this.polarity = polarityOfScore(analysis.sentiment);
-    this.aspectMask = aspectMaskOf(analysis.aspects, aspectIndex);
+    let mask = 0;
+    for (const a of analysis.aspects) {
+      const bit = aspectIndex.get(a.id);
+      if (bit !== undefined) mask |= 1 << bit;
+    }
+    this.aspectMask = mask;
   }
 
-  get review(): CorpusReview {
+  get review(): this {
     return this;
   }
 
-  get analysis(): InsightAnalysis {
+  get analysis(): this {
     return this;
   }
 

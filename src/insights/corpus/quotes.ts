@@ -1,7 +1,7 @@
 // Quotable sentences. A quote is always text.slice(start, end) of the review it names, so it is an exact
 // substring by construction; length bounds keep quotes readable in a card or an agent's answer.
-import type { Polarity, ReviewAspect } from '../../domain/index.js';
-import { HeldAspect } from './held-row.js';
+import type { Polarity } from '../../domain/index.js';
+import type { HeldAspect } from './held-row.js';
 import { Ordered, type Positions } from './order.js';
 import type { Accumulator, Row } from './rows.js';
 
@@ -16,13 +16,11 @@ interface QuoteCandidate {
   strength: number;
 }
 
-/** The text of the sentence an aspect of a row quotes, or null when it is missing or outside the quote length bounds. */
-export function sentenceText(row: Row, aspect: ReviewAspect): string | null {
-  const text = row.review.text;
-  // A kept row's aspect carries its sentence's span (start −1 for none).
-  const s = aspect instanceof HeldAspect ? (aspect.start < 0 ? undefined : aspect) : row.analysis.sentences[aspect.sentence];
-  if (!text || !s || s.end > text.length) return null;
-  const quote = text.slice(s.start, s.end);
+/** The text of the sentence an aspect quotes, or null when it has none or it is outside the quote length bounds. */
+export function sentenceText(aspect: HeldAspect): string | null {
+  const text = aspect.row.text;
+  if (!text || aspect.start < 0 || aspect.end > text.length) return null;
+  const quote = text.slice(aspect.start, aspect.end);
   return quote.length >= MIN_QUOTE_CHARS && quote.length <= MAX_QUOTE_CHARS ? quote : null;
 }
 
@@ -131,7 +129,7 @@ class Candidates {
   private readonly rows = new Ordered((row: Row) => row, {
     empty: () => new Wordings(2),
     add: (w: Wordings, row: Row) => {
-      for (const a of row.analysis.aspects) if (a.polarity === 'positive') w.add(sentenceText(row, a), a.score);
+      for (const a of row.analysis.aspects) if (a.polarity === 'positive') w.add(sentenceText(a), a.score);
     },
   });
   private chosen: TopQuotes | null = null;
@@ -154,7 +152,7 @@ class Candidates {
         (row) => {
           for (const aspect of row.analysis.aspects) {
             if (aspect.polarity !== 'positive' || !top.accepts(aspect.score)) continue;
-            const text = sentenceText(row, aspect);
+            const text = sentenceText(aspect);
             if (text !== null) top.offer({ reviewId: row.review.id, text, polarity: 'positive', strength: aspect.score });
           }
         },

@@ -1,8 +1,8 @@
 // The corpus as the insight builders see it: each published review joined with its stored analysis,
 // newest first (date desc; within a date the caller's order, e.g. /reviews.json's), so "first k seen" is
 // "the k most recent" in every builder.
-import type { Polarity, ReviewAnalysis, SentenceAnalysis } from '../../domain/index.js';
-import { polarityOfScore } from '../score.js';
+import type { ReviewAnalysis, SentenceAnalysis } from '../../domain/index.js';
+import { HeldRow } from './held-row.js';
 import type { Positions } from './order.js';
 
 export interface CorpusReview {
@@ -19,20 +19,17 @@ export interface CorpusReview {
 
 /**
  * What the insight builders read of an analysis: a whole one, or the compact copy a corpus keeps between
- * revisions (compactAnalysis), whose sentences are only those its aspects quote.
+ * revisions (held.ts compact), whose strings are shared with other rows'.
  */
 export type InsightAnalysis = Pick<ReviewAnalysis, 'sentiment' | 'aspects' | 'problems' | 'phrases'> & {
   sentences: readonly (Pick<SentenceAnalysis, 'start' | 'end'> | undefined)[];
 };
 
-export interface Row {
-  review: CorpusReview;
-  analysis: InsightAnalysis;
-  /** The review's overall polarity, from its sentiment score. */
-  polarity: Polarity;
-  /** Bit i set when the review mentions taxonomy aspect i: entity builders read this, not the analysis. */
-  aspectMask: number;
-}
+/**
+ * A row: a review with what the insights read of its analysis, one object whether a corpus keeps it
+ * between revisions or buildInsights makes it for one pass (held-row.ts).
+ */
+export type Row = HeldRow;
 
 /**
  * One insight builder, kept as the corpus changes: the full pass adds every row in corpus order (`at`
@@ -42,21 +39,6 @@ export interface Accumulator {
   add(row: Row, at?: Positions): void;
   /** Undoes add(row): the row must be held. */
   remove(row: Row): void;
-}
-
-/** `aspectIndex`: taxonomy aspect id → bit position (taxonomies have far fewer than 31 aspects). */
-export function rowOf(review: CorpusReview, analysis: InsightAnalysis, aspectIndex: ReadonlyMap<string, number>): Row {
-  return { review, analysis, polarity: polarityOfScore(analysis.sentiment), aspectMask: aspectMaskOf(analysis.aspects, aspectIndex) };
-}
-
-/** Bit i set for each aspect of taxonomy aspect i among `aspects` (Row.aspectMask). */
-export function aspectMaskOf(aspects: InsightAnalysis['aspects'], aspectIndex: ReadonlyMap<string, number>): number {
-  let mask = 0;
-  for (const aspect of aspects) {
-    const bit = aspectIndex.get(aspect.id);
-    if (bit !== undefined) mask |= 1 << bit;
-  }
-  return mask;
 }
 
 export function prepareRows(
@@ -73,7 +55,7 @@ export function prepareRows(
     const analysis = aligned ? aligned[i] : (analyses as ReadonlyMap<string, ReviewAnalysis>).get(review.id);
     // Insights must be recomputable from per_review, so a review without its analysis is a caller bug.
     if (!analysis) throw new Error(`buildInsights: no analysis for review ${review.id}`);
-    rows[i] = rowOf(review, analysis, aspectIndex);
+    rows[i] = new HeldRow(review, analysis, aspectIndex, (ids) => ids);
   }
   return newestFirst(rows);
 }
