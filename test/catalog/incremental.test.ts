@@ -20,7 +20,7 @@ import { demoBusiness } from '../../src/demo/index.js';
 import { foldText, type StoredReview } from '../../src/domain/index.js';
 import { createAnalyzer, engine } from '../../src/insights/index.js';
 import { runAtOnce } from '../../src/threads/index.js';
-import { storedReviews } from '../helpers/index.js';
+import { storedReviews, watchAspectMask } from '../helpers/index.js';
 
 const FORMAT = snapshotFormat(engine.version);
 
@@ -480,11 +480,8 @@ test('a corpus that took a revision over moves its insights by the next revision
       const maker = engine.insightRows(vertical);
       return {
         row: (...args: Parameters<typeof maker.row>) =>
-          new Proxy(maker.row(...args), {
-            get(target, key, receiver) {
-              if (watching && key === 'aspectMask') read.add(receiver);
-              return Reflect.get(target, key, receiver);
-            },
+          watchAspectMask(maker.row(...args), (row) => {
+            if (watching) read.add(row);
           }),
         insights: maker.insights.bind(maker),
         image: maker.image.bind(maker),

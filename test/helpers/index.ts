@@ -12,6 +12,7 @@ export { startTestServer } from './server.js';
 export { joinedSnapshot } from './snapshot.js';
 export { niceByThread } from './threads.js';
 export { tempDir } from './tmp.js';
+export { watchAspectMask } from './watched-rows.js';
 export {
   FAST,
   fakeCatalog,

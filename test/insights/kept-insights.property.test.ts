@@ -9,7 +9,7 @@ import { analyzerOptions } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { Insights } from '../../src/domain/index.js';
 import { buildInsights, type CorpusReview, createAnalyzer, engine, type ReviewAnalysis } from '../../src/insights/index.js';
-import { REVIEW_SENTENCES } from '../helpers/index.js';
+import { REVIEW_SENTENCES, watchAspectMask } from '../helpers/index.js';
 
 const business = demoBusiness();
 const analyzer = createAnalyzer(analyzerOptions(business));
@@ -87,16 +87,9 @@ function check(start: fc.Arbitrary<[ReviewFields, number][]>, runs: number): num
   fc.assert(
     fc.property(start, fc.array(fc.array(op, { minLength: 1, maxLength: 4 }), { maxLength: 10 }), (start, revisions) => {
       const maker = engine.insightRows(business.vertical);
-      // Rows are watched: an entity builder reads a row's aspect mask when it counts the row in or
-      // out, so a mask read of a row the revision did not change means a pass over the corpus.
+      // Rows are watched: a mask read of a row the revision did not change means a pass over the corpus.
       const read = new Set<object>();
-      const watch = <T extends object>(row: T): T =>
-        new Proxy(row, {
-          get: (target, key, receiver) => {
-            if (key === 'aspectMask') read.add(receiver);
-            return Reflect.get(target, key, receiver);
-          },
-        });
+      const watch = <T extends { aspectMask: number }>(row: T): T => watchAspectMask(row, (r) => read.add(r));
       const kept: Kept[] = [];
       for (const [r, at] of start) place(kept, make(r), at);
       const rowOf = new Map(kept.map((k) => [k, watch(maker.row(k.review, k.analysis))]));
