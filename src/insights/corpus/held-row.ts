@@ -9,11 +9,30 @@ import type { Polarity, ReviewAspect } from '../../domain/index.js';
 import { polarityOfScore } from '../score.js';
 import type { CorpusReview, InsightAnalysis } from './rows.js';
 
+/** A score that is not a whole number of thousandths, kept as it is (see keptScore). */
+class ExactScore {
+  constructor(readonly value: number) {}
+}
+
+/**
+ * A score as a row keeps it. V8 gives every number field that is not a small integer a 16-byte number
+ * object of its own (286k of them at 100k demo reviews); the analyzer rounds scores to two or three
+ * decimals, so a score is kept as its thousandths, a small integer stored in the field itself. Any other
+ * value (from an older engine, say) is kept as it is, boxed, so that every score reads back equal: −0,
+ * which rounding makes of small negative scores, reads back as 0 (`+ 0`), as a mean or JSON reads it.
+ */
+function keptScore(score: number): number | ExactScore {
+  const milli = Math.round(score * 1000);
+  return milli / 1000 === score && Math.abs(milli) <= 1_000_000 ? milli + 0 : new ExactScore(score);
+}
+
+const scoreOf = (kept: number | ExactScore): number => (typeof kept === 'number' ? kept / 1000 : kept.value);
+
 /** A kept row's aspect: the analysis's, the span of the sentence it quotes (start −1 for none), and its row. */
 export class HeldAspect implements ReviewAspect {
   readonly id: string;
   readonly polarity: ReviewAspect['polarity'];
-  readonly score: number;
+  private readonly keptScore: number | ExactScore;
   readonly phrase: string;
   readonly sentence: number;
   readonly start: number;
@@ -26,11 +45,15 @@ export class HeldAspect implements ReviewAspect {
   ) {
     this.id = aspect.id;
     this.polarity = aspect.polarity;
-    this.score = aspect.score;
+    this.keptScore = keptScore(aspect.score);
     this.phrase = aspect.phrase;
     this.sentence = aspect.sentence;
     this.start = span ? span.start : -1;
     this.end = span ? span.end : -1;
+  }
+
+  get score(): number {
+    return scoreOf(this.keptScore);
   }
 }
 
@@ -42,12 +65,10 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
   readonly technicians: string[];
   readonly services: string[];
   readonly service_area: string | null;
-  readonly sentiment: number;
+  private readonly keptSentiment: number | ExactScore;
   readonly aspects: HeldAspect[];
   readonly problems: string[];
   readonly phrases: string[];
-  /** The review's overall polarity, from its sentiment score. */
-  readonly polarity: Polarity;
   /** Bit i set when the review mentions taxonomy aspect i: entity builders read this, not the analysis. */
   readonly aspectMask: number;
 
@@ -65,7 +86,7 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
     this.technicians = shared(review.technicians);
     this.services = shared(review.services);
     this.service_area = review.service_area;
-    this.sentiment = analysis.sentiment;
+    this.keptSentiment = keptScore(analysis.sentiment);
     // An empty list stays the one the caller shares.
     this.aspects =
       analysis.aspects.length === 0
@@ -73,13 +94,21 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
         : analysis.aspects.map((a) => new HeldAspect(a, analysis.sentences[a.sentence], this));
     this.problems = shared(analysis.problems);
     this.phrases = analysis.phrases;
-    this.polarity = polarityOfScore(analysis.sentiment);
     let mask = 0;
     for (const a of analysis.aspects) {
       const bit = aspectIndex.get(a.id);
       if (bit !== undefined) mask |= 1 << bit;
     }
     this.aspectMask = mask;
+  }
+
+  get sentiment(): number {
+    return scoreOf(this.keptSentiment);
+  }
+
+  /** The review's overall polarity, from its sentiment score (made when read: one field less per row). */
+  get polarity(): Polarity {
+    return polarityOfScore(this.sentiment);
   }
 
   get review(): this {

@@ -59,6 +59,8 @@ export class Ordered<E, S = undefined> {
     let last = this.blocks[this.blocks.length - 1];
     if (!last || last.items.length >= BLOCK) this.blocks.push((last = this.block([])));
     last.items.push(entry);
+    // A list grown by pushes has room for about 30 % more entries than it holds; a full block is done growing.
+    if (last.items.length === BLOCK) last.items = last.items.slice();
     this.summary?.add(last.summary, entry);
     this.size++;
   }
