@@ -117,3 +117,30 @@ test('a kept row is one object: its own review and analysis, its id lists shared
   assert.ok(lists.length > 2 * distinct.size);
   assert.equal(new Set(lists.map((m) => m.row.review.technicians)).size, distinct.size);
 });
+
+test('a kept row reads back every score it was given: whole thousandths kept small, any other number as it is', () => {
+  const maker = engine.insightRows(business.vertical);
+  const review: CorpusReview = {
+    id: 'scores',
+    rating: 2,
+    date: '2026-01-01',
+    text: 'The plumber was late and rude.',
+    technicians: [],
+    services: [],
+    service_area: null,
+  };
+  const analysis = analyzer.analyze({ id: review.id, rating: review.rating, text: review.text, title: null, language: null });
+  assert.ok(analysis.aspects.length > 0);
+  const thousandths = fc.integer({ min: -2_000_000, max: 2_000_000 }).map((n) => n / 1000);
+  fc.assert(
+    fc.property(fc.oneof(thousandths, fc.double()), fc.oneof(thousandths, fc.double()), (sentiment, score) => {
+      const given = { ...analysis, sentiment, aspects: analysis.aspects.map((a) => ({ ...a, score })) };
+      const row = maker.row(review, given);
+      // −0 reads back as 0: equal, and a mean or JSON reads them alike.
+      const back = (x: number) => (Object.is(x, -0) ? 0 : x);
+      assert.ok(Object.is(row.analysis.sentiment, back(sentiment)), `${row.analysis.sentiment} for ${sentiment}`);
+      for (const a of row.analysis.aspects) assert.ok(Object.is(a.score, back(score)), `${a.score} for ${score}`);
+    }),
+    { seed: 20261128, numRuns: 2000 },
+  );
+});
