@@ -1,10 +1,11 @@
 // A row of the insights (rows.ts Row), as few objects as it can be, whether a corpus keeps it between
 // revisions or buildInsights makes it for one pass. A Row is three objects (the row, its
 // review and its analysis: 200 bytes at 64-bit pointers before any list or string); this one holds their
-// fields side by side and is its own `review` and `analysis` (136 bytes). Its aspects carry where their
+// fields side by side and is its own `review` and `analysis` (120 bytes). Its aspects carry where their
 // sentence lies, instead of a sparse list of sentence objects, and are the aspect lists' entries (aspects.ts),
-// instead of a pair object per mention in each list; rows share their lists of ids. At 100k demo reviews the
-// corpus thread's heap after an update holds 1.3M objects in 101 MB, against 2.8M in 146 MB.
+// instead of a pair object per mention in each list; rows share their lists of ids, and keep scores as
+// small integers. At 100k demo reviews the corpus thread's heap after an update is 93 MB, against 146 MB
+// for three objects a row.
 import type { Polarity, ReviewAspect } from '../../domain/index.js';
 import { polarityOfScore } from '../score.js';
 import type { CorpusReview, InsightAnalysis } from './rows.js';
