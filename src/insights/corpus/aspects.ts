@@ -5,7 +5,7 @@ import type { HeldAspect } from './held-row.js';
 import { Ordered, type Positions } from './order.js';
 import { percentages } from './percent.js';
 import { sentenceText, TopQuotes, Wordings } from './quotes.js';
-import { type Accumulator, bump, milli, milliMean, type Row, topKeys } from './rows.js';
+import { type Accumulator, bump, milliMean, type Row, topKeys } from './rows.js';
 
 const TOP_PHRASES = 5;
 const EXAMPLES = 5;
@@ -83,12 +83,12 @@ export class AspectAccumulator implements Accumulator {
   }
 
   /** Counts a mention in (+1) or out (-1); its aspect's record, or undefined for an id not reported. */
-  private count(aspect: ReviewAspect, sign: 1 | -1): Acc | undefined {
+  private count(aspect: HeldAspect, sign: 1 | -1): Acc | undefined {
     const a = this.acc.get(aspect.id);
     // An analysis from another taxonomy (vertical changed, not yet recomputed) has ids we do not report.
     if (!a) return undefined;
     a.counts[aspect.polarity] += sign;
-    a.scoreSum += sign * milli(aspect.score);
+    a.scoreSum += sign * aspect.scoreMilli;
     if (aspect.phrase !== '') bump(a.phrases, aspect.phrase, sign);
     // Only positive and negative mentions are quoted.
     if (aspect.polarity === 'positive' || aspect.polarity === 'negative') a.quotes = null;

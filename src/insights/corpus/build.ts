@@ -3,14 +3,14 @@
 // same document from them without parsing any analysis again.
 import type { Insights, ReviewAnalysis } from '../../domain/index.js';
 import { loadTaxonomyLabels, type TaxonomyLabels } from '../lexicon.js';
-import { type CorpusReview, prepareRows, type Row } from './rows.js';
+import { type AnalysesOf, analysisAt, type CorpusReview, prepareRows, type Row } from './rows.js';
 import { CorpusInsights, type InsightsBusiness } from './state.js';
 
 export interface BuildInsightsInput {
   business: InsightsBusiness;
   reviews: CorpusReview[];
   /** By review id, or a list at the same positions as `reviews`. */
-  analyses: ReadonlyMap<string, ReviewAnalysis> | readonly ReviewAnalysis[];
+  analyses: AnalysesOf;
   generatedAt: string;
 }
 
@@ -31,8 +31,9 @@ export function buildInsights(input: BuildInsightsInput): Insights {
 
 /** The caller's analyses by review id, in the rows' order. */
 function perReviewOf({ reviews, analyses }: BuildInsightsInput, rows: readonly Row[]): Record<string, ReviewAnalysis> {
-  const byId = Array.isArray(analyses) ? new Map(reviews.map((r, i) => [r.id, (analyses as readonly ReviewAnalysis[])[i]])) : analyses;
-  return Object.fromEntries(rows.map((r) => [r.id, (byId as ReadonlyMap<string, ReviewAnalysis>).get(r.id) as ReviewAnalysis]));
+  const at = analysisAt(reviews, analyses);
+  const byId = new Map(reviews.map((r, i) => [r.id, at(i) as ReviewAnalysis]));
+  return Object.fromEntries(rows.map((r) => [r.id, byId.get(r.id) as ReviewAnalysis]));
 }
 
 /** Taxonomy aspect id → its bit in a row's aspect mask. */

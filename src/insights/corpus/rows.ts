@@ -41,21 +41,28 @@ export interface Accumulator {
   remove(row: Row): void;
 }
 
+/** Analyses by review id, or a list at the same positions as the reviews. */
+export type AnalysesOf = ReadonlyMap<string, ReviewAnalysis> | readonly ReviewAnalysis[];
+
+/** The analysis of the review at each position: from a list at the same positions (no lookup in a table as large as the corpus), or by id. */
+export function analysisAt(reviews: readonly CorpusReview[], analyses: AnalysesOf): (i: number) => ReviewAnalysis | undefined {
+  if (!Array.isArray(analyses)) return (i) => (analyses as ReadonlyMap<string, ReviewAnalysis>).get(reviews[i].id);
+  if (analyses.length !== reviews.length) throw new Error('buildInsights: analyses and reviews differ in length');
+  return (i) => (analyses as readonly ReviewAnalysis[])[i];
+}
+
 export function prepareRows(
   reviews: readonly CorpusReview[],
-  analyses: ReadonlyMap<string, ReviewAnalysis> | readonly ReviewAnalysis[],
+  analyses: AnalysesOf,
   aspectIndex: ReadonlyMap<string, number>,
 ): readonly Row[] {
   const rows: Row[] = new Array(reviews.length);
-  // A list at the same positions spares a lookup per review in a table as large as the corpus.
-  const aligned = Array.isArray(analyses) ? (analyses as readonly ReviewAnalysis[]) : null;
-  if (aligned && aligned.length !== reviews.length) throw new Error('buildInsights: analyses and reviews differ in length');
+  const at = analysisAt(reviews, analyses);
   for (let i = 0; i < reviews.length; i++) {
-    const review = reviews[i];
-    const analysis = aligned ? aligned[i] : (analyses as ReadonlyMap<string, ReviewAnalysis>).get(review.id);
+    const analysis = at(i);
     // Insights must be recomputable from per_review, so a review without its analysis is a caller bug.
-    if (!analysis) throw new Error(`buildInsights: no analysis for review ${review.id}`);
-    rows[i] = new HeldRow(review, analysis, aspectIndex, (ids) => ids);
+    if (!analysis) throw new Error(`buildInsights: no analysis for review ${reviews[i].id}`);
+    rows[i] = new HeldRow(reviews[i], analysis, aspectIndex, (ids) => ids);
   }
   return newestFirst(rows);
 }
@@ -69,13 +76,7 @@ export function newestFirst(rows: readonly Row[]): readonly Row[] {
   return rows;
 }
 
-/**
- * Scores (sentiment: 3 decimals, aspects: 2) summed as integer thousandths: a sum that rows leave and
- * join in any order stays exact, so a kept sum and a fresh pass agree to the bit.
- */
-export const milli = (score: number): number => Math.round(score * 1000);
-
-/** The mean of a sum of thousandths, to 3 decimals (round(mean, 3) without the float detour); 0 for n = 0. */
+/** The mean of a sum of thousandths (a row's sentimentMilli, an aspect's scoreMilli), to 3 decimals (round(mean, 3) without the float detour); 0 for n = 0. */
 export const milliMean = (sum: number, n: number): number => (n === 0 ? 0 : Math.round(sum / n) / 1000);
 
 /** Mean of a sum over n, or 0 for n = 0. */

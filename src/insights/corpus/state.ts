@@ -13,7 +13,7 @@ import { buildFaq } from './faq.js';
 import { ChangeMismatch, Positions } from './order.js';
 import { percentages } from './percent.js';
 import { PullQuoteAccumulator } from './quotes.js';
-import { type Accumulator, mean, milli, milliMean, type Row } from './rows.js';
+import { type Accumulator, mean, milliMean, type Row } from './rows.js';
 import { buildSummary } from './summary.js';
 import { TemporalAccumulator } from './temporal.js';
 import { TopicAccumulator } from './topics.js';
@@ -108,7 +108,7 @@ export class CorpusInsights {
 
   private count(row: Row, sign: 1 | -1): void {
     this.ratingSum += sign * row.review.rating;
-    this.sentimentSum += sign * milli(row.analysis.sentiment);
+    this.sentimentSum += sign * row.analysis.sentimentMilli;
     if (row.review.text !== null && HAS_TEXT.test(row.review.text)) this.textCount += sign;
     this.stars[Math.min(5, Math.max(1, Math.round(row.review.rating)))] += sign;
     // A review's overall polarity is never "conflict": its score is one number.

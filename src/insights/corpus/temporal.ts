@@ -7,7 +7,7 @@
 // -0.1 stars, otherwise "stable". Fewer than 10 reviews or fewer than 3 distinct months: "stable".
 import type { MonthlyPoint, Trend, TrendDetail } from '../../domain/index.js';
 import { round } from '../score.js';
-import { type Accumulator, bump, mean, milli, milliMean, type Row } from './rows.js';
+import { type Accumulator, bump, mean, milliMean, type Row } from './rows.js';
 import { linearRegression } from './stats.js';
 
 export const TREND_RULE =
@@ -66,7 +66,7 @@ export class TemporalAccumulator implements Accumulator {
     }
     a.n += sign;
     a.rating += sign * review.rating;
-    a.sentiment += sign * milli(analysis.sentiment);
+    a.sentiment += sign * analysis.sentimentMilli;
     bump(a.ratings, review.rating, sign);
     if (a.n === 0) this.months.delete(month);
   }

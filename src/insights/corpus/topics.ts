@@ -4,7 +4,7 @@
 // the most frequent phrase alone would name a topic after a minority of it ("toilet repair" for all repairs).
 import type { TopicInsight } from '../../domain/index.js';
 import { type Ordered, type Positions, rowList } from './order.js';
-import { type Accumulator, bump, milli, milliMean, type Row, topKeys } from './rows.js';
+import { type Accumulator, bump, milliMean, type Row, topKeys } from './rows.js';
 
 const MAX_TOPICS = 10;
 const MAX_REVIEW_IDS = 100;
@@ -74,7 +74,7 @@ export class TopicAccumulator implements Accumulator {
       }
       firstOf.set(head, phrase);
       a.reviews += sign;
-      a.sentimentSum += sign * milli(row.analysis.sentiment);
+      a.sentimentSum += sign * row.analysis.sentimentMilli;
       topics.push(a);
     }
     return topics;
