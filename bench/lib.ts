@@ -29,6 +29,21 @@ export function demoFile(dir: string, n: number): string {
   return file;
 }
 
+/** An import file of one new review whose text holds `word`, so that a search for it tells when the review is served. */
+export function oneReviewFile(dir: string, word: string): string {
+  const file = join(dir, 'one.json');
+  const review = {
+    source: 'direct',
+    source_review_id: `fresh-${word}`,
+    author: 'Fresh C.',
+    rating: 5,
+    date: '2026-10-31',
+    text: `The ${word} valve was replaced the same day and the crew cleaned up.`,
+  };
+  writeFileSync(file, JSON.stringify([review]));
+  return file;
+}
+
 /** A fresh SQLite database holding the demo business and N demo reviews with their analyses. */
 export async function demoDatabase(n: number): Promise<{ dir: string; db: string }> {
   const dir = benchDir();

@@ -10,12 +10,11 @@
 // --checkout serves another checkout's build (a baseline: e.g. `git archive` of a commit, with node_modules);
 // --env sets variables for the server (e.g. NODE_OPTIONS=--max-semi-space-size=4, MALLOC_ARENA_MAX=2).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { summariseHeap } from './heap-summary.js';
-import { distinctSearches, fmt, table } from './lib.js';
+import { benchDir, distinctSearches, fmt, oneReviewFile, table } from './lib.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -200,15 +199,8 @@ async function load(server: Server) {
  */
 async function oneNewReview(server: Server) {
   const word = `zephyrine${Date.now()}`;
-  const file = join(tmpdir(), `reviewcast-memory-${process.pid}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify([
-      { source: 'direct', source_review_id: `memory-${word}`, rating: 5, date: '2026-11-20', author: 'A', text: `The ${word} came.` },
-    ]),
-  );
+  const file = oneReviewFile(benchDir(), word);
   const r = spawnSync(process.execPath, ['dist/cli/main.js', 'import', file, '--database-url', db], { cwd: checkout, encoding: 'utf8' });
-  rmSync(file, { force: true });
   if (r.status !== 0) throw new Error(`reviewcast import: ${r.stderr.slice(-2000)}`);
   const search = `${server.url}/api/reviews/search?query=${word}`;
   const end = performance.now() + 10 * 60_000;

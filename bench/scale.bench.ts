@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { KeepAliveClient } from './keep-alive-client.js';
-import { benchDir, distinctSearches, fmt, table } from './lib.js';
+import { benchDir, distinctSearches, fmt, oneReviewFile, table } from './lib.js';
 import { revisionsLoaded, spawnServe, spawnServer } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
@@ -251,20 +251,7 @@ row('RSS 5 s after the load', settled);
 
 // 4. One new review, imported by the CLI from another process, until a search finds it.
 const word = `zephyrine${Date.now()}`;
-const one = join(dir, 'one.json');
-writeFileSync(
-  one,
-  JSON.stringify([
-    {
-      source: 'direct',
-      source_review_id: `scale-fresh-${Date.now()}`,
-      author: 'Fresh C.',
-      rating: 5,
-      date: '2026-10-31',
-      text: `The ${word} valve was replaced the same day and the crew cleaned up.`,
-    },
-  ]),
-);
+const one = oneReviewFile(dir, word);
 const searchFor = `${server.url}/api/reviews/search?query=${word}&limit=3`;
 // A kept-alive connection the server closed while the import ran fails once: that is a miss, not an end.
 const found = async () =>
