@@ -88,7 +88,7 @@ test('insights of kept rows equal buildInsights of the corpus after any sequence
   );
 });
 
-test('a kept row is one object: its own review and analysis, its id lists shared, its aspects its mentions with their sentence', () => {
+test('a kept row is one object: its own review and analysis, its id lists shared, its aspects read back with their sentence', () => {
   const maker = engine.insightRows(business.vertical);
   let next = 0;
   const made = fc.sample(reviewArb, { numRuns: 300, seed: 20261127 }).map((r) => {
@@ -96,19 +96,21 @@ test('a kept row is one object: its own review and analysis, its id lists shared
     const analysis = analyzer.analyze({ id: review.id, rating: review.rating, text: review.text, title: null, language: null });
     return { review, analysis, row: maker.row(review, analysis) };
   });
-  type Aspect = { row: unknown; sentence: number; start: number; end: number };
   let spans = 0;
   for (const { analysis, row } of made) {
-    const held = row as unknown as { review: unknown; analysis: { aspects: Aspect[] } };
-    assert.equal(held.review, row);
-    assert.equal(held.analysis, row);
-    assert.equal(held.analysis.aspects.length, analysis.aspects.length);
-    for (const a of held.analysis.aspects) {
-      assert.equal(a.row, row);
+    assert.equal(row.review, row);
+    assert.equal(row.analysis, row);
+    assert.deepEqual(row.analysis.aspects, analysis.aspects);
+    assert.equal(row.aspectCount, analysis.aspects.length);
+    analysis.aspects.forEach((a, k) => {
+      assert.deepEqual(
+        [row.aspectId(k), row.aspectPolarity(k), row.aspectScore(k), row.aspectScoreMilli(k), row.aspectPhrase(k)],
+        [a.id, a.polarity, a.score, Math.round(a.score * 1000), a.phrase],
+      );
       const s = analysis.sentences[a.sentence];
-      assert.deepEqual([a.start, a.end], s ? [s.start, s.end] : [-1, -1]);
+      assert.deepEqual([row.aspectStart(k), row.aspectEnd(k)], s ? [s.start, s.end] : [-1, -1]);
       if (s) spans++;
-    }
+    });
   }
   assert.ok(spans > 100, `only ${spans} aspects quote a sentence: the sample proves little`);
   // One list object per distinct list of technicians (the rows' own lists are as many as the rows).

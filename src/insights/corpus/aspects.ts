@@ -1,8 +1,7 @@
 // Aspect insights: per aspect, how many reviews mention it and with which polarity (review-level, as stored
 // in each analysis's `aspects`), the most frequent phrases, newest examples and the strongest quotes.
-import type { AspectInsight, Polarity, ReviewAspect } from '../../domain/index.js';
-import type { HeldAspect } from './held-row.js';
-import { Ordered, type Positions } from './order.js';
+import type { AspectInsight, Polarity } from '../../domain/index.js';
+import { Ordered, type Positions, rowList } from './order.js';
 import { percentages } from './percent.js';
 import { sentenceText, TopQuotes, Wordings } from './quotes.js';
 import { type Accumulator, bump, milliMean, type Row, topKeys } from './rows.js';
@@ -12,27 +11,31 @@ const EXAMPLES = 5;
 const QUOTES_PER_POLARITY = 2;
 const MAX_QUOTES = 3;
 
-/** One aspect of one row, as an aspect's mentions keep it: the aspect itself, which knows its row. */
-type Mention = HeldAspect;
-
 type Quoted = 'positive' | 'negative';
 
-const rowOfMention = (m: Mention): Row => m.row;
-/** A block of quotable mentions summarised by its wordings, so a scan skips the blocks that cannot move the quotes kept. */
-const wordings = {
+/**
+ * Calls `visit` with each k of the row's aspects of this id and polarity. An analysis names
+ * an aspect once, so this is one k; the loop keeps any other analysis's mentions all counted.
+ */
+function eachOf(row: Row, id: string, polarity: Quoted, visit: (k: number) => void): void {
+  for (let k = row.findAspect(id, polarity); k >= 0; k = row.findAspect(id, polarity, k + 1)) visit(k);
+}
+
+/** A block of quotable rows summarised by the wordings of their mentions, so a scan skips the blocks that cannot move the quotes kept. */
+const wordings = (id: string, polarity: Quoted) => ({
   empty: () => new Wordings(QUOTES_PER_POLARITY + 1),
-  add: (w: Wordings, m: Mention) => w.add(sentenceText(m), Math.abs(m.score)),
-};
+  add: (w: Wordings, row: Row) => eachOf(row, id, polarity, (k) => w.add(sentenceText(row, k), Math.abs(row.aspectScore(k)))),
+});
 
 interface Acc {
   counts: Record<Polarity, number>;
   /** Scores in thousandths (rows.ts milli). */
   scoreSum: number;
   phrases: Map<string, number>;
-  /** Every mention in corpus order: the examples are its first. */
-  mentions: Ordered<Mention>;
-  /** The positive and the negative mentions in corpus order, the quotes their strongest. */
-  quotable: Record<Quoted, Ordered<Mention, Wordings>>;
+  /** Every row mentioning the aspect, in corpus order: the examples are its first. */
+  mentions: Ordered<Row>;
+  /** The rows with a positive and with a negative mention, in corpus order, the quotes their strongest. */
+  quotable: Record<Quoted, Ordered<Row, Wordings>>;
   /** The quotes of the mentions as they are; null when a quotable mention came or went since they were chosen. */
   quotes: Record<Quoted, TopQuotes> | null;
 }
@@ -46,8 +49,11 @@ export class AspectAccumulator implements Accumulator {
         counts: { positive: 0, neutral: 0, negative: 0, conflict: 0 },
         scoreSum: 0,
         phrases: new Map(),
-        mentions: new Ordered(rowOfMention),
-        quotable: { positive: new Ordered(rowOfMention, wordings), negative: new Ordered(rowOfMention, wordings) },
+        mentions: rowList(),
+        quotable: {
+          positive: new Ordered((row: Row) => row, wordings(id, 'positive')),
+          negative: new Ordered((row: Row) => row, wordings(id, 'negative')),
+        },
         quotes: null,
       });
     }
@@ -56,42 +62,35 @@ export class AspectAccumulator implements Accumulator {
   add(row: Row, at?: Positions): void {
     // Review-level aspects only: each carries its phrase and the sentence to quote, so the hot loop never
     // touches the sentences (at 100k reviews the cost of this pass is memory traffic).
-    let placed: Map<Ordered<Mention, unknown>, Mention[]> | undefined;
-    for (const aspect of row.analysis.aspects) {
-      const a = this.count(aspect, 1);
+    for (let k = 0; k < row.aspectCount; k++) {
+      const a = this.count(row, k, 1);
       if (!a) continue;
-      for (const list of listsOf(a, aspect)) {
-        if (!at) list.push(aspect);
-        else {
-          placed ??= new Map();
-          const mine = placed.get(list);
-          if (mine) mine.push(aspect);
-          else placed.set(list, [aspect]);
-        }
+      for (const list of listsOf(a, row, k)) {
+        if (at) list.insert(row, [row], at);
+        else list.push(row);
       }
     }
-    if (placed) for (const [list, mine] of placed) list.insert(row, mine, at as Positions);
   }
 
   remove(row: Row): void {
-    const lists = new Set<Ordered<Mention, unknown>>();
-    for (const aspect of row.analysis.aspects) {
-      const a = this.count(aspect, -1);
-      if (a) for (const list of listsOf(a, aspect)) lists.add(list);
+    for (let k = 0; k < row.aspectCount; k++) {
+      const a = this.count(row, k, -1);
+      if (a) for (const list of listsOf(a, row, k)) list.remove(row);
     }
-    for (const list of lists) list.remove(row);
   }
 
-  /** Counts a mention in (+1) or out (-1); its aspect's record, or undefined for an id not reported. */
-  private count(aspect: HeldAspect, sign: 1 | -1): Acc | undefined {
-    const a = this.acc.get(aspect.id);
+  /** Counts aspect k of the row in (+1) or out (-1); its aspect's record, or undefined for an id not reported. */
+  private count(row: Row, k: number, sign: 1 | -1): Acc | undefined {
+    const a = this.acc.get(row.aspectId(k));
     // An analysis from another taxonomy (vertical changed, not yet recomputed) has ids we do not report.
     if (!a) return undefined;
-    a.counts[aspect.polarity] += sign;
-    a.scoreSum += sign * aspect.scoreMilli;
-    if (aspect.phrase !== '') bump(a.phrases, aspect.phrase, sign);
+    const polarity = row.aspectPolarity(k);
+    a.counts[polarity] += sign;
+    a.scoreSum += sign * row.aspectScoreMilli(k);
+    const phrase = row.aspectPhrase(k);
+    if (phrase !== '') bump(a.phrases, phrase, sign);
     // Only positive and negative mentions are quoted.
-    if (aspect.polarity === 'positive' || aspect.polarity === 'negative') a.quotes = null;
+    if (polarity === 'positive' || polarity === 'negative') a.quotes = null;
     return a;
   }
 
@@ -116,16 +115,31 @@ export class AspectAccumulator implements Accumulator {
         score: milliMean(a.scoreSum, mentions),
         top_phrases: topKeys(a.phrases, TOP_PHRASES),
         example_review_ids: a.mentions.firstIds(EXAMPLES),
-        quotes: balancedQuotes((a.quotes ??= quotesOf(a.quotable)), positive >= negative),
+        quotes: balancedQuotes((a.quotes ??= quotesOf(id, a.quotable)), positive >= negative),
       };
     });
     return out.sort((x, y) => y.mention_count - x.mention_count);
   }
 }
 
-/** The lists a mention stands in: its aspect's mentions, and its polarity's when that is quoted. */
-const listsOf = (a: Acc, aspect: ReviewAspect): Ordered<Mention, unknown>[] =>
-  aspect.polarity === 'positive' || aspect.polarity === 'negative' ? [a.mentions, a.quotable[aspect.polarity]] : [a.mentions];
+/**
+ * The lists aspect k of the row puts the row in: its aspect's mentions, and its polarity's when that is
+ * quoted; none it is already in by an earlier k (a row stands in a list once).
+ */
+function listsOf(a: Acc, row: Row, k: number): Ordered<Row, unknown>[] {
+  const id = row.aspectId(k);
+  const polarity = row.aspectPolarity(k);
+  let mentioned = false;
+  let quoted = false;
+  for (let j = 0; j < k; j++) {
+    if (row.aspectId(j) !== id) continue;
+    mentioned = true;
+    quoted ||= row.aspectPolarity(j) === polarity;
+  }
+  const lists: Ordered<Row, unknown>[] = mentioned ? [] : [a.mentions];
+  if ((polarity === 'positive' || polarity === 'negative') && !quoted) lists.push(a.quotable[polarity]);
+  return lists;
+}
 
 /**
  * The strongest quotes of each polarity, offered in corpus order: which survive depends on the order
@@ -133,17 +147,18 @@ const listsOf = (a: Acc, aspect: ReviewAspect): Ordered<Mention, unknown>[] =>
  * quotable mentions changed chooses again from all of them rather than patching the last choice. The
  * scan skips the blocks of mentions that cannot move them, which is most of them.
  */
-function quotesOf(quotable: Record<Quoted, Ordered<Mention, Wordings>>): Record<Quoted, TopQuotes> {
+function quotesOf(id: string, quotable: Record<Quoted, Ordered<Row, Wordings>>): Record<Quoted, TopQuotes> {
   const quotes = { positive: new TopQuotes(QUOTES_PER_POLARITY), negative: new TopQuotes(QUOTES_PER_POLARITY) };
   for (const polarity of ['positive', 'negative'] as const) {
     const top = quotes[polarity];
     quotable[polarity].scan(
-      (aspect) => {
-        const strength = Math.abs(aspect.score);
-        if (!top.accepts(strength)) return;
-        const text = sentenceText(aspect);
-        if (text !== null) top.offer({ reviewId: aspect.row.id, text, polarity, strength });
-      },
+      (row) =>
+        eachOf(row, id, polarity, (k) => {
+          const strength = Math.abs(row.aspectScore(k));
+          if (!top.accepts(strength)) return;
+          const text = sentenceText(row, k);
+          if (text !== null) top.offer({ reviewId: row.id, text, polarity, strength });
+        }),
       (w) => top.unmovedBy(w),
     );
   }

@@ -1,7 +1,7 @@
 // FAQ entries generated from the computed facts. Each entry is produced only when its claim can be grounded:
 // its supporting reviews are ones the answer is literally about (the reviews behind a count, the newest
 // reviews of a star value, the reviews attributed to a named technician…). At most 12 entries.
-import type { FaqEntry } from '../../domain/index.js';
+import type { FaqEntry, Polarity } from '../../domain/index.js';
 import { count, type Facts, fmtInt, fmtPct, fmtRating, newestIds } from './facts.js';
 import { percentages } from './percent.js';
 import type { Row } from './rows.js';
@@ -125,8 +125,8 @@ export function buildFaq(f: Facts): FaqEntry[] {
  */
 const bound = (k: number, matching: number): number => Math.min(k, matching);
 
-function aspectIs(id: string, polarity?: string): (row: Row) => boolean {
-  return (row) => row.analysis.aspects.some((a) => a.id === id && (polarity === undefined || a.polarity === polarity));
+function aspectIs(id: string, polarity?: Polarity): (row: Row) => boolean {
+  return (row) => row.findAspect(id, polarity) >= 0;
 }
 
 function entityQuestion(

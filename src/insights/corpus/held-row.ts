@@ -1,11 +1,11 @@
 // A row of the insights (rows.ts Row), as few objects as it can be, whether a corpus keeps it between
 // revisions or buildInsights makes it for one pass. A Row is three objects (the row, its
 // review and its analysis: 200 bytes at 64-bit pointers before any list or string); this one holds their
-// fields side by side and is its own `review` and `analysis` (120 bytes). Its aspects carry where their
-// sentence lies, instead of a sparse list of sentence objects, and are the aspect lists' entries (aspects.ts),
-// instead of a pair object per mention in each list; rows share their lists of ids, and keep scores as
-// small integers. At 100k demo reviews the corpus thread's heap after an update is 93 MB, against 146 MB
-// for three objects a row.
+// fields side by side and is its own `review` and `analysis` (120 bytes). Its aspects are slots of one list
+// (six a mention: 48 bytes, where an object each was 96 with its place in a list), each with the span of the
+// sentence it quotes instead of a sparse list of sentence objects; the aspect lists hold the rows themselves
+// (aspects.ts); rows share their lists of ids, and keep scores as small integers. At 100k demo reviews the
+// corpus thread's heap after an update is 81 MB, against 146 MB for three objects a row.
 import type { Polarity, ReviewAspect } from '../../domain/index.js';
 import { polarityOfScore } from '../score.js';
 import type { CorpusReview, InsightAnalysis } from './rows.js';
@@ -32,38 +32,31 @@ function keptScore(score: number): number | ExactScore {
 const scoreOf = (kept: number | ExactScore): number => (typeof kept === 'number' ? kept / 1000 : kept.value);
 const milliOf = (kept: number | ExactScore): number => (typeof kept === 'number' ? kept : milli(kept.value));
 
-/** A kept row's aspect: the analysis's, the span of the sentence it quotes (start −1 for none), and its row. */
-export class HeldAspect implements ReviewAspect {
-  readonly id: string;
-  readonly polarity: ReviewAspect['polarity'];
-  private readonly keptScore: number | ExactScore;
-  readonly phrase: string;
-  readonly sentence: number;
-  readonly start: number;
-  readonly end: number;
+/** An aspect's slots in a row's list: its id, phrase, kept score, sentence × 4 + polarity, and the quoted span (start −1 for none). */
+const SLOTS = 6;
+const [ID, PHRASE, SCORE, SENTENCE, START, END] = [0, 1, 2, 3, 4, 5];
+const POLARITIES: readonly ReviewAspect['polarity'][] = ['positive', 'negative', 'neutral', 'conflict'];
+/** The list every row without aspects shares (frozen: rows only read it). */
+const NO_SLOTS = Object.freeze([]) as never[];
 
-  constructor(
-    aspect: ReviewAspect,
-    span: { start: number; end: number } | undefined,
-    readonly row: HeldRow,
-  ) {
-    this.id = aspect.id;
-    this.polarity = aspect.polarity;
-    this.keptScore = keptScore(aspect.score);
-    this.phrase = aspect.phrase;
-    this.sentence = aspect.sentence;
-    this.start = span ? span.start : -1;
-    this.end = span ? span.end : -1;
-  }
+type Slot = string | number | ExactScore;
 
-  get score(): number {
-    return scoreOf(this.keptScore);
+function slotsOf(analysis: InsightAnalysis): Slot[] {
+  const { aspects, sentences } = analysis;
+  if (aspects.length === 0) return NO_SLOTS;
+  // Made at its length, so the list has no room to spare.
+  const slots: Slot[] = new Array(aspects.length * SLOTS);
+  for (let k = 0, at = 0; k < aspects.length; k++, at += SLOTS) {
+    const a = aspects[k];
+    const span = sentences[a.sentence];
+    slots[at + ID] = a.id;
+    slots[at + PHRASE] = a.phrase;
+    slots[at + SCORE] = keptScore(a.score);
+    slots[at + SENTENCE] = a.sentence * 4 + POLARITIES.indexOf(a.polarity);
+    slots[at + START] = span ? span.start : -1;
+    slots[at + END] = span ? span.end : -1;
   }
-
-  /** The score in whole thousandths, as the builders sum it. */
-  get scoreMilli(): number {
-    return milliOf(this.keptScore);
-  }
+  return slots;
 }
 
 export class HeldRow implements CorpusReview, InsightAnalysis {
@@ -75,7 +68,8 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
   readonly services: string[];
   readonly service_area: string | null;
   private readonly keptSentiment: number | ExactScore;
-  readonly aspects: HeldAspect[];
+  /** SLOTS entries per review-level aspect of the analysis, in its order. */
+  private readonly slots: readonly Slot[];
   readonly problems: string[];
   readonly phrases: string[];
   /** Bit i set when the review mentions taxonomy aspect i: entity builders read this, not the analysis. */
@@ -96,11 +90,7 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
     this.services = shared(review.services);
     this.service_area = review.service_area;
     this.keptSentiment = keptScore(analysis.sentiment);
-    // An empty list stays the one the caller shares.
-    this.aspects =
-      analysis.aspects.length === 0
-        ? (analysis.aspects as HeldAspect[])
-        : analysis.aspects.map((a) => new HeldAspect(a, analysis.sentences[a.sentence], this));
+    this.slots = slotsOf(analysis);
     this.problems = shared(analysis.problems);
     this.phrases = analysis.phrases;
     let mask = 0;
@@ -133,10 +123,71 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
     return this;
   }
 
+  /** How many review-level aspects the row holds; aspect k (0 ≤ k < aspectCount) is read by the methods below. */
+  get aspectCount(): number {
+    return this.slots.length / SLOTS;
+  }
+
+  aspectId(k: number): string {
+    return this.slots[k * SLOTS + ID] as string;
+  }
+
+  aspectPolarity(k: number): ReviewAspect['polarity'] {
+    return POLARITIES[(this.slots[k * SLOTS + SENTENCE] as number) % 4];
+  }
+
+  aspectScore(k: number): number {
+    return scoreOf(this.slots[k * SLOTS + SCORE] as number | ExactScore);
+  }
+
+  /** The score in whole thousandths, as the builders sum it. */
+  aspectScoreMilli(k: number): number {
+    return milliOf(this.slots[k * SLOTS + SCORE] as number | ExactScore);
+  }
+
+  aspectPhrase(k: number): string {
+    return this.slots[k * SLOTS + PHRASE] as string;
+  }
+
+  /** The span of the sentence aspect k quotes in `text`: start −1 when the analysis gave none. */
+  aspectStart(k: number): number {
+    return this.slots[k * SLOTS + START] as number;
+  }
+
+  aspectEnd(k: number): number {
+    return this.slots[k * SLOTS + END] as number;
+  }
+
+  /** The first k at or after `from` of an aspect with this id (and polarity, when given), or −1. */
+  findAspect(id: string, polarity?: ReviewAspect['polarity'], from = 0): number {
+    for (let k = from; k < this.aspectCount; k++)
+      if (this.aspectId(k) === id && (polarity === undefined || this.aspectPolarity(k) === polarity)) return k;
+    return -1;
+  }
+
+  private aspectSentence(k: number): number {
+    return Math.floor((this.slots[k * SLOTS + SENTENCE] as number) / 4);
+  }
+
+  /** The aspects as the analysis gave them (made when asked: the row image and tests read them). */
+  get aspects(): ReviewAspect[] {
+    const out: ReviewAspect[] = new Array(this.aspectCount);
+    for (let k = 0; k < out.length; k++)
+      out[k] = {
+        id: this.aspectId(k),
+        polarity: this.aspectPolarity(k),
+        score: this.aspectScore(k),
+        phrase: this.aspectPhrase(k),
+        sentence: this.aspectSentence(k),
+      };
+    return out;
+  }
+
   /** The sentences the aspects quote, at their indexes (made when asked: the row image reads it). */
   get sentences(): InsightAnalysis['sentences'] {
     const out: InsightAnalysis['sentences'][number][] = [];
-    for (const a of this.aspects) if (a.start >= 0) out[a.sentence] = { start: a.start, end: a.end };
+    for (let k = 0; k < this.aspectCount; k++)
+      if (this.aspectStart(k) >= 0) out[this.aspectSentence(k)] = { start: this.aspectStart(k), end: this.aspectEnd(k) };
     return out;
   }
 }

@@ -1,7 +1,6 @@
 // Quotable sentences. A quote is always text.slice(start, end) of the review it names, so it is an exact
 // substring by construction; length bounds keep quotes readable in a card or an agent's answer.
 import type { Polarity } from '../../domain/index.js';
-import type { HeldAspect } from './held-row.js';
 import { Ordered, type Positions } from './order.js';
 import type { Accumulator, Row } from './rows.js';
 
@@ -16,11 +15,13 @@ interface QuoteCandidate {
   strength: number;
 }
 
-/** The text of the sentence an aspect quotes, or null when it has none or it is outside the quote length bounds. */
-export function sentenceText(aspect: HeldAspect): string | null {
-  const text = aspect.row.text;
-  if (!text || aspect.start < 0 || aspect.end > text.length) return null;
-  const quote = text.slice(aspect.start, aspect.end);
+/** The text of the sentence aspect k of a row quotes, or null when it has none or it is outside the quote length bounds. */
+export function sentenceText(row: Row, k: number): string | null {
+  const text = row.text;
+  const start = row.aspectStart(k);
+  const end = row.aspectEnd(k);
+  if (!text || start < 0 || end > text.length) return null;
+  const quote = text.slice(start, end);
   return quote.length >= MIN_QUOTE_CHARS && quote.length <= MAX_QUOTE_CHARS ? quote : null;
 }
 
@@ -121,7 +122,10 @@ export class PullQuoteAccumulator implements Accumulator {
   }
 }
 
-const praises = (row: Row): boolean => row.analysis.aspects.some((a) => a.polarity === 'positive');
+function praises(row: Row): boolean {
+  for (let k = 0; k < row.aspectCount; k++) if (row.aspectPolarity(k) === 'positive') return true;
+  return false;
+}
 
 /** Reviews praising an aspect, in corpus order, and the quote they give (null once they change). */
 class Candidates {
@@ -129,7 +133,7 @@ class Candidates {
   private readonly rows = new Ordered((row: Row) => row, {
     empty: () => new Wordings(2),
     add: (w: Wordings, row: Row) => {
-      for (const a of row.analysis.aspects) if (a.polarity === 'positive') w.add(sentenceText(a), a.score);
+      for (let k = 0; k < row.aspectCount; k++) if (row.aspectPolarity(k) === 'positive') w.add(sentenceText(row, k), row.aspectScore(k));
     },
   });
   private chosen: TopQuotes | null = null;
@@ -150,10 +154,11 @@ class Candidates {
       const top = (this.chosen = new TopQuotes(1));
       this.rows.scan(
         (row) => {
-          for (const aspect of row.analysis.aspects) {
-            if (aspect.polarity !== 'positive' || !top.accepts(aspect.score)) continue;
-            const text = sentenceText(aspect);
-            if (text !== null) top.offer({ reviewId: row.review.id, text, polarity: 'positive', strength: aspect.score });
+          for (let k = 0; k < row.aspectCount; k++) {
+            const score = row.aspectScore(k);
+            if (row.aspectPolarity(k) !== 'positive' || !top.accepts(score)) continue;
+            const text = sentenceText(row, k);
+            if (text !== null) top.offer({ reviewId: row.review.id, text, polarity: 'positive', strength: score });
           }
         },
         (w) => top.unmovedBy(w),

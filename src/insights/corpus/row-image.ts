@@ -180,8 +180,9 @@ export function encodeRows(rows: readonly ImagedRow[], preamble: Buffer = Buffer
     list(r.services);
     body.uint(r.service_area === null ? 0 : table.of(r.service_area) + 1);
     body.float(a.sentiment);
-    body.uint(a.aspects.length);
-    for (const x of a.aspects) {
+    const aspects = a.aspects;
+    body.uint(aspects.length);
+    for (const x of aspects) {
       body.uint(table.of(x.id));
       body.uint(table.of(x.polarity));
       body.float(x.score);
