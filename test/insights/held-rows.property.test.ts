@@ -88,7 +88,7 @@ test('insights of kept rows equal buildInsights of the corpus after any sequence
   );
 });
 
-test('a kept row is one object: its own review and analysis, its id lists shared, its aspects read back with their sentence', () => {
+test('a kept row is one object: its own review and analysis, its id lists shared, its aspects and phrases read back, the aspects with their sentence', () => {
   const maker = engine.insightRows(business.vertical);
   let next = 0;
   const made = fc.sample(reviewArb, { numRuns: 300, seed: 20261127 }).map((r) => {
@@ -102,6 +102,11 @@ test('a kept row is one object: its own review and analysis, its id lists shared
     assert.equal(row.analysis, row);
     assert.deepEqual(row.analysis.aspects, analysis.aspects);
     assert.equal(row.aspectCount, analysis.aspects.length);
+    assert.deepEqual(row.phrases, analysis.phrases);
+    assert.deepEqual(
+      Array.from({ length: row.phraseCount }, (_, i) => row.phraseAt(i)),
+      analysis.phrases,
+    );
     analysis.aspects.forEach((a, k) => {
       assert.deepEqual(
         [row.aspectId(k), row.aspectPolarity(k), row.aspectScore(k), row.aspectScoreMilli(k), row.aspectPhrase(k)],

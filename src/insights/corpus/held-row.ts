@@ -1,11 +1,11 @@
 // A row of the insights (rows.ts Row), as few objects as it can be, whether a corpus keeps it between
 // revisions or buildInsights makes it for one pass. A Row is three objects (the row, its
 // review and its analysis: 200 bytes at 64-bit pointers before any list or string); this one holds their
-// fields side by side and is its own `review` and `analysis` (120 bytes). Its aspects are slots of one list
-// (six a mention: 48 bytes, where an object each was 96 with its place in a list), each with the span of the
+// fields side by side and is its own `review` and `analysis` (120 bytes). Its aspects and phrases are slots
+// of one list (six an aspect: 48 bytes, where an object each was 96 with its place in a list), each aspect with the span of the
 // sentence it quotes instead of a sparse list of sentence objects; the aspect lists hold the rows themselves
 // (aspects.ts); rows share their lists of ids, and keep scores as small integers. At 100k demo reviews the
-// corpus thread's heap after an update is 81 MB, against 146 MB for three objects a row.
+// corpus thread's heap after an update is 77 MB, against 146 MB for three objects a row.
 import type { Polarity, ReviewAspect } from '../../domain/index.js';
 import { polarityOfScore } from '../score.js';
 import type { CorpusReview, InsightAnalysis } from './rows.js';
@@ -32,22 +32,21 @@ function keptScore(score: number): number | ExactScore {
 const scoreOf = (kept: number | ExactScore): number => (typeof kept === 'number' ? kept / 1000 : kept.value);
 const milliOf = (kept: number | ExactScore): number => (typeof kept === 'number' ? kept : milli(kept.value));
 
-/** An aspect's slots in a row's list: its id, phrase, kept score, sentence × 4 + polarity, and the quoted span (start −1 for none). */
+/** An aspect's slots in a row's list (the phrases follow them): its id, phrase, kept score, sentence × 4 + polarity, and the quoted span (start −1 for none). */
 const SLOTS = 6;
 const [ID, PHRASE, SCORE, SENTENCE, START, END] = [0, 1, 2, 3, 4, 5];
 const POLARITIES: readonly ReviewAspect['polarity'][] = ['positive', 'negative', 'neutral', 'conflict'];
-/** The list every row without aspects shares (frozen: rows only read it). */
-const NO_SLOTS = Object.freeze([]) as never[];
 
 type Slot = string | number | ExactScore;
 
+/** The aspects' slots, then the phrases: one list a row (its phrases alone are the list it was given). */
 function slotsOf(analysis: InsightAnalysis): Slot[] {
-  const { aspects, sentences } = analysis;
-  if (aspects.length === 0) return NO_SLOTS;
+  const { aspects, sentences, phrases } = analysis;
+  if (aspects.length === 0) return phrases;
   // Made at its length, so the list has no room to spare.
-  const slots: Slot[] = new Array(aspects.length * SLOTS);
-  for (let k = 0, at = 0; k < aspects.length; k++, at += SLOTS) {
-    const a = aspects[k];
+  const slots: Slot[] = new Array(aspects.length * SLOTS + phrases.length);
+  let at = 0;
+  for (const a of aspects) {
     const span = sentences[a.sentence];
     slots[at + ID] = a.id;
     slots[at + PHRASE] = a.phrase;
@@ -55,7 +54,9 @@ function slotsOf(analysis: InsightAnalysis): Slot[] {
     slots[at + SENTENCE] = a.sentence * 4 + POLARITIES.indexOf(a.polarity);
     slots[at + START] = span ? span.start : -1;
     slots[at + END] = span ? span.end : -1;
+    at += SLOTS;
   }
+  for (const phrase of phrases) slots[at++] = phrase;
   return slots;
 }
 
@@ -68,10 +69,11 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
   readonly services: string[];
   readonly service_area: string | null;
   private readonly keptSentiment: number | ExactScore;
-  /** SLOTS entries per review-level aspect of the analysis, in its order. */
+  /** SLOTS entries per review-level aspect of the analysis, in its order, then its phrases. */
   private readonly slots: readonly Slot[];
+  /** How many review-level aspects the row holds; aspect k (0 ≤ k < aspectCount) is read by the methods below. */
+  readonly aspectCount: number;
   readonly problems: string[];
-  readonly phrases: string[];
   /** Bit i set when the review mentions taxonomy aspect i: entity builders read this, not the analysis. */
   readonly aspectMask: number;
 
@@ -91,8 +93,8 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
     this.service_area = review.service_area;
     this.keptSentiment = keptScore(analysis.sentiment);
     this.slots = slotsOf(analysis);
+    this.aspectCount = analysis.aspects.length;
     this.problems = shared(analysis.problems);
-    this.phrases = analysis.phrases;
     let mask = 0;
     for (const a of analysis.aspects) {
       const bit = aspectIndex.get(a.id);
@@ -123,9 +125,18 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
     return this;
   }
 
-  /** How many review-level aspects the row holds; aspect k (0 ≤ k < aspectCount) is read by the methods below. */
-  get aspectCount(): number {
-    return this.slots.length / SLOTS;
+  /** How many key phrases the row holds; phrase i (0 ≤ i < phraseCount) is phraseAt(i). */
+  get phraseCount(): number {
+    return this.slots.length - this.aspectCount * SLOTS;
+  }
+
+  phraseAt(i: number): string {
+    return this.slots[this.aspectCount * SLOTS + i] as string;
+  }
+
+  /** The key phrases as a list (made when asked: the row image and tests read it; the builders read phraseAt). */
+  get phrases(): string[] {
+    return this.slots.slice(this.aspectCount * SLOTS) as string[];
   }
 
   aspectId(k: number): string {

@@ -55,7 +55,8 @@ export class TopicAccumulator implements Accumulator {
     const topics: Acc[] = [];
     const firstOf = this.firstOf;
     firstOf.clear();
-    for (const phrase of row.analysis.phrases) {
+    for (let i = 0; i < row.phraseCount; i++) {
+      const phrase = row.phraseAt(i);
       const head = phrase.slice(phrase.lastIndexOf(' ') + 1);
       let a = this.acc.get(head);
       if (!a) {
@@ -66,7 +67,8 @@ export class TopicAccumulator implements Accumulator {
       const first = firstOf.get(head);
       if (first !== undefined) {
         // Rare: count once the suffixes this phrase shares with the review's earlier phrases of the head.
-        const earlier = row.analysis.phrases.slice(0, row.analysis.phrases.indexOf(phrase));
+        const phrases = row.phrases;
+        const earlier = phrases.slice(0, phrases.indexOf(phrase));
         for (const suffix of suffixesOf(phrase)) {
           if (earlier.some((e) => e === suffix || e.endsWith(` ${suffix}`))) bump(a.overcount, suffix, sign);
         }
