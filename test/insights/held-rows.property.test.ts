@@ -8,7 +8,7 @@ import { analyzerOptions } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { Insights } from '../../src/domain/index.js';
 import { buildInsights, type CorpusReview, createAnalyzer, engine, type ReviewAnalysis } from '../../src/insights/index.js';
-import { dayArb, reviewTextArb } from '../helpers/index.js';
+import { dayArb, reviewTextArb, watchAspectMask } from '../helpers/index.js';
 
 const business = demoBusiness();
 const analyzer = createAnalyzer(analyzerOptions(business));
@@ -150,4 +150,44 @@ test('a kept row reads back every score it was given: whole thousandths kept sma
     }),
     { seed: 20261128, numRuns: 2000 },
   );
+});
+
+test('an analysis naming an aspect twice (another engine might) counts both mentions, lists its review once, and a kept state moves as a pass', () => {
+  const maker = engine.insightRows(business.vertical);
+  const make = (id: string, date: string, text: string, twice = false): Kept => {
+    const review: CorpusReview = { id, rating: 2, date, text, technicians: [], services: [], service_area: null };
+    const analysis = analyzer.analyze({ id, rating: 2, text, title: null, language: null });
+    if (twice) analysis.aspects = [...analysis.aspects, { ...analysis.aspects[0], score: -0.2 }];
+    return { review, analysis };
+  };
+  const twice = make('twice', '2026-01-25', 'The plumber was late and rude, and the repair leaked again a week later.', true);
+  const id = twice.analysis.aspects[0].id;
+  // Enough other reviews that one change is moved, not passed over (held.ts: a quarter of the rows or more is a pass).
+  const others = Array.from({ length: 12 }, (_, i) =>
+    make(
+      `o${i}`,
+      `2026-01-${String(20 - i).padStart(2, '0')}`,
+      i % 2 ? 'The plumber was late again and never called.' : 'Fair price and a tidy job.',
+    ),
+  );
+  const kept = [...others, twice].sort(order);
+  const rows = kept.map((k) => maker.row(k.review, k.analysis));
+  const generatedAt = '2026-11-26T00:00:00.000Z';
+  const all = maker.insights({ business, rows, generatedAt });
+  const aspect = all.aspects.find((a) => a.id === id);
+  assert.equal(aspect?.mention_count, kept.filter((k) => k.analysis.aspects.some((a) => a.id === id)).length + 1);
+  const examples = aspect?.example_review_ids ?? [];
+  assert.equal(new Set(examples).size, examples.length, 'each review once among the examples');
+  assert.ok(examples.includes('twice'));
+  assert.equal(JSON.stringify(all), full(kept));
+  // Out and back in: each change moves the kept state (no other row is read) and equals a pass.
+  let reads = 0;
+  for (const row of rows) if (row.id !== 'twice') watchAspectMask(row, () => reads++);
+  const without = rows.filter((r) => r.id !== 'twice');
+  const twiceRow = rows.find((r) => r.id === 'twice')!;
+  const out = maker.insights({ business, rows: without, generatedAt, since: { rows, added: [], removed: [twiceRow] } });
+  assert.equal(JSON.stringify(out), full(kept.filter((k) => k.review.id !== 'twice')));
+  const back = maker.insights({ business, rows, generatedAt, since: { rows: without, added: [twiceRow], removed: [] } });
+  assert.equal(JSON.stringify(back), full(kept));
+  assert.equal(reads, 0, 'a change of one row read no other row');
 });

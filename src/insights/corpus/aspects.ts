@@ -1,7 +1,7 @@
 // Aspect insights: per aspect, how many reviews mention it and with which polarity (review-level, as stored
 // in each analysis's `aspects`), the most frequent phrases, newest examples and the strongest quotes.
 import type { AspectInsight, Polarity } from '../../domain/index.js';
-import { Ordered, type Positions, rowList } from './order.js';
+import { type Ordered, type Positions, rowList } from './order.js';
 import { percentages } from './percent.js';
 import { sentenceText, TopQuotes, Wordings } from './quotes.js';
 import { type Accumulator, bump, milliMean, type Row, topKeys } from './rows.js';
@@ -51,8 +51,8 @@ export class AspectAccumulator implements Accumulator {
         phrases: new Map(),
         mentions: rowList(),
         quotable: {
-          positive: new Ordered((row: Row) => row, wordings(id, 'positive')),
-          negative: new Ordered((row: Row) => row, wordings(id, 'negative')),
+          positive: rowList(wordings(id, 'positive')),
+          negative: rowList(wordings(id, 'negative')),
         },
         quotes: null,
       });

@@ -1,11 +1,11 @@
 // A row of the insights (rows.ts Row), as few objects as it can be, whether a corpus keeps it between
-// revisions or buildInsights makes it for one pass. A Row is three objects (the row, its
-// review and its analysis: 200 bytes at 64-bit pointers before any list or string); this one holds their
-// fields side by side and is its own `review` and `analysis` (120 bytes). Its aspects and phrases are slots
-// of one list (six an aspect: 48 bytes, where an object each was 96 with its place in a list), each aspect with the span of the
-// sentence it quotes instead of a sparse list of sentence objects; the aspect lists hold the rows themselves
-// (aspects.ts); rows share their lists of ids, and keep scores as small integers. At 100k demo reviews the
-// corpus thread's heap after an update is 77 MB, against 146 MB for three objects a row.
+// revisions or buildInsights makes it for one pass. A Row is three objects (the row, its review and its
+// analysis: 200 bytes at 64-bit pointers before any list or string); this one holds their fields side by
+// side and is its own `review` and `analysis` (120 bytes). Its aspects and phrases are slots of one list:
+// six slots an aspect (48 bytes, where an object each was 96 with its place in a list), with the span of
+// the sentence it quotes instead of a sparse list of sentence objects. The aspect lists hold the rows
+// themselves (aspects.ts); rows share their lists of ids and keep scores as small integers. At 100k demo
+// reviews the corpus thread's heap after an update is 77 MB, against 146 MB for three objects a row.
 import type { Polarity, ReviewAspect } from '../../domain/index.js';
 import { polarityOfScore } from '../score.js';
 import type { CorpusReview, InsightAnalysis } from './rows.js';

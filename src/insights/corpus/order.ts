@@ -152,8 +152,8 @@ export class Ordered<E, S = undefined> {
   }
 }
 
-/** A list of rows themselves. */
-export const rowList = (): Ordered<Row> => new Ordered((row: Row) => row);
+/** A list of rows themselves (with a summary of each block, when given). */
+export const rowList = <S = undefined>(summary?: Summary<Row, S>): Ordered<Row, S> => new Ordered((row: Row) => row, summary);
 
 /** The first of `n` rows (newest first) not newer than `date`: a binary search. */
 function firstNotNewer(n: number, rowAt: (k: number) => Row, date: string): number {

@@ -1,7 +1,7 @@
 // Quotable sentences. A quote is always text.slice(start, end) of the review it names, so it is an exact
 // substring by construction; length bounds keep quotes readable in a card or an agent's answer.
 import type { Polarity } from '../../domain/index.js';
-import { Ordered, type Positions } from './order.js';
+import { type Positions, rowList } from './order.js';
 import type { Accumulator, Row } from './rows.js';
 
 const MIN_QUOTE_CHARS = 25;
@@ -130,7 +130,7 @@ function praises(row: Row): boolean {
 /** Reviews praising an aspect, in corpus order, and the quote they give (null once they change). */
 class Candidates {
   /** Each block summarised by the wordings of its praise, so a scan skips the blocks that cannot move the quote kept. */
-  private readonly rows = new Ordered((row: Row) => row, {
+  private readonly rows = rowList({
     empty: () => new Wordings(2),
     add: (w: Wordings, row: Row) => {
       for (let k = 0; k < row.aspectCount; k++) if (row.aspectPolarity(k) === 'positive') w.add(sentenceText(row, k), row.aspectScore(k));
