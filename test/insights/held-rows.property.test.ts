@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { collectGarbage } from '../../src/app/index.js';
 import { analyzerOptions } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { Insights } from '../../src/domain/index.js';
@@ -88,7 +89,7 @@ test('insights of kept rows equal buildInsights of the corpus after any sequence
   );
 });
 
-test('a kept row is one object: its own review and analysis, its id lists shared, its aspects and phrases read back, the aspects with their sentence', () => {
+test('a kept row is one object: its own review and analysis, its id lists shared, its aspects and phrases read back, its text kept from the first quoted sentence to the last', () => {
   const maker = engine.insightRows(business.vertical);
   let next = 0;
   const made = fc.sample(reviewArb, { numRuns: 300, seed: 20261127 }).map((r) => {
@@ -97,7 +98,7 @@ test('a kept row is one object: its own review and analysis, its id lists shared
     return { review, analysis, row: maker.row(review, analysis) };
   });
   let spans = 0;
-  for (const { analysis, row } of made) {
+  for (const { review, analysis, row } of made) {
     assert.equal(row.review, row);
     assert.equal(row.analysis, row);
     assert.deepEqual(row.analysis.aspects, analysis.aspects);
@@ -112,10 +113,24 @@ test('a kept row is one object: its own review and analysis, its id lists shared
         [row.aspectId(k), row.aspectPolarity(k), row.aspectScore(k), row.aspectScoreMilli(k), row.aspectPhrase(k)],
         [a.id, a.polarity, a.score, Math.round(a.score * 1000), a.phrase],
       );
+      // A sentence of a quote's length is cut from what the row keeps of the text, equal to the review's.
       const s = analysis.sentences[a.sentence];
-      assert.deepEqual([row.aspectStart(k), row.aspectEnd(k)], s ? [s.start, s.end] : [-1, -1]);
-      if (s) spans++;
+      const quote = s && s.end - s.start >= 25 && s.end - s.start <= 280 ? (review.text as string).slice(s.start, s.end) : null;
+      assert.equal(row.aspectStart(k) < 0 ? null : row.text?.slice(row.aspectStart(k), row.aspectEnd(k)), quote);
+      if (quote !== null) spans++;
     });
+    // It keeps the text from the first quoted sentence to the last, a character of it when none is, or null.
+    const quoted = analysis.aspects
+      .map((a) => analysis.sentences[a.sentence])
+      .filter((x) => x && x.end - x.start >= 25 && x.end - x.start <= 280);
+    const expected =
+      review.text === null || !/\S/.test(review.text)
+        ? null
+        : quoted.length === 0
+          ? review.text.trim()[0]
+          : review.text.slice(Math.min(...quoted.map((x) => x!.start)), Math.max(...quoted.map((x) => x!.end)));
+    assert.equal(row.text, expected);
+    assert.equal(row.hasText, expected !== null);
   }
   assert.ok(spans > 100, `only ${spans} aspects quote a sentence: the sample proves little`);
   // One list object per distinct list of technicians (the rows' own lists are as many as the rows).
@@ -190,4 +205,30 @@ test('an analysis naming an aspect twice (another engine might) counts both ment
   const back = maker.insights({ business, rows, generatedAt, since: { rows: without, added: [twiceRow], removed: [] } });
   assert.equal(JSON.stringify(back), full(kept));
   assert.equal(reads, 0, 'a change of one row read no other row');
+});
+
+test('a kept row keeps a copy of the part of its text it quotes from, not the whole text', () => {
+  const maker = engine.insightRows(business.vertical);
+  const sentence = 'The plumber was late and rude, and the repair leaked again.';
+  const analysis = analyzer.analyze({ id: 'q', rating: 1, text: sentence, title: null, language: null });
+  assert.ok(analysis.aspects.some((a) => a.sentence === 0));
+  collectGarbage();
+  const before = process.memoryUsage().heapUsed;
+  // 400 texts of 100 KB (40 MB), old enough to be in the old generation, where a slice keeps its text alive.
+  let texts: string[] | null = Array.from({ length: 400 }, (_, i) =>
+    JSON.parse(JSON.stringify(`${sentence} ${`Filler ${i}. `.repeat(9_000)}`)),
+  );
+  collectGarbage();
+  collectGarbage();
+  const rows = texts.map((text, i) =>
+    maker.row({ id: `t${i}`, rating: 1, date: '2026-01-01', text, technicians: [], services: [], service_area: null }, analysis),
+  );
+  assert.ok(
+    rows.every((r) => r.text === sentence),
+    'each row keeps its quoted sentence',
+  );
+  texts = null;
+  collectGarbage();
+  const kept = process.memoryUsage().heapUsed - before;
+  assert.ok(kept < 8_000_000, `the rows hold ${kept} bytes: the texts are still alive`);
 });

@@ -71,8 +71,8 @@ test('a row that quotes no sentence, a review without text and an empty corpus r
 
 test('an image that outgrows its first guess (multi-byte texts) round-trips, in memory of its exact size', () => {
   const maker = engine.insightRows(business.vertical);
-  // The guess counts UTF-16 units; these texts are about twice as many UTF-8 bytes, so the image grows.
-  const text = `${REVIEW_SENTENCES[0]} ${'é😀'.repeat(8_000)}`;
+  // The guess counts UTF-16 units; this quoted sentence (kept whole) is about twice as many UTF-8 bytes, so the image grows.
+  const text = `The plumber was late and rude, ${'é😀'.repeat(40)}.`;
   const rows = rowsOf(
     maker,
     Array.from({ length: 10 }, (_, i) => ({
@@ -85,8 +85,14 @@ test('an image that outgrows its first guess (multi-byte texts) round-trips, in 
       service_area: null,
     })),
   );
+  assert.ok(
+    rows.every((r) => r.text === text),
+    'the sentence is quoted, so its row keeps it',
+  );
   const image = maker.image(rows);
-  assert.ok(image.length > 10 * 6 * 8_000, 'more bytes than the first guess');
+  // encodeRows's first guess: 64 bytes, and 60 a row besides its text's UTF-16 units, one sixteenth more.
+  const guess = 64 + 10 * (60 + text.length);
+  assert.ok(image.length > guess + (guess >> 4), 'more bytes than the first guess');
   // Posted to another thread as it is: a view of all of its memory, nothing more.
   assert.equal(image.byteOffset, 0);
   assert.equal(image.buffer.byteLength, image.length);

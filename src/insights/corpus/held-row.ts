@@ -39,8 +39,57 @@ const POLARITIES: readonly ReviewAspect['polarity'][] = ['positive', 'negative',
 
 type Slot = string | number | ExactScore;
 
-/** The aspects' slots, then the phrases: one list a row (its phrases alone are the list it was given). */
-function slotsOf(analysis: InsightAnalysis): Slot[] {
+/** A quote is a sentence of this many characters: readable in a card or an agent's answer. */
+const MIN_QUOTE_CHARS = 25;
+const MAX_QUOTE_CHARS = 280;
+const HAS_TEXT = /\S/;
+const ONE_BYTE = /^[\0-\xff]*$/;
+
+type Span = { start: number; end: number } | undefined;
+
+/** Whether a sentence of the text can be quoted: inside it, and of a quote's length. */
+const quotable = (span: Span, text: string): span is { start: number; end: number } =>
+  span !== undefined &&
+  span.start >= 0 &&
+  span.end <= text.length &&
+  span.end - span.start >= MIN_QUOTE_CHARS &&
+  span.end - span.start <= MAX_QUOTE_CHARS;
+
+/**
+ * How a row keeps the part of its review's text it quotes from: a copy of its own (a row a corpus keeps
+ * between revisions), or a view of the text (a row of one pass, gone with the text).
+ */
+export type TextKeeping = 'copy' | 'view';
+
+/** A copy of text.slice(from, to) of its own: a slice of a text the collector has kept would keep all of it. */
+function copyOf(text: string, from: number, to: number): string {
+  const part = text.slice(from, to);
+  return ONE_BYTE.test(part) ? Buffer.from(part, 'latin1').toString('latin1') : Buffer.from(part, 'utf16le').toString('utf16le');
+}
+
+/**
+ * What a row keeps of its review's text, and where that starts in it: the text from the first quotable sentence
+ * its aspects point at to the last (all that is ever quoted), one character of it when none is (so it still
+ * counts as a review with text), null when it has none. A kept text gives itself back, so rows read from their
+ * image (row-image.ts) are the rows written.
+ */
+function keptText(text: string | null, analysis: InsightAnalysis, keeping: TextKeeping): { text: string | null; from: number } {
+  if (text === null || !HAS_TEXT.test(text)) return { text: null, from: 0 };
+  let from = text.length;
+  let to = 0;
+  for (const a of analysis.aspects) {
+    const span = analysis.sentences[a.sentence];
+    if (!quotable(span, text)) continue;
+    from = Math.min(from, span.start);
+    to = Math.max(to, span.end);
+  }
+  if (to === 0) return { text: text[text.search(HAS_TEXT)], from: 0 };
+  if (from === 0 && to === text.length) return { text, from };
+  return { text: keeping === 'copy' ? copyOf(text, from, to) : text.slice(from, to), from };
+}
+
+/** The aspects' slots (each quoted span as it lies in the kept text), then the phrases: one list a row (its phrases alone are the list it was given). */
+function slotsOf(analysis: InsightAnalysis, text: string | null, kept: { text: string | null; from: number }): Slot[] {
   const { aspects, sentences, phrases } = analysis;
   if (aspects.length === 0) return phrases;
   // Made at its length, so the list has no room to spare.
@@ -48,12 +97,13 @@ function slotsOf(analysis: InsightAnalysis): Slot[] {
   let at = 0;
   for (const a of aspects) {
     const span = sentences[a.sentence];
+    const quoted = text !== null && kept.text !== null && quotable(span, text);
     slots[at + ID] = a.id;
     slots[at + PHRASE] = a.phrase;
     slots[at + SCORE] = keptScore(a.score);
     slots[at + SENTENCE] = a.sentence * 4 + POLARITIES.indexOf(a.polarity);
-    slots[at + START] = span ? span.start : -1;
-    slots[at + END] = span ? span.end : -1;
+    slots[at + START] = quoted ? span.start - kept.from : -1;
+    slots[at + END] = quoted ? span.end - kept.from : -1;
     at += SLOTS;
   }
   for (const phrase of phrases) slots[at++] = phrase;
@@ -64,6 +114,7 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
   readonly id: string;
   readonly rating: number;
   readonly date: string;
+  /** What the row keeps of the review's text (keptText): the part its quotes are cut from. */
   readonly text: string | null;
   readonly technicians: string[];
   readonly services: string[];
@@ -77,22 +128,24 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
   /** Bit i set when the review mentions taxonomy aspect i: entity builders read this, not the analysis. */
   readonly aspectMask: number;
 
-  /** `aspectIndex`: taxonomy aspect id → bit (aspectMask); `shared`: the list of ids to keep for a list of technician, service or problem ids. */
+  /** `aspectIndex`: taxonomy aspect id → bit (aspectMask); `shared`: the list of ids to keep for a list of technician, service or problem ids; `keeping`: how to keep the quoted part of the text. */
   constructor(
     review: CorpusReview,
     analysis: InsightAnalysis,
     aspectIndex: ReadonlyMap<string, number>,
     shared: (ids: string[]) => string[],
+    keeping: TextKeeping,
   ) {
     this.id = review.id;
     this.rating = review.rating;
     this.date = review.date;
-    this.text = review.text;
+    const kept = keptText(review.text, analysis, keeping);
+    this.text = kept.text;
     this.technicians = shared(review.technicians);
     this.services = shared(review.services);
     this.service_area = review.service_area;
     this.keptSentiment = keptScore(analysis.sentiment);
-    this.slots = slotsOf(analysis);
+    this.slots = slotsOf(analysis, review.text, kept);
     this.aspectCount = analysis.aspects.length;
     this.problems = shared(analysis.problems);
     let mask = 0;
@@ -115,6 +168,11 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
   /** The review's overall polarity, from its sentiment score (made when read: one field less per row). */
   get polarity(): Polarity {
     return polarityOfScore(this.sentiment);
+  }
+
+  /** Whether the review has text (any but white space). */
+  get hasText(): boolean {
+    return this.text !== null;
   }
 
   get review(): this {
@@ -160,7 +218,7 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
     return this.slots[k * SLOTS + PHRASE] as string;
   }
 
-  /** The span of the sentence aspect k quotes in `text`: start −1 when the analysis gave none. */
+  /** The span in `text` of the sentence aspect k quotes: start −1 when there is none to quote. */
   aspectStart(k: number): number {
     return this.slots[k * SLOTS + START] as number;
   }
@@ -194,7 +252,7 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
     return out;
   }
 
-  /** The sentences the aspects quote, at their indexes (made when asked: the row image reads it). */
+  /** The sentences the aspects quote, at their indexes, as they lie in `text` (made when asked: the row image reads it). */
   get sentences(): InsightAnalysis['sentences'] {
     const out: InsightAnalysis['sentences'][number][] = [];
     for (let k = 0; k < this.aspectCount; k++)

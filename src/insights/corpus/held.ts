@@ -59,7 +59,7 @@ export class InsightRows {
 
   /** The kept row, its id lists shared with other rows'. */
   private held(review: CorpusReview, analysis: InsightAnalysis): Row {
-    return new HeldRow(review, analysis, this.aspectIndex, (xs) => this.idList(xs));
+    return new HeldRow(review, analysis, this.aspectIndex, (xs) => this.idList(xs), 'copy');
   }
 
   /**

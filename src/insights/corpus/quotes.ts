@@ -4,9 +4,6 @@ import type { Polarity } from '../../domain/index.js';
 import { type Positions, rowList } from './order.js';
 import type { Accumulator, Row } from './rows.js';
 
-const MIN_QUOTE_CHARS = 25;
-const MAX_QUOTE_CHARS = 280;
-
 interface QuoteCandidate {
   reviewId: string;
   text: string;
@@ -15,14 +12,10 @@ interface QuoteCandidate {
   strength: number;
 }
 
-/** The text of the sentence aspect k of a row quotes, or null when it has none or it is outside the quote length bounds. */
+/** The text of the sentence aspect k of a row quotes, or null when it has none (a row keeps only the quotable ones, held-row.ts). */
 export function sentenceText(row: Row, k: number): string | null {
-  const text = row.text;
   const start = row.aspectStart(k);
-  const end = row.aspectEnd(k);
-  if (!text || start < 0 || end > text.length) return null;
-  const quote = text.slice(start, end);
-  return quote.length >= MIN_QUOTE_CHARS && quote.length <= MAX_QUOTE_CHARS ? quote : null;
+  return start < 0 ? null : (row.text as string).slice(start, row.aspectEnd(k));
 }
 
 /** Keeps the best `k` candidates; rows arrive newest first, so equal strength keeps the earlier (newer). */

@@ -62,7 +62,7 @@ export function prepareRows(
     const analysis = at(i);
     // Insights must be recomputable from per_review, so a review without its analysis is a caller bug.
     if (!analysis) throw new Error(`buildInsights: no analysis for review ${reviews[i].id}`);
-    rows[i] = new HeldRow(reviews[i], analysis, aspectIndex, (ids) => ids);
+    rows[i] = new HeldRow(reviews[i], analysis, aspectIndex, (ids) => ids, 'view');
   }
   return newestFirst(rows);
 }

@@ -19,7 +19,6 @@ import { TemporalAccumulator } from './temporal.js';
 import { TopicAccumulator } from './topics.js';
 
 /** Non-whitespace test without allocating a trimmed copy of every review text. */
-const HAS_TEXT = /\S/;
 
 /** What the insights read of a business profile. */
 export interface InsightsBusiness {
@@ -109,7 +108,7 @@ export class CorpusInsights {
   private count(row: Row, sign: 1 | -1): void {
     this.ratingSum += sign * row.review.rating;
     this.sentimentSum += sign * row.analysis.sentimentMilli;
-    if (row.review.text !== null && HAS_TEXT.test(row.review.text)) this.textCount += sign;
+    if (row.hasText) this.textCount += sign;
     this.stars[Math.min(5, Math.max(1, Math.round(row.review.rating)))] += sign;
     // A review's overall polarity is never "conflict": its score is one number.
     if (row.polarity === 'positive' || row.polarity === 'negative') this.polarity[row.polarity] += sign;
