@@ -42,6 +42,7 @@ type Slot = string | number | ExactScore;
 /** A quote is a sentence of this many characters: readable in a card or an agent's answer. */
 const MIN_QUOTE_CHARS = 25;
 const MAX_QUOTE_CHARS = 280;
+/** Non-whitespace test without allocating a trimmed copy of every review text. */
 const HAS_TEXT = /\S/;
 const ONE_BYTE = /^[\0-\xff]*$/;
 

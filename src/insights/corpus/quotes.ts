@@ -1,5 +1,6 @@
 // Quotable sentences. A quote is always text.slice(start, end) of the review it names, so it is an exact
-// substring by construction; length bounds keep quotes readable in a card or an agent's answer.
+// substring by construction; a row keeps only sentences of a quote's length (held-row.ts), readable in a card
+// or an agent's answer.
 import type { Polarity } from '../../domain/index.js';
 import { type Positions, rowList } from './order.js';
 import type { Accumulator, Row } from './rows.js';

@@ -18,8 +18,6 @@ import { buildSummary } from './summary.js';
 import { TemporalAccumulator } from './temporal.js';
 import { TopicAccumulator } from './topics.js';
 
-/** Non-whitespace test without allocating a trimmed copy of every review text. */
-
 /** What the insights read of a business profile. */
 export interface InsightsBusiness {
   vertical: string;
