@@ -13,18 +13,10 @@ const MAX_QUOTES = 3;
 
 type Quoted = 'positive' | 'negative';
 
-/**
- * Calls `visit` with each k of the row's aspects of this id and polarity. An analysis names
- * an aspect once, so this is one k; the loop keeps any other analysis's mentions all counted.
- */
-function eachOf(row: Row, id: string, polarity: Quoted, visit: (k: number) => void): void {
-  for (let k = row.findAspect(id, polarity); k >= 0; k = row.findAspect(id, polarity, k + 1)) visit(k);
-}
-
 /** A block of quotable rows summarised by the wordings of their mentions, so a scan skips the blocks that cannot move the quotes kept. */
 const wordings = (id: string, polarity: Quoted) => ({
   empty: () => new Wordings(QUOTES_PER_POLARITY + 1),
-  add: (w: Wordings, row: Row) => eachOf(row, id, polarity, (k) => w.add(sentenceText(row, k), Math.abs(row.aspectScore(k)))),
+  add: (w: Wordings, row: Row) => row.eachAspect(id, polarity, (k) => w.add(sentenceText(row, k), Math.abs(row.aspectScore(k)))),
 });
 
 interface Acc {
@@ -124,20 +116,14 @@ export class AspectAccumulator implements Accumulator {
 
 /**
  * The lists aspect k of the row puts the row in: its aspect's mentions, and its polarity's when that is
- * quoted; none it is already in by an earlier k (a row stands in a list once).
+ * quoted; only from the row's first aspect of that id (and polarity), so a row stands in a list once (an
+ * analysis names an aspect once; the scans read every aspect of the id the row has).
  */
 function listsOf(a: Acc, row: Row, k: number): Ordered<Row, unknown>[] {
   const id = row.aspectId(k);
   const polarity = row.aspectPolarity(k);
-  let mentioned = false;
-  let quoted = false;
-  for (let j = 0; j < k; j++) {
-    if (row.aspectId(j) !== id) continue;
-    mentioned = true;
-    quoted ||= row.aspectPolarity(j) === polarity;
-  }
-  const lists: Ordered<Row, unknown>[] = mentioned ? [] : [a.mentions];
-  if ((polarity === 'positive' || polarity === 'negative') && !quoted) lists.push(a.quotable[polarity]);
+  const lists: Ordered<Row, unknown>[] = row.findAspect(id) === k ? [a.mentions] : [];
+  if ((polarity === 'positive' || polarity === 'negative') && row.findAspect(id, polarity) === k) lists.push(a.quotable[polarity]);
   return lists;
 }
 
@@ -153,7 +139,7 @@ function quotesOf(id: string, quotable: Record<Quoted, Ordered<Row, Wordings>>):
     const top = quotes[polarity];
     quotable[polarity].scan(
       (row) =>
-        eachOf(row, id, polarity, (k) => {
+        row.eachAspect(id, polarity, (k) => {
           const strength = Math.abs(row.aspectScore(k));
           if (!top.accepts(strength)) return;
           const text = sentenceText(row, k);

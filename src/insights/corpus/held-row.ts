@@ -57,8 +57,8 @@ const quotable = (span: Span, text: string): span is { start: number; end: numbe
   span.end - span.start <= MAX_QUOTE_CHARS;
 
 /**
- * How a row keeps the part of its review's text it quotes from: a copy of its own (a row a corpus keeps
- * between revisions), or a view of the text (a row of one pass, gone with the text).
+ * How a row keeps its review's text: the part it quotes from, as a copy of its own (a row a corpus keeps
+ * between revisions), or the text itself (a row of one pass, gone with the text: cutting it would only cost).
  */
 export type TextKeeping = 'copy' | 'view';
 
@@ -69,13 +69,14 @@ function copyOf(text: string, from: number, to: number): string {
 }
 
 /**
- * What a row keeps of its review's text, and where that starts in it: the text from the first quotable sentence
- * its aspects point at to the last (all that is ever quoted), one character of it when none is (so it still
- * counts as a review with text), null when it has none. A kept text gives itself back, so rows read from their
+ * What a row keeps of its review's text, and where that starts in it: null when it has none; for a kept row
+ * ('copy') the text from the first quotable sentence its aspects point at to the last (all that is ever quoted),
+ * one character of it when none is (so it still counts as a review with text). A kept text gives itself back, so rows read from their
  * image (row-image.ts) are the rows written.
  */
 function keptText(text: string | null, analysis: InsightAnalysis, keeping: TextKeeping): { text: string | null; from: number } {
   if (text === null || !HAS_TEXT.test(text)) return { text: null, from: 0 };
+  if (keeping === 'view') return { text, from: 0 };
   let from = text.length;
   let to = 0;
   for (const a of analysis.aspects) {
@@ -85,8 +86,7 @@ function keptText(text: string | null, analysis: InsightAnalysis, keeping: TextK
     to = Math.max(to, span.end);
   }
   if (to === 0) return { text: text[text.search(HAS_TEXT)], from: 0 };
-  if (from === 0 && to === text.length) return { text, from };
-  return { text: keeping === 'copy' ? copyOf(text, from, to) : text.slice(from, to), from };
+  return { text: from === 0 && to === text.length ? text : copyOf(text, from, to), from };
 }
 
 /** The aspects' slots (each quoted span as it lies in the kept text), then the phrases: one list a row (its phrases alone are the list it was given). */
@@ -98,7 +98,8 @@ function slotsOf(analysis: InsightAnalysis, text: string | null, kept: { text: s
   let at = 0;
   for (const a of aspects) {
     const span = sentences[a.sentence];
-    const quoted = text !== null && kept.text !== null && quotable(span, text);
+    // A text kept at all is the review's (text is then not null).
+    const quoted = kept.text !== null && quotable(span, text as string);
     slots[at + ID] = a.id;
     slots[at + PHRASE] = a.phrase;
     slots[at + SCORE] = keptScore(a.score);
@@ -228,11 +229,16 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
     return this.slots[k * SLOTS + END] as number;
   }
 
-  /** The first k at or after `from` of an aspect with this id (and polarity, when given), or −1. */
-  findAspect(id: string, polarity?: ReviewAspect['polarity'], from = 0): number {
+  /** The first k at or after `from` of an aspect with this id (any, for null) and polarity (any, when not given), or −1. */
+  findAspect(id: string | null, polarity?: ReviewAspect['polarity'], from = 0): number {
     for (let k = from; k < this.aspectCount; k++)
-      if (this.aspectId(k) === id && (polarity === undefined || this.aspectPolarity(k) === polarity)) return k;
+      if ((id === null || this.aspectId(k) === id) && (polarity === undefined || this.aspectPolarity(k) === polarity)) return k;
     return -1;
+  }
+
+  /** Calls `visit` with each k findAspect finds, in order. */
+  eachAspect(id: string | null, polarity: ReviewAspect['polarity'] | undefined, visit: (k: number) => void): void {
+    for (let k = this.findAspect(id, polarity); k >= 0; k = this.findAspect(id, polarity, k + 1)) visit(k);
   }
 
   private aspectSentence(k: number): number {

@@ -116,10 +116,7 @@ export class PullQuoteAccumulator implements Accumulator {
   }
 }
 
-function praises(row: Row): boolean {
-  for (let k = 0; k < row.aspectCount; k++) if (row.aspectPolarity(k) === 'positive') return true;
-  return false;
-}
+const praises = (row: Row): boolean => row.findAspect(null, 'positive') >= 0;
 
 /** Reviews praising an aspect, in corpus order, and the quote they give (null once they change). */
 class Candidates {
@@ -127,7 +124,7 @@ class Candidates {
   private readonly rows = rowList({
     empty: () => new Wordings(2),
     add: (w: Wordings, row: Row) => {
-      for (let k = 0; k < row.aspectCount; k++) if (row.aspectPolarity(k) === 'positive') w.add(sentenceText(row, k), row.aspectScore(k));
+      row.eachAspect(null, 'positive', (k) => w.add(sentenceText(row, k), row.aspectScore(k)));
     },
   });
   private chosen: TopQuotes | null = null;
@@ -148,12 +145,12 @@ class Candidates {
       const top = (this.chosen = new TopQuotes(1));
       this.rows.scan(
         (row) => {
-          for (let k = 0; k < row.aspectCount; k++) {
+          row.eachAspect(null, 'positive', (k) => {
             const score = row.aspectScore(k);
-            if (row.aspectPolarity(k) !== 'positive' || !top.accepts(score)) continue;
+            if (!top.accepts(score)) return;
             const text = sentenceText(row, k);
             if (text !== null) top.offer({ reviewId: row.review.id, text, polarity: 'positive', strength: score });
-          }
+          });
         },
         (w) => top.unmovedBy(w),
       );
