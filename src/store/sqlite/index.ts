@@ -6,6 +6,9 @@ import { StoreBusyError } from '../../domain/index.js';
 import type { Connected, ConnectOptions, DialectAdapter } from '../dialect.js';
 import type { Database } from '../schema.js';
 import { watchLog } from './log-watch.js';
+import { fastRows } from './statements.js';
+
+export { fastRows };
 
 /**
  * SQLite: one process and one writer. Reads of a consistent moment run on a second, read-only
@@ -23,7 +26,7 @@ export function connectSqlite(url: string, opts: ConnectOptions = {}): Connected
   sqlite.pragma('busy_timeout = 0');
   sqlite.pragma('foreign_keys = ON');
   if (opts.checkpointsElsewhere) sqlite.pragma('wal_autocheckpoint = 0');
-  const db = new Kysely<Database>({ dialect: new WritingSqliteDialect({ database: sqlite }, () => sqlite.inTransaction) });
+  const db = new Kysely<Database>({ dialect: new WritingSqliteDialect({ database: fastRows(sqlite) }, () => sqlite.inTransaction) });
   let reader: Kysely<Database> | null = null;
   let checkpointedChanges = 0;
   const adapter: DialectAdapter = {
@@ -124,5 +127,5 @@ class WritingSqliteDriver extends SqliteDriver {
 function readerOf(file: string): Kysely<Database> {
   const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: fastRows(sqlite) }) });
 }
