@@ -25,6 +25,12 @@ interface Held {
 }
 
 const HELD = Symbol('held');
+
+/**
+ * `b`, or `a` when they are equal: a review never edited was updated when it was published, and two equal
+ * strings read apart are two strings (40 bytes a review at 100k: 4 MB).
+ */
+const sameOr = (a: string, b: string) => (a === b ? a : b);
 const FIELDS = new Set(['id', 'date', 'published_at', 'updated_at', 'rating', 'source', 'language', 'technicians', 'services']);
 
 /**
@@ -89,7 +95,7 @@ export class HeldReviews {
       id: r.id,
       date: s(r.date),
       published_at: r.published_at,
-      updated_at: r.updated_at,
+      updated_at: sameOr(r.published_at, r.updated_at),
       rating: r.rating,
       source: s(r.source),
       language: r.language === null ? null : s(r.language),
@@ -208,7 +214,7 @@ export function holdColumns(json: string, body: Buffer, spans: Iterable<{ start:
       id: c.id[i],
       date: s(c.date[i]),
       published_at: c.published_at[i],
-      updated_at: c.updated_at[i],
+      updated_at: sameOr(c.published_at[i], c.updated_at[i]),
       rating: c.rating[i],
       source: s(c.source[i]),
       language: c.language[i] === null ? null : s(c.language[i]!),
