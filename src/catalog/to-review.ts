@@ -25,9 +25,32 @@ export const union = (explicit: string[], found: readonly string[]) =>
  * so a new alias applies to old reviews without re-importing them).
  */
 export function toReview(r: StoredReview, analysis: FoundMentions, permalink: (id: string) => string): Review {
-  // The record is in the Review's key order (the bytes follow it), so a new review field passes through.
-  const { source_review_id, published, version, changed_revision, ...review } = r;
-  return withMentions({ ...review, url: permalink(r.id) }, analysis);
+  // In the Review's key order (the bytes follow it; a new field must be added here, or this does not compile).
+  // A literal: a rest copy of the record without its store-only fields took ten times as long (about 0.7 s
+  // of a first start's event loop at 100k on Node 20).
+  const review: Review = {
+    id: r.id,
+    author: r.author,
+    author_avatar_url: r.author_avatar_url,
+    rating: r.rating,
+    date: r.date,
+    text: r.text,
+    source: r.source,
+    source_url: r.source_url,
+    owner_reply: r.owner_reply,
+    verified: r.verified,
+    published_at: r.published_at,
+    updated_at: r.updated_at,
+    first_seen_at: r.first_seen_at,
+    title: r.title,
+    language: r.language,
+    technicians: r.technicians,
+    services: r.services,
+    service_area: r.service_area,
+    verification: r.verification,
+    url: permalink(r.id),
+  };
+  return withMentions(review, analysis);
 }
 
 /**
