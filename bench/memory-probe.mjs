@@ -95,28 +95,32 @@ function threads() {
   return out;
 }
 
+const askWorker = (w, collect, snapshot) =>
+  Promise.race([inWorker(w, collect, snapshot), new Promise((r) => setTimeout(() => r({ error: 'no answer in 30 s' }), 30_000))]);
+
 async function measure({ collect, snapshot }) {
+  const asked = [...workers];
   const perWorker = [];
-  for (const w of workers)
-    perWorker.push({
-      url: w.probeUrl,
-      ...(await Promise.race([
-        inWorker(w, collect, snapshot?.replace(/\.heapsnapshot$/, '-corpus-thread.heapsnapshot')),
-        new Promise((r) => setTimeout(() => r({ error: 'no answer in 30 s' }), 30_000)),
-      ])),
-    });
+  for (const w of asked) perWorker.push({ url: w.probeUrl, ...(await askWorker(w, collect)) });
   if (collect) {
     gc();
     gc();
   }
-  return {
+  // Read before any heap snapshot is written: writing one takes memory the allocator keeps, which the
+  // process's RSS read after it would show.
+  const report = {
     status: status(),
     mappings: mappings(),
     main: { mu: process.memoryUsage(), heap: getHeapStatistics(), spaces: getHeapSpaceStatistics() },
     workers: perWorker,
     threads: threads(),
-    snapshot: snapshot ? writeHeapSnapshot(snapshot) : undefined,
   };
+  if (snapshot) {
+    for (const [i, w] of asked.entries())
+      perWorker[i].snapshot = (await askWorker(w, false, snapshot.replace(/\.heapsnapshot$/, '-corpus-thread.heapsnapshot'))).snapshot;
+    report.snapshot = writeHeapSnapshot(snapshot);
+  }
+  return report;
 }
 
 process.on('message', (m) => {

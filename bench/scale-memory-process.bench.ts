@@ -5,7 +5,9 @@
 //   npm run bench -- scale-memory-process --database-url COPY.db [--restart-only]
 //     [--heap-snapshot DIR] [--malloc] [--checkout DIR] [--env 'NAME=VALUE …']
 // --restart-only skips the first start (the copy already holds a stored snapshot); --heap-snapshot
-// writes and summarises the main thread's heap snapshot when ready and after the load; --malloc asks
+// writes and summarises the threads' heap snapshots after the load and after the one new review (a step's
+// figures are read before its snapshots are written, but the memory writing one took stays with the allocator:
+// RSS in the steps after a snapshot reads hundreds of MB higher than in a run without); --malloc asks
 // glibc (through gdb) for its arenas' totals and what malloc_trim(0) gives back, after the load;
 // --checkout serves another checkout's build (a baseline: e.g. `git archive` of a commit, with node_modules);
 // --env sets variables for the server (e.g. NODE_OPTIONS=--max-semi-space-size=4, MALLOC_ARENA_MAX=2).
