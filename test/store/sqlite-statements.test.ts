@@ -38,6 +38,7 @@ test('writes report their changes and row id; one SQL text is prepared once', ()
   const { db } = open();
   const insert = db.prepare('insert into t (name) values (?)');
   assert.equal(insert.reader, false);
+  assert.throws(() => insert.all(['y']), /does not return data/, 'as better-sqlite3 answers all() of a write');
   assert.deepEqual(insert.run(['x']), { changes: 1, lastInsertRowid: 3 });
   assert.equal(db.prepare('insert into t (name) values (?)'), insert);
   assert.deepEqual(db.prepare('select count(*) as n from t').all([]), [{ n: 3 }]);

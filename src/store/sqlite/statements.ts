@@ -33,7 +33,7 @@ export function fastRows(db: SQLite.Database): SqliteDatabase {
 
 function statementOf(db: SQLite.Database, sql: string): SqliteStatement {
   const stmt = db.prepare(sql);
-  if (!stmt.reader) return { reader: false, all: () => [], run: (p) => stmt.run(...p), iterate: (p) => stmt.iterate(...p) };
+  if (!stmt.reader) return { reader: false, all: (p) => stmt.all(...p), run: (p) => stmt.run(...p), iterate: (p) => stmt.iterate(...p) };
   stmt.raw(true);
   // The columns are asked for at each run, not kept: SQLite prepares a statement again after a schema
   // change, and `select *` may then have other columns.
@@ -54,6 +54,7 @@ function statementOf(db: SQLite.Database, sql: string): SqliteStatement {
   };
 }
 
+/** By column list: one for each list the store's queries have (a few dozen). */
 const makers = new Map<string, (row: unknown[]) => object>();
 
 /**
