@@ -17,7 +17,7 @@ export interface NeedleFindings {
  * recently used goes, and its arrays serve the newcomer.
  */
 export class NeedleMemo {
-  private readonly kept = new Map<string, NeedleFindings>();
+  private readonly byNeedle = new Map<string, NeedleFindings>();
   private readonly doorkeeper = new Doorkeeper();
   private readonly scratch: NeedleFindings;
   private bytes = 0;
@@ -31,7 +31,7 @@ export class NeedleMemo {
 
   /** Needles kept (tests). */
   get size(): number {
-    return this.kept.size;
+    return this.byNeedle.size;
   }
 
   /** What one kept needle costs: its two bitsets, their objects and its map slot, and its key. */
@@ -39,16 +39,21 @@ export class NeedleMemo {
     return 8 * this.words + ENTRY_OVERHEAD + 2 * needle.length;
   }
 
+  /** The findings kept for the needle, if any, without making it the most recently used (findings does). */
+  peek(needle: string): NeedleFindings | undefined {
+    return this.byNeedle.get(needle);
+  }
+
   /**
    * The needle's findings, to read and extend over words [first, last]: the kept ones, or (a needle not
    * kept yet) scratch ones cleared over that range, valid until the next call.
    */
   findings(needle: string, first: number, last: number): NeedleFindings {
-    const hit = this.kept.get(needle);
+    const hit = this.byNeedle.get(needle);
     if (hit) {
       // Map order is insertion order: re-inserting makes it the most recently used.
-      this.kept.delete(needle);
-      this.kept.set(needle, hit);
+      this.byNeedle.delete(needle);
+      this.byNeedle.set(needle, hit);
       return hit;
     }
     const cost = this.entryBytes(needle);
@@ -59,9 +64,9 @@ export class NeedleMemo {
     }
     // The least recently used go until the newcomer fits; the first one's arrays serve it.
     let reused: NeedleFindings | null = null;
-    for (const [oldest, entry] of this.kept) {
+    for (const [oldest, entry] of this.byNeedle) {
       if (this.bytes + cost <= this.budgetBytes) break;
-      this.kept.delete(oldest);
+      this.byNeedle.delete(oldest);
       this.bytes -= this.entryBytes(oldest);
       reused ??= entry;
     }
@@ -70,7 +75,7 @@ export class NeedleMemo {
       reused.matched.fill(0);
     }
     const entry = reused ?? { checked: new Uint32Array(this.words), matched: new Uint32Array(this.words) };
-    this.kept.set(needle, entry);
+    this.byNeedle.set(needle, entry);
     this.bytes += cost;
     return entry;
   }

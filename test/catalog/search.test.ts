@@ -94,6 +94,31 @@ test('indexed search equals the obvious filter for any combination of filters', 
   );
 });
 
+test('a needle searched again (kept by the memo, its filters and dates read in one pass) answers as the first time', () => {
+  // Dates that cut the order inside a 32-review word, and none: the range's first and last words are partial.
+  const days = [undefined, '2022-03-15', '2024-02-29', '2025-07-04', '2026-10-31'];
+  const index = ReviewIndex.create(catalog.reviews, catalog.attribution.technicians, catalog.attribution.services);
+  for (const needle of words)
+    for (const since of days)
+      for (const until of days)
+        for (const min_rating of [undefined, 4])
+          for (const mentions_technician of [undefined, 'Sarah'])
+            for (const source of [undefined, 'google']) {
+              if (since && until && since > until) continue;
+              const q = SearchQuerySchema.parse({ query: needle, since, until, min_rating, mentions_technician, source, limit: 100 });
+              const expected = reference(q);
+              // The first search checks texts; from the second on the memo keeps the needle's findings.
+              for (let round = 0; round < 3; round++) {
+                const got = index.search(q);
+                assert.equal(got.matched, expected.length, `${JSON.stringify(q)}, search ${round + 1}`);
+                assert.deepEqual(
+                  got.reviews.map((r) => r.id),
+                  expected.slice(0, 100).map((r) => r.id),
+                );
+              }
+            }
+});
+
 test('since returns the newest-first prefix of reviews on or after the day', () => {
   for (const d of ['2020-01-01', '2024-02-29', '2026-10-31', '2030-01-01']) {
     const got = catalog.since(d);
