@@ -66,12 +66,6 @@ export class ReviewIndex {
   private readonly uncheckedScratch: Bits;
   private readonly narrowedScratch: Bits;
   private readonly todoWords: Int32Array;
-  /** Every review (made on the first text search without other filters). */
-  private all: Bits | null = null;
-  private everyone(): Bits {
-    this.all ??= new Uint32Array(this.words).fill(0xffffffff);
-    return this.all;
-  }
   /** Texts checked for a needle by a substring search, over this index's life (tests bound it). */
   textsChecked = 0;
   /** A language filter's set (the tag and its regional tags), made on first use. */
@@ -259,7 +253,7 @@ export class ReviewIndex {
     const needle = q.query ? foldText(q.query) : '';
     const known = needle ? this.needles.peek(needle) : undefined;
     let matched: number;
-    if (known) matched = this.keepKnownTexts(bits, filters, needle, known, start, end);
+    if (known) matched = this.keepKnownTexts(bits, filters, needle, known, start, end, firstWord, lastWord);
     else {
       intersect(bits, filters, firstWord, lastWord);
       bits[firstWord] &= ~0 << (start & 31);
@@ -332,15 +326,22 @@ export class ReviewIndex {
   /**
    * `intersect` and `keepTexts` in one pass, for a needle the memo keeps (most searches once a needle is
    * known): at 1M reviews each bitset is 125 KB, and the passes over them, not their arithmetic, were
-   * the search's cost. Between positions start and end (exclusive).
+   * the search's cost. Between positions start and end (exclusive), over their words first..last.
    */
-  private keepKnownTexts(bits: Bits, filters: readonly Bits[], needle: string, known: NeedleFindings, start: number, end: number): number {
-    const first = start >>> 5;
-    const last = (end - 1) >>> 5;
-    // Two sets to AND per word (one read twice when there is one filter; more are intersected first).
+  private keepKnownTexts(
+    bits: Bits,
+    filters: readonly Bits[],
+    needle: string,
+    known: NeedleFindings,
+    start: number,
+    end: number,
+    first: number,
+    last: number,
+  ): number {
+    // Two sets to AND per word: one read twice when there is one filter; with none or three and more, the
+    // scratch set made first (as `intersect` makes it).
     let a = bits;
-    if (filters.length === 0) a = this.everyone();
-    else if (filters.length <= 2) a = filters[0];
+    if (filters.length === 1 || filters.length === 2) a = filters[0];
     else intersect(bits, filters, first, last);
     const b = filters.length === 2 ? filters[1] : a;
     const low = ~0 << (start & 31);
