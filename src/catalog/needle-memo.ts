@@ -17,7 +17,7 @@ export interface NeedleFindings {
  * recently used goes, and its arrays serve the newcomer.
  */
 export class NeedleMemo {
-  private readonly byNeedle = new Map<string, NeedleFindings>();
+  private readonly kept = new Map<string, NeedleFindings>();
   private readonly doorkeeper = new Doorkeeper();
   private readonly scratch: NeedleFindings;
   private bytes = 0;
@@ -31,7 +31,7 @@ export class NeedleMemo {
 
   /** Needles kept (tests). */
   get size(): number {
-    return this.byNeedle.size;
+    return this.kept.size;
   }
 
   /** What one kept needle costs: its two bitsets, their objects and its map slot, and its key. */
@@ -41,7 +41,7 @@ export class NeedleMemo {
 
   /** The findings kept for the needle, if any, without making it the most recently used (findings does). */
   peek(needle: string): NeedleFindings | undefined {
-    return this.byNeedle.get(needle);
+    return this.kept.get(needle);
   }
 
   /**
@@ -49,11 +49,11 @@ export class NeedleMemo {
    * kept yet) scratch ones cleared over that range, valid until the next call.
    */
   findings(needle: string, first: number, last: number): NeedleFindings {
-    const hit = this.byNeedle.get(needle);
+    const hit = this.kept.get(needle);
     if (hit) {
       // Map order is insertion order: re-inserting makes it the most recently used.
-      this.byNeedle.delete(needle);
-      this.byNeedle.set(needle, hit);
+      this.kept.delete(needle);
+      this.kept.set(needle, hit);
       return hit;
     }
     const cost = this.entryBytes(needle);
@@ -64,9 +64,9 @@ export class NeedleMemo {
     }
     // The least recently used go until the newcomer fits; the first one's arrays serve it.
     let reused: NeedleFindings | null = null;
-    for (const [oldest, entry] of this.byNeedle) {
+    for (const [oldest, entry] of this.kept) {
       if (this.bytes + cost <= this.budgetBytes) break;
-      this.byNeedle.delete(oldest);
+      this.kept.delete(oldest);
       this.bytes -= this.entryBytes(oldest);
       reused ??= entry;
     }
@@ -75,7 +75,7 @@ export class NeedleMemo {
       reused.matched.fill(0);
     }
     const entry = reused ?? { checked: new Uint32Array(this.words), matched: new Uint32Array(this.words) };
-    this.byNeedle.set(needle, entry);
+    this.kept.set(needle, entry);
     this.bytes += cost;
     return entry;
   }

@@ -51,6 +51,7 @@ export class ReviewIndex {
     this.withoutText = not(withText);
     this.withoutReply = not(withReply);
     this.none = new Uint32Array(words);
+    this.nothingChecked = { checked: this.none, matched: this.none };
     this.scratch = new Uint32Array(words);
     this.uncheckedScratch = new Uint32Array(words);
     this.narrowedScratch = new Uint32Array(words);
@@ -61,6 +62,8 @@ export class ReviewIndex {
   private readonly withoutReply: Bits;
   /** No review: the set of an unknown technician, service or source. */
   private readonly none: Bits;
+  /** The findings of a needle no search has checked a text for (read only). */
+  private readonly nothingChecked: NeedleFindings;
   /** Sets every search reuses (see searchPositions). */
   private readonly scratch: Bits;
   private readonly uncheckedScratch: Bits;
@@ -251,14 +254,13 @@ export class ReviewIndex {
     // end on one thread, so no request allocates a corpus-sized set.
     const bits = this.scratch;
     const needle = q.query ? foldText(q.query) : '';
-    const known = needle ? this.needles.peek(needle) : undefined;
     let matched: number;
-    if (known) matched = this.keepKnownTexts(bits, filters, needle, known, start, end, firstWord, lastWord);
+    if (needle) matched = this.keepTexts(bits, filters, needle, start, end, firstWord, lastWord);
     else {
       intersect(bits, filters, firstWord, lastWord);
       bits[firstWord] &= ~0 << (start & 31);
       if ((end & 31) !== 0) bits[lastWord] &= (1 << (end & 31)) - 1;
-      matched = needle ? this.keepTexts(bits, needle, firstWord, lastWord) : popcount(bits, firstWord, lastWord);
+      matched = popcount(bits, firstWord, lastWord);
     }
 
     // One more than the page: whether it exists decides next_cursor.
@@ -296,57 +298,25 @@ export class ReviewIndex {
   }
 
   /**
-   * Clears in `bits` (over words first..last) each position whose text lacks `needle`, checking by
-   * substring only the texts no earlier search for this needle checked (see NeedleMemo), and counts
-   * the positions left. One pass over the words when every text asked about was checked before.
+   * Sets in `bits` (over words first..last) the reviews between positions start and end (exclusive) that
+   * are in every filter and whose text holds `needle`, and counts them. What earlier searches for this
+   * needle learned (see NeedleMemo) settles the texts they checked; only the others are checked here.
+   * The filters, the range's edges and those findings are applied in one pass: at 1M reviews each set is
+   * 125 KB, and passes over them, not their arithmetic, were the search's cost.
    */
-  private keepTexts(bits: Bits, needle: string, first: number, last: number): number {
-    // No review left by the other filters: nothing to learn, so the memo is not asked (nor counts the needle).
-    let from = first;
-    while (from <= last && bits[from] === 0) from++;
-    if (from > last) return 0;
-    const findings = this.needles.findings(needle, first, last);
-    const { checked, matched: found } = findings;
-    // Without a branch per word: which words are empty or hold a match is as good as random, and
-    // mispredicted branches made this loop 2.6 times slower (1M reviews, 20,000 words a search).
-    let matched = 0;
-    let fresh = 0;
-    for (let w = from; w <= last; w++) {
-      const word = bits[w];
-      const unknown = word & ~checked[w];
-      const kept = word & found[w];
-      // Checked texts are settled here; the unchecked ones stay set until confirmed below.
-      bits[w] = kept | unknown;
-      matched += popcount32(kept);
-      fresh |= unknown;
-    }
-    return fresh === 0 ? matched : matched + this.confirmTexts(bits, needle, findings, first, from, last);
-  }
-
-  /**
-   * `intersect` and `keepTexts` in one pass, for a needle the memo keeps (most searches once a needle is
-   * known): at 1M reviews each bitset is 125 KB, and the passes over them, not their arithmetic, were
-   * the search's cost. Between positions start and end (exclusive), over their words first..last.
-   */
-  private keepKnownTexts(
-    bits: Bits,
-    filters: readonly Bits[],
-    needle: string,
-    known: NeedleFindings,
-    start: number,
-    end: number,
-    first: number,
-    last: number,
-  ): number {
+  private keepTexts(bits: Bits, filters: readonly Bits[], needle: string, start: number, end: number, first: number, last: number): number {
     // Two sets to AND per word: one read twice when there is one filter; with none or three and more, the
-    // scratch set made first (as `intersect` makes it).
+    // scratch set made first.
     let a = bits;
     if (filters.length === 1 || filters.length === 2) a = filters[0];
     else intersect(bits, filters, first, last);
     const b = filters.length === 2 ? filters[1] : a;
     const low = ~0 << (start & 31);
     const high = (end & 31) !== 0 ? (1 << (end & 31)) - 1 : ~0;
-    const { checked, matched: found } = known;
+    // Read without asking the memo (see below); a needle it does not keep has checked nothing.
+    const { checked, matched: found } = this.needles.peek(needle) ?? this.nothingChecked;
+    // Without a branch per word: which words are empty or hold a match is as good as random, and
+    // mispredicted branches made this loop 2.6 times slower (1M reviews, 20,000 words a search).
     let matched = 0;
     let fresh = 0;
     let any = 0;
@@ -357,29 +327,30 @@ export class ReviewIndex {
       any |= word;
       const unknown = word & ~checked[w];
       const kept = word & found[w];
+      // Checked texts are settled here; the unchecked ones stay set until confirmed below.
       bits[w] = kept | unknown;
       matched += popcount32(kept);
       fresh |= unknown;
     }
-    // As in keepTexts: with no review left by the other filters the memo is not asked (its recency kept).
+    // No review left by the other filters: nothing to learn, so the memo is not asked (nor counts the needle).
     if (any === 0) return 0;
+    // The kept findings read above, or (a needle not kept) ones that have checked nothing over this range.
     const findings = this.needles.findings(needle, first, last);
-    return fresh === 0 ? matched : matched + this.confirmTexts(bits, needle, findings, first, first, last);
+    return fresh === 0 ? matched : matched + this.confirmTexts(bits, needle, findings, first, last);
   }
 
   /**
-   * The texts set in `bits` that `findings` has not checked (over words from..last, `first` the range's
-   * start), checked for `needle`: cleared in `bits` when they lack it, recorded in `findings` either way.
-   * Returns how many hold it.
+   * The texts set in `bits` that `findings` has not checked (over words first..last), checked for
+   * `needle`: cleared in `bits` when they lack it, recorded in `findings` either way. Returns how many hold it.
    */
-  private confirmTexts(bits: Bits, needle: string, findings: NeedleFindings, first: number, from: number, last: number): number {
+  private confirmTexts(bits: Bits, needle: string, findings: NeedleFindings, first: number, last: number): number {
     const { checked, matched: found } = findings;
     let matched = 0;
     // The words holding texts not checked yet, listed (matches are checked, so what is set and unchecked is new).
     const todo = this.todoWords;
     let todoLength = 0;
     let unchecked = 0;
-    for (let w = from; w <= last; w++) {
+    for (let w = first; w <= last; w++) {
       const unknown = bits[w] & ~checked[w];
       if (unknown !== 0) {
         todo[todoLength++] = w;

@@ -112,7 +112,7 @@ test('a needle searched again (kept by the memo, its filters and dates read in o
               if (since && until && since > until) continue;
               const q = SearchQuerySchema.parse({ query: needle, since, until, min_rating, mentions_technician, source, limit: 100 });
               const expected = reference(q);
-              // The first search checks texts, the second has the memo keep the needle, the third is the one pass.
+              // The first search checks texts, the second has the memo keep the needle, the third reads what it kept.
               for (let round = 0; round < 3; round++) {
                 const got = index.search(q);
                 assert.equal(got.matched, expected.length, `${JSON.stringify(q)}, search ${round + 1}`);
