@@ -47,7 +47,7 @@ export interface CommitInput {
   freshIds: string[];
   /** Handed over: a worker thread is sent this array's memory (transferred), so the caller reads it no more. */
   freshPositions: Int32Array;
-  /** The newest reviews, for the feeds (xmlbuilder2 takes tens of milliseconds for an Atom feed). */
+  /** The newest reviews, for the feeds. */
   newest: Review[];
   publicBaseUrl: string;
 }

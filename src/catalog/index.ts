@@ -16,7 +16,6 @@ export {
   NO_PROFILE,
 } from './next-revision.js';
 export { newestFirst } from './ordered-reviews.js';
-export { xmlSafe } from './render/atom.js';
 export { FEED_SIZE } from './render/feeds.js';
 export { SplicedJson } from './render/spliced-json.js';
 export { type CompressionPolicy, type Encoding, httpDate, PER_REVISION, PER_URL, Representation } from './representation.js';

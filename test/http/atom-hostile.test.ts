@@ -57,6 +57,9 @@ test('Atom stays well-formed and round-trips hostile review text', async () => {
   );
   assert.ok(contents.some((c) => c.includes('🚰🔧👍🏽')));
   assert.ok(contents.some((c) => c.includes('שירות מצוין, الخدمة ممتازة')));
+  // Text that spells an entity is text: each `&` is escaped, so an XML parser reads it back as written (the
+  // feed parser decodes entities in content a second time, so the bytes are checked).
+  assert.ok(res.text.includes(`"Quotes" and 'apostrophes' &amp; entities &amp;amp; &amp;lt;</content>`));
 });
 
 test('JSON Feed carries the same hostile text exactly', async () => {
