@@ -13,7 +13,7 @@ import { everyPosition, runInSlices, sharedBuffer } from '../threads/index.js';
 import type { Catalog, CatalogParts } from './catalog.js';
 import type { CorpusRow } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
-import { HeldReviews, plainReview, tallied } from './lazy-review.js';
+import { HeldReviews, plainReview, tallyReview } from './lazy-review.js';
 import { orderAll, orderUpdated } from './ordered-reviews.js';
 import { FEED_SIZE } from './render/feeds.js';
 import { SplicedJson } from './render/spliced-json.js';
@@ -172,7 +172,7 @@ export function* holdAll(reviews: readonly Review[], json: SplicedJson): Steps<R
 function* tally(reviews: ReviewsDocument['reviews'], asOf: string): Steps<ReturnType<RatingTally['result']>> {
   const t = new RatingTally(asOf);
   for (let i = 0; i < reviews.length; i++) {
-    t.add(tallied(reviews[i]));
+    tallyReview(t, reviews[i]);
     if (i % 4096 === 0) yield;
   }
   return t.result();

@@ -1,4 +1,4 @@
-import { Interner, type Review } from '../domain/index.js';
+import { Interner, type RatingTally, type Review } from '../domain/index.js';
 import { type Steps, TOUCH_STEP } from '../threads/index.js';
 
 /**
@@ -243,10 +243,11 @@ export function presence(r: Review): { text: boolean; reply: boolean } {
 }
 
 /**
- * What the aggregate rating reads of a review, without parsing a held one: the tally only tells text
- * and a reply present or not, so a held review stands in with a marker for each.
+ * Adds a review to the aggregate rating: a held one's fields are read from its record, past the Proxy, and
+ * nothing is made for it (a pass over every review on each revision).
  */
-export function tallied(r: Review): Pick<Review, 'rating' | 'date' | 'source'> & { text: string | null; owner_reply: unknown } {
-  const { text, reply } = presence(r);
-  return { rating: r.rating, date: r.date, source: r.source, text: text ? 'text' : null, owner_reply: reply || null };
+export function tallyReview(t: RatingTally, r: Review): void {
+  const h = heldOf(r);
+  if (h) t.add(h.rating, h.date, h.source, h.hasText, h.hasReply);
+  else t.add(r.rating, r.date, r.source, !!r.text, !!r.owner_reply);
 }

@@ -21,21 +21,14 @@ export type AggregateRating = z.infer<typeof AggregateRatingSchema>;
 
 const RECENT_WINDOW_DAYS = 90;
 
-interface RatedReview {
-  rating: number;
-  date: string;
-  text: string | null;
-  source: string;
-  owner_reply: unknown;
-}
-
 /**
  * The aggregate rating of the published reviews, added one at a time (a caller can pause between
  * reviews): a pure function of them and a reference day (the data revision's date, never the wall
  * clock, so every replica renders identical bytes for one revision).
  */
 export class RatingTally {
-  private readonly distribution = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
+  /** Reviews rated 1 to 5, at index rating - 1. */
+  private readonly distribution = [0, 0, 0, 0, 0];
   private readonly bySource = new Map<string, { sum: number; n: number }>();
   private readonly windowStart: string;
   private n = 0;
@@ -50,32 +43,34 @@ export class RatingTally {
     this.windowStart = shiftDays(asOf.slice(0, 10), -RECENT_WINDOW_DAYS);
   }
 
-  add(r: RatedReview): void {
+  /** One review, by the few fields the tally reads (a caller holding reviews as bytes reads them without parsing). */
+  add(rating: number, date: string, source: string, hasText: boolean, hasReply: boolean): void {
     this.n++;
-    this.sum += r.rating;
-    this.distribution[String(r.rating) as keyof typeof this.distribution]++;
-    if (r.text != null && r.text !== '') this.withText++;
-    if (r.owner_reply != null) this.replies++;
-    const s = this.bySource.get(r.source) ?? { sum: 0, n: 0 };
-    s.sum += r.rating;
+    this.sum += rating;
+    this.distribution[rating - 1]++;
+    if (hasText) this.withText++;
+    if (hasReply) this.replies++;
+    let s = this.bySource.get(source);
+    if (s === undefined) this.bySource.set(source, (s = { sum: 0, n: 0 }));
+    s.sum += rating;
     s.n++;
-    this.bySource.set(r.source, s);
-    if (r.date > this.windowStart) {
-      this.recentSum += r.rating;
+    if (date > this.windowStart) {
+      this.recentSum += rating;
       this.recentN++;
     }
-    if (this.last === null || r.date > this.last) this.last = r.date;
+    if (this.last === null || date > this.last) this.last = date;
   }
 
   result(): AggregateRating {
     const n = this.n;
+    const d = this.distribution;
     return {
       rating_value: n ? round2(this.sum / n) : 0,
       review_count: this.withText,
       rating_count: n,
       best_rating: 5,
       worst_rating: 1,
-      distribution: { ...this.distribution },
+      distribution: { '1': d[0], '2': d[1], '3': d[2], '4': d[3], '5': d[4] },
       reply_rate: n ? round2(this.replies / n) : 0,
       by_source: [...this.bySource.entries()]
         .map(([source, s]) => ({ source, rating_value: round2(s.sum / s.n), rating_count: s.n }))
