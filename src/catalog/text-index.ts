@@ -140,17 +140,21 @@ class Segment {
     const offsets = new Int32Array(BUCKETS + 1);
     // Room for the longest varints; the few documents' bytes are copied out at their length.
     const bytes = new Uint8Array(5 * order.length);
-    let k = 0;
     let at = 0;
-    for (let b = 0; b < BUCKETS; b++) {
-      offsets[b] = at;
+    // Only the buckets the documents have are visited; the empty ones between start where the next
+    // one does (a fill, not a loop over a million buckets: this runs once a revision, never warm).
+    let next = 0;
+    for (let k = 0; k < order.length; ) {
+      const b = pairs[order[k]];
+      offsets.fill(at, next, b + 1);
       for (let prev = -1; k < order.length && pairs[order[k]] === b; k++) {
         const doc = pairs[order[k] + 1];
         at = writeVarint(bytes, at, doc - prev);
         prev = doc;
       }
+      next = b + 1;
     }
-    offsets[BUCKETS] = at;
+    offsets.fill(at, next);
     return new Segment(offsets, bytes.slice(0, at));
   }
 
