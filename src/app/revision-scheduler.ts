@@ -69,6 +69,11 @@ export class RevisionScheduler {
       pollMs: number;
       /** How long an idle corpus thread is kept (REVIEWCAST_CORPUS_IDLE); without it, for the scheduler's life. */
       corpusIdleMs?: number;
+      /**
+       * Called once the newest revision's snapshot and corpus image are stored: the revision it replaced
+       * and what building and storing it made are garbage from then on (see QuietCollector.expectGarbage).
+       */
+      onStored?: () => void;
       log: Logger;
     },
   ) {}
@@ -414,6 +419,7 @@ export class RevisionScheduler {
           this.opts.log.warn({ err, revision: job.catalog.revision }, 'storing the catalog snapshot failed');
         }
       }
+      this.opts.onStored?.();
     } finally {
       // In the same turn as the last check for a waiting job, so a job queued later starts a new run.
       this.snapshotting = null;

@@ -45,11 +45,13 @@ export async function startServer(
     log.info({ reviews, database: store.location }, 'empty database: loaded the demo business (Brightwater Plumbing & Heating)');
   }
   let publicBaseUrl = config.publicBaseUrl;
+  const quiet = new QuietCollector(log, opts.quietCollection);
   const catalog = new RevisionScheduler(store, {
     publicBaseUrl: () => publicBaseUrl!,
     databaseUrl: config.databaseUrl,
     pollMs: config.pollMs,
     corpusIdleMs: config.corpusIdleMs,
+    onStored: () => quiet.expectGarbage(),
     log,
   });
   const hubConfig = hubConfigFrom(config);
@@ -85,7 +87,6 @@ export async function startServer(
   const memo = new MemoBudget(config.memoBytes);
   const eventLoop = new EventLoopMonitor();
   const fastPath = new FastPathCounts();
-  const quiet = new QuietCollector(log, opts.quietCollection);
   const metrics = (a: FastifyInstance) => {
     a.get('/metrics', async (_req, reply) =>
       reply
