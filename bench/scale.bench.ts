@@ -296,6 +296,10 @@ row(
 );
 row('one new review: commit → counted in `/insights.json`', `${fmt((inInsights - committed) / 1000, 2)} s`);
 row('RSS at the end', `${fmt(rssMb(server.child))} MB`);
+// The new revision is stored (its snapshot and corpus image) after it is served, and the server collects
+// once that is done and it is quiet (QuietCollector.expectGarbage); the corpus thread stays until its idle exit.
+await new Promise((r) => setTimeout(r, 10_000));
+row('RSS 10 s after the new review', `${fmt(rssMb(server.child))} MB`);
 await server.stop();
 
 console.log(
