@@ -70,8 +70,9 @@ export class RevisionScheduler {
       /** How long an idle corpus thread is kept (REVIEWCAST_CORPUS_IDLE); without it, for the scheduler's life. */
       corpusIdleMs?: number;
       /**
-       * Called once the newest revision's snapshot and corpus image are stored: the revision it replaced
-       * and what building and storing it made are garbage from then on (see QuietCollector.expectGarbage).
+       * Called once storing the newest revision's snapshot and corpus image has ended (stored or not): the
+       * revision it replaced and what building and storing it made are garbage from then on (see
+       * QuietCollector.expectGarbage).
        */
       onStored?: () => void;
       log: Logger;

@@ -118,7 +118,8 @@ class Segment {
 
   /**
    * The same arrays as `build`, for a few documents (an update's delta): their (bucket, document) pairs
-   * sorted, then one pass over the buckets for the offsets, instead of four passes over 4 MB arrays.
+   * sorted, then the offsets written at the buckets they have and filled between, instead of four passes
+   * over 4 MB arrays.
    */
   private static ofFew(folded: readonly string[], from: number, to: number): Segment {
     const pairs: number[] = [];

@@ -13,14 +13,17 @@ const markup = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').rep
 /**
  * fast-xml-builder writes the tree as text without building a DOM: an Atom feed of 50 reviews in a few
  * milliseconds, against tens (hundreds on a freshly started corpus thread, which renders it on every
- * revision) with xmlbuilder2's. Its own escaping would also write quotes in text as entities; ours
- * keeps text as xmlbuilder2 wrote it, except that an `&` that starts an entity is escaped too (xmlbuilder2
- * left it, so a review's literal "&amp;" came out as "&").
+ * revision) with xmlbuilder2's. Its own escaping would also write quotes in text as entities; ours keeps
+ * text as xmlbuilder2 wrote it, except that an `&` that starts an entity is escaped too (xmlbuilder2 left
+ * it, so a review's literal "&amp;" came out as "&"). Unlike xmlbuilder2 it writes an element with empty
+ * text as `<title/>` and an apostrophe in an attribute value as `&apos;` (the same to a parser).
+ * `suppressBooleanAttributes` is off: on, an attribute whose value is "true" would lose its value.
  */
 const builder = new XMLBuilder({
   ignoreAttributes: false,
   attributeNamePrefix: '@',
   suppressEmptyNode: true,
+  suppressBooleanAttributes: false,
   processEntities: false,
   tagValueProcessor: (_name, value) => markup(String(value)),
   attributeValueProcessor: (_name, value) => markup(String(value)),
