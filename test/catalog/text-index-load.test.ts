@@ -30,10 +30,15 @@ test('a text index loaded from parts lets each part go once read: parts read ear
   const { parts, memory } = storedParts(bytes, 4096);
   const load = TextIndex.decodeSteps(parts);
   for (let k = 0; k < steps >> 1; k++) assert.equal(load.next().done, false);
-  // Half way: a collection (after this job, which keeps what it made weak references to) frees what was read and copied.
-  await setImmediate();
-  collectGarbage();
-  const collected = memory.slice(0, 4).map((m) => m.deref() === undefined);
+  // Half way: a collection (after this job, which keeps what it made weak references to) frees what was read and
+  // copied. Up to three are asked for: under load one CI run once found a part still there after one, which a
+  // part the load still held would be after any number.
+  let collected = [false];
+  for (let attempt = 0; attempt < 3 && !collected.every(Boolean); attempt++) {
+    await setImmediate();
+    collectGarbage();
+    collected = memory.slice(0, 4).map((m) => m.deref() === undefined);
+  }
   assert.deepEqual(collected, [true, true, true, true], 'the first parts (counts, ends, positions) are collected during the load');
   assert.ok((parts.at(-1) as Buffer).length > 0, 'the last part (texts, read at the end) is not let go before it is read');
   let r = load.next();

@@ -5,10 +5,13 @@ import { reviewTags, reviewTitle } from './review-title.js';
 // Characters XML 1.0 forbids even when escaped, plus lone surrogates: dropped so the feed stays well-formed.
 const INVALID_XML =
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const xmlSafe = (s: string) => s.replace(INVALID_XML, '');
 
-/** `&`, `<` and `>` escaped; the builder itself escapes quotes in attribute values. */
-const markup = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/**
+ * Every value, text or attribute: characters XML forbids dropped, `&`, `<` and `>` escaped (the builder itself
+ * escapes quotes in attribute values).
+ */
+const markup = (value: unknown) =>
+  String(value).replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * fast-xml-builder writes the tree as text without building a DOM: an Atom feed of 50 reviews in a few
@@ -25,8 +28,8 @@ const builder = new XMLBuilder({
   suppressEmptyNode: true,
   suppressBooleanAttributes: false,
   processEntities: false,
-  tagValueProcessor: (_name, value) => markup(String(value)),
-  attributeValueProcessor: (_name, value) => markup(String(value)),
+  tagValueProcessor: (_name, value) => markup(value),
+  attributeValueProcessor: (_name, value) => markup(value),
 });
 const DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 
@@ -40,28 +43,28 @@ export function renderAtom(business: Business, reviews: readonly Review[], l: Li
   const feed = {
     '@xmlns': 'http://www.w3.org/2005/Atom',
     id: l.feedAtom,
-    title: xmlSafe(`${business.name} — customer reviews`),
-    subtitle: xmlSafe(`Newest verified customer reviews of ${business.name}.`),
+    title: `${business.name} — customer reviews`,
+    subtitle: `Newest verified customer reviews of ${business.name}.`,
     updated: feedUpdated,
     link: [
       { '@rel': 'self', '@type': 'application/atom+xml', '@href': l.feedAtom },
       { '@rel': 'hub', '@href': l.hub },
       { '@rel': 'alternate', '@type': 'text/html', '@href': `${l.base}/` },
     ],
-    author: { name: xmlSafe(business.name) },
+    author: { name: business.name },
     generator: { '@uri': 'https://github.com/reviewcast/reviewcast', '#text': 'Reviewcast' },
     entry: reviews.map((r) => ({
       id: r.url,
-      title: xmlSafe(reviewTitle(r)),
+      title: reviewTitle(r),
       published: r.published_at,
       updated: r.updated_at,
-      author: { name: xmlSafe(r.author) },
+      author: { name: r.author },
       link: [
         { '@rel': 'alternate', '@type': 'text/html', '@href': r.url },
-        ...(r.source_url ? [{ '@rel': 'via', '@href': xmlSafe(r.source_url) }] : []),
+        ...(r.source_url ? [{ '@rel': 'via', '@href': r.source_url }] : []),
       ],
-      category: reviewTags(r).map((term) => ({ '@term': xmlSafe(term) })),
-      content: { '@type': 'text', '#text': xmlSafe(r.text ?? `Rated ${r.rating} out of 5 (no written review).`) },
+      category: reviewTags(r).map((term) => ({ '@term': term })),
+      content: { '@type': 'text', '#text': r.text ?? `Rated ${r.rating} out of 5 (no written review).` },
     })),
   };
   return DECLARATION + builder.build({ feed });
