@@ -346,9 +346,10 @@ export class SplicedJson {
   /** Whether item i (of an object member) is the member named `key`: its bytes begin with `"key":`. */
   isKeyedAs(i: number, key: string): boolean {
     const name = JSON.stringify(key);
-    const start = this.starts[i];
-    const end = start + Buffer.byteLength(name);
-    return end < start + this.lengths[i] && this.segments.byteAt(end) === 0x3a && this.segments.toString(start, end) === name;
+    // An item lies in one part (fromLayout refuses one that straddles two): found once, read there.
+    const { buffer, at } = this.segments.place(this.starts[i], this.lengths[i]);
+    const end = at + Buffer.byteLength(name);
+    return end < at + this.lengths[i] && buffer[end] === 0x3a && buffer.toString('utf8', at, end) === name;
   }
 
   /**

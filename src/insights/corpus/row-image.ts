@@ -109,13 +109,19 @@ class Reader {
   }
 
   uint(): number {
+    // Most are one byte (table numbers, counts, sentence offsets): read without a loop.
+    const first = this.buf[this.at];
+    if (first < 0x80) {
+      this.at++;
+      return first;
+    }
     let n = 0;
-    let shift = 0;
+    let scale = 1;
     for (;;) {
       const b = this.buf[this.take(1)];
-      n += (b & 0x7f) * 2 ** shift;
+      n += (b & 0x7f) * scale;
       if (b < 0x80) return n;
-      shift += 7;
+      scale *= 128;
     }
   }
 
