@@ -25,6 +25,8 @@ interface LogLine {
   revision?: number;
   from?: string;
   snapshot?: number;
+  /** On a take-over: whether its thread stood by (started while idle) or was started for it. */
+  standing_by?: boolean;
 }
 
 const logLines = (out: string): LogLine[] =>
@@ -322,16 +324,29 @@ test('a server started from its stored revision starts its corpus thread with th
   try {
     assert.equal(loadedLine(server).from, 'snapshot');
     // The first revision: a corpus thread takes the served revision over from its bodies, then builds on it.
+    // Idle since the start: a thread holding nothing stands by, and the first revision's take-over runs on it.
+    assert.equal((await logged(server, (l) => l.msg === 'a corpus thread stands by')).revision, seeded);
     const first = await importRevision(db, 'idle-1');
-    assert.equal((await logged(server, tookOver(seeded))).from, 'bodies', 'no image stored: the bodies parsed');
+    const firstTakeOver = await logged(server, tookOver(seeded));
+    assert.equal(firstTakeOver.from, 'bodies', 'no image stored: the bodies parsed');
+    assert.equal(firstTakeOver.standing_by, true, 'on the thread that stood by');
     const loadedFirst = await logged(server, (l) => l.msg === 'catalog revision loaded' && l.revision === first);
     assert.equal(loadedFirst.from, 'update', 'built on the held revision by a new corpus thread, not read in full');
     await logged(server, (l) => l.msg === 'corpus image stored' && l.revision === first);
     const released = await logged(server, (l) => l.msg === 'corpus thread released (idle)');
     assert.equal(released.revision, first, 'released once idle after that revision (its snapshot and image stored)');
-    // After the idle exit, the next revision starts another thread, which reads the rows from the image, and is still an update.
+    await logged(server, (l) => l.msg === 'a corpus thread stands by' && l.revision === first);
+    const standsBy = logLines(server.output()).filter((l) => l.msg === 'a corpus thread stands by');
+    assert.deepEqual(
+      standsBy.map((l) => l.revision),
+      [seeded, first],
+      'another stands by once it is released, and only then',
+    );
+    // After the idle exit, the next revision has the thread standing by take it over, reading the rows from the image, and is still an update.
     revision = await importRevision(db, 'idle-2');
-    assert.equal((await logged(server, tookOver(first))).from, 'image', 'taken over from the stored corpus image');
+    const secondTakeOver = await logged(server, tookOver(first));
+    assert.equal(secondTakeOver.from, 'image', 'taken over from the stored corpus image');
+    assert.equal(secondTakeOver.standing_by, true);
     const loaded = await logged(server, (l) => l.msg === 'catalog revision loaded' && l.revision === revision);
     assert.equal(loaded.from, 'update');
     served = await bodies(server.url);
@@ -365,7 +380,9 @@ test('a write announced to a server started from its stored revision has a corpu
     }
     const announced = await logged(server, (l) => l.msg === 'a write was announced: the corpus thread takes the revision over');
     assert.equal(announced.revision, seeded);
-    assert.equal((await logged(server, tookOver(seeded))).from, 'image', 'taken over from the stored corpus image, with no revision yet');
+    const takenOver = await logged(server, tookOver(seeded));
+    assert.equal(takenOver.from, 'image', 'taken over from the stored corpus image, with no revision yet');
+    assert.equal(takenOver.standing_by, false, 'no thread stands by before the idle wait ends: a new one started');
     const revision = await importRevision(db, 'announced-1');
     const loaded = await logged(server, (l) => l.msg === 'catalog revision loaded' && l.revision === revision);
     assert.equal(loaded.from, 'update', 'built on the revision the thread took over');
