@@ -58,11 +58,6 @@ export class Segments {
     }
   }
 
-  byteAt(at: number): number {
-    const { buffer, at: i } = this.place(at, 1);
-    return buffer[i];
-  }
-
   /** Bytes [start, end): a view when they lie in one part, else joined (for small spans). */
   bytes(start: number, end: number): Buffer {
     const views: Buffer[] = [];
