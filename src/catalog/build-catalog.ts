@@ -246,16 +246,18 @@ async function buildUpdate(input: CatalogChanges, previous: Catalog, engine: Cor
     { business: input.business, basedOn: previous.revision, changed: [...input.changes.keys()], rows },
     clock,
   );
-  const ordered = await runInSlices(orderUpdated(previous.reviews, input.changes, staged.found, l.review), clock);
-  const { reviews, freshPositions } = ordered;
+  const ordered = await runInSlices(
+    orderUpdated(previous.reviews, previous.reviewsJson.keys, previous.knownPositions, input.changes, staged.found, l.review),
+    clock,
+  );
+  const { reviews, ids, carried, freshPositions } = ordered;
   const freshIds: string[] = new Array(freshPositions.length);
   for (let k = 0; k < freshIds.length; k++) {
-    freshIds[k] = reviews[freshPositions[k]].id;
+    freshIds[k] = ids[freshPositions[k]];
     if (k % 4096 === 0) await clock.maybePause();
   }
   const committed = commit(engine, input, reviews, freshIds, freshPositions, clock);
   const { doc, aggregateRating } = await documentOf(input, reviews, clock);
-  const ids = await runInSlices(idsOf(reviews), clock);
   const reviewsJson = await runInSlices(
     SplicedJson.renderSteps(
       doc,
@@ -263,7 +265,7 @@ async function buildUpdate(input: CatalogChanges, previous: Catalog, engine: Cor
       'array',
       { keys: ids, values: reviews },
       previous.reviewsJson,
-      ordered.fresh,
+      carried,
       // In shared memory, like the insights body: a new corpus thread can take the revision over without a copy.
       sharedBuffer,
     ),
@@ -271,10 +273,7 @@ async function buildUpdate(input: CatalogChanges, previous: Catalog, engine: Cor
   );
   const attribution = attributionFor(input.business);
   const index = await runInSlices(
-    ReviewIndex.build(reviews, attribution.technicians, attribution.services, undefined, {
-      index: previous.index,
-      fresh: ordered.fresh,
-    }),
+    ReviewIndex.build(reviews, attribution.technicians, attribution.services, undefined, { index: previous.index, carried }),
     clock,
   );
   const held = await runInSlices(holdAll(reviews, reviewsJson), clock);
@@ -282,7 +281,7 @@ async function buildUpdate(input: CatalogChanges, previous: Catalog, engine: Cor
     ...(await finish(input, committed, ids, aggregateRating, held)),
     reviewsJson: reviewsJson.withValues(held),
     attribution,
-    index: await runInSlices(index.withReviews(held), clock),
+    index: index.withReviews(held),
     analysed: staged.analysed,
   };
 }

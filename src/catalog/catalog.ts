@@ -179,6 +179,11 @@ export class Catalog {
     if (made) this.positions ??= made;
   }
 
+  /** Review id → position, if made already (an update reads it to find the changed reviews without a pass). */
+  get knownPositions(): ReadonlyMap<string, number> | null {
+    return this.positions;
+  }
+
   private positionOf(id: string): number | undefined {
     this.positions ??= runAtOnce(positionsOf(this.reviews))!;
     return this.positions.get(id);

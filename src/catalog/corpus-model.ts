@@ -4,6 +4,7 @@ import type { Revision } from '../store/index.js';
 import { runAtOnce } from '../threads/index.js';
 import type { CorpusReview, Engine, InsightRow, InsightRowMaker } from './engine.js';
 import { analyzerOptions } from './engine.js';
+import { carriedRuns } from './render/carried-runs.js';
 import { renderFeeds } from './render/feeds.js';
 import { type Allocate, RawJson, SplicedJson } from './render/spliced-json.js';
 import { type BaseSegment, foldDoc, TextIndex } from './text-index.js';
@@ -265,7 +266,8 @@ export class CorpusModel {
     const rows: InsightRow[] = new Array(n);
     // What the render is given per item: a fresh analysis (its JSON), or the id a carried item stands under.
     const values: unknown[] = new Array(n);
-    const freshValues = new Set<unknown>();
+    // Where each item was in the held render (-1: fresh).
+    const from = new Int32Array(n);
     // The held order without the changed ids, and the staged rows at the places the catalog gave them:
     // the same merge as the catalog's, so both orders agree.
     const added: InsightRow[] = [];
@@ -280,11 +282,12 @@ export class CorpusModel {
         rows[k] = item.row;
         added.push(item.row);
         values[k] = item.json;
-        freshValues.add(item.json);
+        from[k] = -1;
       } else {
         while (staged.changed.has(prevIds[p])) p++;
         const id = prevIds[p];
         ids[k] = id;
+        from[k] = p;
         rows[k] = held!.rows[p++];
         values[k] = id;
       }
@@ -303,7 +306,7 @@ export class CorpusModel {
       'object',
       { keys: ids, values },
       held?.perReview,
-      freshValues,
+      carriedRuns(from),
       this.allocate,
     );
     this.held = {

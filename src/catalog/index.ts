@@ -1,5 +1,4 @@
 export { type CatalogChanges, type CatalogInput, holdAll, type RowsPage, stageAll } from './build-catalog.js';
-export { carriedRuns } from './carried-runs.js';
 export { Catalog, type Representations } from './catalog.js';
 export { type ChangesReader, changesPage } from './change-feed.js';
 export { type Seeded, StaleCorpusError } from './corpus-model.js';
@@ -15,7 +14,8 @@ export {
   loadRevision,
   NO_PROFILE,
 } from './next-revision.js';
-export { newestFirst } from './ordered-reviews.js';
+export { newestFirst, orderUpdated } from './ordered-reviews.js';
+export { type CarriedRuns, carriedRuns } from './render/carried-runs.js';
 export { FEED_SIZE } from './render/feeds.js';
 export { SplicedJson } from './render/spliced-json.js';
 export { type CompressionPolicy, type Encoding, httpDate, PER_REVISION, PER_URL, Representation } from './representation.js';

@@ -1,13 +1,16 @@
 import type { Review, StoredReview } from '../domain/index.js';
 import type { Steps } from '../threads/index.js';
+import { type CarriedRuns, carriedRuns } from './render/carried-runs.js';
 import { type FoundMentions, NO_MENTIONS, toReview } from './to-review.js';
 
-/** Published reviews newest first. */
+/** Published reviews newest first, as an update orders them. */
 export interface OrderedReviews {
   reviews: Review[];
-  /** The reviews this build made (on an update, every other one is the previous build's object). */
-  fresh: Set<Review>;
-  /** Where the fresh reviews are, ascending. */
+  /** Their ids, in the same order. */
+  ids: string[];
+  /** Where each review was in the previous order (-1: made by this build), and the runs that stayed together. */
+  carried: CarriedRuns;
+  /** Where the reviews this build made are, ascending. */
   freshPositions: Int32Array;
 }
 
@@ -70,52 +73,95 @@ export function* orderAll(made: Review[]): Steps<Int32Array> {
 
 /**
  * The previous build's order with the changed ids taken out and their current rows (if still
- * published) merged back in: unchanged reviews keep their objects and relative order, so the cost is
- * one pass without lookups in large tables, plus sorting the changed few.
+ * published) merged back in: unchanged reviews keep their objects and relative order. The previous
+ * reviews are read by their ids (`previousIds`, a plain array; `previousPositions`, their positions by
+ * id, when the previous catalog has them) and a binary search per new review, so a held review is
+ * read a few times in all, not once each; where each review came from is noted as it is placed, for
+ * the render and the index to carry it without looking it up again.
  */
 export function* orderUpdated(
   previous: readonly Review[],
+  previousIds: readonly string[],
+  previousPositions: ReadonlyMap<string, number> | null,
   changes: ReadonlyMap<string, StoredReview | null>,
   found: ReadonlyMap<string, FoundMentions>,
   permalink: (id: string) => string,
 ): Steps<OrderedReviews> {
+  if (previousIds.length !== previous.length) throw new Error('orderUpdated: one id per previous review');
   const published: StoredReview[] = [];
   for (const row of changes.values()) if (row) published.push(row);
   const added = yield* sortSteps(yield* reviewsOf(published, found, permalink), newestFirst);
-  let kept = previous.length;
-  for (let i = 0; i < previous.length && changes.size > 0; i++) {
-    if (changes.has(previous[i].id)) kept--;
-    if (i % 4096 === 0) yield;
-  }
-  const reviews: Review[] = new Array(kept + added.length);
+  const removed = yield* removedPositions(previousIds, previousPositions, changes);
+  const n = previous.length - removed.length + added.length;
+  const reviews: Review[] = new Array(n);
+  const ids: string[] = new Array(n);
+  const from = new Int32Array(n);
   const freshPositions = new Int32Array(added.length);
-  let i = 0;
-  let j = 0;
   let k = 0;
-  const skipChanged = () => {
-    while (i < previous.length && changes.has(previous[i].id)) i++;
-  };
-  skipChanged();
-  while (i < previous.length || j < added.length) {
-    if (j >= added.length || (i < previous.length && newestFirst(previous[i], added[j]) <= 0)) {
-      reviews[k++] = previous[i++];
-      skipChanged();
-    } else {
-      freshPositions[j] = k;
-      reviews[k++] = added[j++];
+  let i = 0;
+  let gone = 0;
+  /** The previous reviews before position `end`, less the removed ones. */
+  function* carry(end: number): Steps<void> {
+    while (i < end) {
+      const stop = gone < removed.length && removed[gone] < end ? removed[gone] : end;
+      for (; i < stop; i++) {
+        reviews[k] = previous[i];
+        ids[k] = previousIds[i];
+        from[k++] = i;
+        if ((k & 16383) === 0) yield;
+      }
+      if (stop < end) {
+        i++;
+        gone++;
+      }
     }
-    if (k % 4096 === 0) yield;
   }
-  return { reviews, fresh: yield* setOf(added), freshPositions };
+  for (let j = 0; j < added.length; j++) {
+    // A new review goes before the first previous one that sorts after it (a changed one it replaces
+    // sorts at most equal to it, and is skipped anyway).
+    yield* carry(firstAfter(previous, added[j], i));
+    freshPositions[j] = k;
+    reviews[k] = added[j];
+    ids[k] = added[j].id;
+    from[k++] = -1;
+  }
+  yield* carry(previous.length);
+  return { reviews, ids, carried: carriedRuns(from), freshPositions };
 }
 
-function* setOf<T>(items: readonly T[]): Steps<Set<T>> {
-  const out = new Set<T>();
-  for (let i = 0; i < items.length; i++) {
-    out.add(items[i]);
-    if (i % 4096 === 0) yield;
+/** The previous positions of the changed ids, ascending: looked up when the positions are at hand, else found in one pass. */
+function* removedPositions(
+  previousIds: readonly string[],
+  previousPositions: ReadonlyMap<string, number> | null,
+  changes: ReadonlyMap<string, unknown>,
+): Steps<number[]> {
+  const out: number[] = [];
+  if (previousPositions) {
+    for (const id of changes.keys()) {
+      const p = previousPositions.get(id);
+      if (p !== undefined) {
+        if (previousIds[p] !== id) throw new Error('orderUpdated: the positions are not of the previous order');
+        out.push(p);
+      }
+    }
+    return out.sort((a, b) => a - b);
+  }
+  for (let i = 0; i < previousIds.length && changes.size > 0; i++) {
+    if (changes.has(previousIds[i])) out.push(i);
+    if (i % 8192 === 0) yield;
   }
   return out;
+}
+
+/** The first position at or after `lo` whose review sorts after `r` (the order is newestFirst's). */
+function firstAfter(sorted: readonly Review[], r: Review, lo: number): number {
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (newestFirst(sorted[mid], r) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 const RUN = 1024;

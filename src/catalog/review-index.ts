@@ -9,10 +9,10 @@ import {
   searchFingerprint,
 } from '../domain/index.js';
 import { runAtOnce, type Steps } from '../threads/index.js';
-import { carriedRuns } from './carried-runs.js';
 import { presence } from './lazy-review.js';
 import { type NeedleFindings, NeedleMemo } from './needle-memo.js';
 import { newestFirst } from './ordered-reviews.js';
+import type { CarriedRuns } from './render/carried-runs.js';
 import { TextIndex } from './text-index.js';
 
 /** A set of review positions as bits, one per review (newest first), 32 to a word. */
@@ -79,15 +79,15 @@ export class ReviewIndex {
   }
 
   /**
-   * `previous`: the previous revision's index and the reviews that are new since (every other review
-   * is the same object, in the same relative order): its text index is carried over for the reviews both have.
+   * `previous`: the previous revision's index and where each review was in it (the order's update
+   * notes it): its bits, dates and text index are carried over for the reviews both have.
    */
   static *build(
     reviews: readonly Review[],
     technicians: MentionMatcher,
     services: MentionMatcher,
     postingsPerCheck = POSTINGS_PER_CHECK,
-    previous?: { index: ReviewIndex; fresh: ReadonlySet<unknown> },
+    previous?: { index: ReviewIndex; carried: CarriedRuns },
     /** The reviews' text index already made: as a stored revision had it, or folded by the build (no `previous`). */
     stored?: TextIndex,
   ): Steps<ReviewIndex> {
@@ -98,7 +98,7 @@ export class ReviewIndex {
     // position (bits in runs, a word at a time) and only the fresh reviews are read: one new review
     // among 100k reads one.
     const before = previous?.index;
-    const carried = before ? yield* carriedRuns(reviews, before.reviews, previous.fresh) : null;
+    const carried = previous?.carried ?? null;
     const text = stored ?? (yield* TextIndex.build(reviews, before && carried ? { index: before.text, from: carried.from } : undefined));
     const dates: string[] = new Array(reviews.length);
     const bitsOf = (old: Bits | undefined) => (carried && old ? copyRuns(old, carried.runs, words) : new Uint32Array(words));
@@ -159,22 +159,19 @@ export class ReviewIndex {
     );
   }
 
-  /** This index over other objects standing for the same reviews in the same order (held reviews, after a build). */
-  *withReviews(reviews: readonly Review[]): Steps<ReviewIndex> {
+  /**
+   * This index over other objects standing for the same reviews in the same order (held reviews, after
+   * a build): the same dates and sets, so nothing is read from them.
+   */
+  withReviews(reviews: readonly Review[]): ReviewIndex {
     if (reviews.length !== this.reviews.length) throw new Error('ReviewIndex.withReviews: one object per review');
-    // Their dates: a held review's is one string shared by every review of that day.
-    const dates: string[] = new Array(reviews.length);
-    for (let i = 0; i < reviews.length; i++) {
-      dates[i] = reviews[i].date;
-      if (i % 4096 === 0) yield;
-    }
     return new ReviewIndex(
       reviews,
       this.technicians,
       this.services,
       this.postingsPerCheck,
       this.words,
-      dates,
+      this.dates,
       this.ratingExact,
       this.ratingAtLeast,
       this.byTechnician,

@@ -44,7 +44,7 @@ export interface BaseSegment {
   postings: Uint8Array;
 }
 
-/** The previous revision's index, and where each document was in it (-1: new since; see carriedRuns). */
+/** The previous revision's index, and where each document was in it (-1: new since; see CarriedRuns). */
 export interface PreviousText {
   index: TextIndex;
   from: Int32Array;

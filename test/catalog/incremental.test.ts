@@ -7,7 +7,6 @@ import {
   analyzerOptions,
   Catalog,
   CorpusWorker,
-  carriedRuns,
   decodeSnapshot,
   LocalCorpus,
   SnapshotFormatError,
@@ -20,7 +19,7 @@ import { demoBusiness } from '../../src/demo/index.js';
 import { foldText, type StoredReview } from '../../src/domain/index.js';
 import { createAnalyzer, engine } from '../../src/insights/index.js';
 import { runAtOnce } from '../../src/threads/index.js';
-import { storedReviews, watchAspectMask } from '../helpers/index.js';
+import { carriedByKey, carriedFrom, storedReviews, watchAspectMask } from '../helpers/index.js';
 
 const FORMAT = snapshotFormat(engine.version);
 
@@ -55,9 +54,6 @@ const change = fc.record({
   remove: fc.array(fc.nat(), { maxLength: 3 }),
 });
 
-/** Where each of `docs` was in `previous` (-1: one of `fresh`), as an update's index is given it. */
-const carriedFrom = <T>(docs: readonly T[], previous: readonly T[], fresh: ReadonlySet<T>) =>
-  runAtOnce(carriedRuns(docs, previous, fresh)).from;
 const shiftDay = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 const analyzer = createAnalyzer(analyzerOptions(business));
@@ -337,13 +333,14 @@ test('spliced JSON is JSON.stringify of the document, for arrays and objects, em
         const kept = keyed.filter((_, i) => keepMask[i] !== false);
         const fresh = added.map((v, i) => [`n${i}`, v] as const);
         const merged = kept.flatMap((kv, i) => (fresh[i] ? [fresh[i], kv] : [kv])).concat(fresh.slice(kept.length));
+        const items = { keys: merged.map(([k]) => k), values: merged.map(([, v]) => v) };
         const two = SplicedJson.render(
           doc(merged),
           'list',
           kind,
-          { keys: merged.map(([k]) => k), values: merged.map(([, v]) => v) },
+          items,
           one,
-          new Set(fresh.map(([, v]) => v)),
+          carriedByKey(items.keys, items.values, one, new Set(fresh.map(([, v]) => v))),
         );
         assert.equal(Buffer.concat(two.parts).toString(), JSON.stringify(doc(merged)));
       },
@@ -382,7 +379,7 @@ test('a text index segment of a few documents (built from its sorted postings) i
         const delta = (fewDocs?: number) =>
           TextIndex.create(
             next,
-            { index: TextIndex.create(docs), from: carriedFrom(next, docs, new Set(added)) },
+            { index: TextIndex.create(docs), from: carriedFrom(next, docs, new Set(added)).from },
             { minDelta: 100, fewDocs },
           );
         assert.ok(bytes(delta()).equals(bytes(delta(0))));
@@ -414,7 +411,7 @@ test('the text index carried across revisions (and through its stored form) find
       fresh.add(added);
       nextDocs.splice((round * 13 + k * 29) % (nextDocs.length + 1), 0, added);
     }
-    index = TextIndex.create(nextDocs, { index, from: carriedFrom(nextDocs, docs, fresh) }, { minDelta: 20 });
+    index = TextIndex.create(nextDocs, { index, from: carriedFrom(nextDocs, docs, fresh).from }, { minDelta: 20 });
     docs = nextDocs;
     // Every other round the index goes through its stored form (as a loading process restores it: from
     // bytes at an unaligned offset, or in the parts a store read them back in, cut inside numbers and

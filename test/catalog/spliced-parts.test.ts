@@ -8,13 +8,22 @@ import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import fc from 'fast-check';
 import { SplicedJson } from '../../src/catalog/index.js';
 import { type Allocate, sharedBuffer } from '../../src/threads/index.js';
+import { carriedByKey, carriedFrom } from '../helpers/index.js';
 
 type Item = { id: string; text: string };
 const doc = (items: readonly Item[], rev: number) => ({ head: `rev ${rev}`, items, tail: rev });
 const keysOf = (items: readonly Item[]) => items.map((v) => v.id);
 const bytesOf = (json: SplicedJson) => Buffer.concat(json.parts);
 const renderItems = (items: Item[], rev: number, previous?: SplicedJson, fresh?: ReadonlySet<unknown>, allocate?: Allocate) =>
-  SplicedJson.render(doc(items, rev), 'items', 'array', { keys: keysOf(items), values: items }, previous, fresh, allocate);
+  SplicedJson.render(
+    doc(items, rev),
+    'items',
+    'array',
+    { keys: keysOf(items), values: items },
+    previous,
+    previous && fresh && carriedByKey(keysOf(items), items, previous, fresh),
+    allocate,
+  );
 
 /** Bytes of the parts' memory that `previous` did not hold: what the update made anew. */
 function newBytes(next: SplicedJson, previous: SplicedJson): number {
@@ -124,7 +133,14 @@ test('a layout stored from a body in parts reads back from those parts', () => {
         const fresh = added.map((text, i) => ({ id: `fresh-${i}`, text }));
         const kept = first.filter((_, i) => keep[i] !== false);
         const merged = kept.flatMap((v, i) => (fresh[i] ? [fresh[i], v] : [v])).concat(fresh.slice(kept.length));
-        const two = SplicedJson.render(asDoc(merged), 'list', kind, { keys: keysOf(merged), values: merged }, one, new Set(fresh));
+        const two = SplicedJson.render(
+          asDoc(merged),
+          'list',
+          kind,
+          { keys: keysOf(merged), values: merged },
+          one,
+          carriedFrom(merged, first, new Set(fresh)),
+        );
         const expected = JSON.stringify(asDoc(merged));
         assert.equal(bytesOf(two).toString(), expected);
         const back = SplicedJson.fromLayout(two.parts, two.layout(), keysOf(merged), merged);

@@ -3,7 +3,7 @@
 // memory's growth steps, in shared and in private memory, and `written` must see each item's span.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SplicedJson } from '../../src/catalog/index.js';
+import { carriedRuns, SplicedJson } from '../../src/catalog/index.js';
 import { runAtOnce, sharedBuffer } from '../../src/threads/index.js';
 
 // About 38 MB of items with multi-byte characters: the body grows several times.
@@ -37,7 +37,14 @@ for (const [name, allocate] of [
     assert.equal(json.itemText(123), JSON.stringify(items[123]));
     // The same digest as the path that stringifies each item apart (every item fresh on an empty previous render).
     const empty = SplicedJson.render({ ...doc, items: [] }, 'items', 'array', { keys: [], values: [] });
-    const apart = SplicedJson.render(doc, 'items', 'array', { keys: items.map((v) => v.id), values: items }, empty, new Set(items));
+    const apart = SplicedJson.render(
+      doc,
+      'items',
+      'array',
+      { keys: items.map((v) => v.id), values: items },
+      empty,
+      carriedRuns(new Int32Array(items.length).fill(-1)),
+    );
     assert.ok(Buffer.concat(apart.parts).equals(expected));
     assert.equal(json.digest.toString('hex'), apart.digest.toString('hex'));
   });

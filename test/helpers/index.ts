@@ -1,3 +1,4 @@
+export { carriedByKey, carriedFrom } from './carried.js';
 export { competingWriter } from './competing-writer.js';
 export { client } from './http.js';
 export { GOOD_RECORD, importedState, importFileIn } from './import-files.js';

@@ -10,6 +10,7 @@ import {
   type Steps,
   TOUCH_STEP,
 } from '../../threads/index.js';
+import type { CarriedRuns } from './carried-runs.js';
 import { Segments } from './segments.js';
 
 const DIGEST = 32;
@@ -134,7 +135,8 @@ export class SplicedJson {
   private constructor(
     /** The body: the document's bytes in order, in parts an update viewed where they were (see renderSteps). */
     readonly segments: Segments,
-    private readonly keys: readonly string[],
+    /** The items' keys, in order (an array's identify its items across revisions). */
+    readonly keys: readonly string[],
     private readonly values: readonly unknown[],
     /** Byte offset of item i's first byte (starts[i]) and one past its last (starts[i] + lengths[i]). */
     private readonly starts: Uint32Array,
@@ -158,8 +160,8 @@ export class SplicedJson {
   /**
    * The member's items in order: `keys` (for an array they only identify items across revisions; for
    * an object they are the member's keys) and `values`. Equal to JSON.stringify(doc) when `doc[member]`
-   * holds exactly these items (a property test checks it). With `previous`, `fresh` names the values
-   * that are new; every other value is in `previous`, in the same relative order, and is carried.
+   * holds exactly these items (a property test checks it). With `previous`, `carried` says where each
+   * item was in it (-1: new) and in which runs; a carried item keeps its bytes.
    */
   static render(...args: Parameters<typeof SplicedJson.renderSteps>): SplicedJson {
     return runAtOnce(SplicedJson.renderSteps(...args));
@@ -172,43 +174,54 @@ export class SplicedJson {
     kind: 'array' | 'object',
     items: { keys: readonly string[]; values: readonly unknown[] },
     previous?: SplicedJson,
-    fresh?: ReadonlySet<unknown>,
+    carried?: CarriedRuns,
     allocate: Allocate = allocUnsafe,
   ): Steps<SplicedJson> {
-    if (!previous) return yield* SplicedJson.renderAllSteps(doc, member, kind, items, allocate);
+    if (!previous || !carried) return yield* SplicedJson.renderAllSteps(doc, member, kind, items, allocate);
     const { head, tail } = around(doc, member);
     const { keys, values } = items;
     const n = keys.length;
-    // Where each item comes from: its position in the previous render, or (-1) bytes rendered now.
-    const from = new Int32Array(n);
+    const { from, runs } = carried;
+    if (from.length !== n) throw new Error('SplicedJson: one previous position per item');
+    const prev = previous;
     const rendered: (Buffer | undefined)[] = new Array(n);
     const starts = new Uint32Array(n);
     const lengths = new Uint32Array(n);
     const digests = Buffer.allocUnsafe(n * DIGEST);
     const open = Buffer.from(`${head}${kind === 'array' ? '[' : '{'}`);
     const close = Buffer.from(`${kind === 'array' ? ']' : '}'}${tail}`);
+    // Each carried run's places, lengths and digests are the previous render's, moved as one; only the
+    // fresh items between runs are rendered and hashed.
     let offset = open.length;
-    let guess = 0;
-    for (let i = 0; i < n; i++) {
-      const key = keys[i];
-      const value = values[i];
-      const j = previous && !fresh?.has(value) ? previous.positionOf(key, value, guess) : -1;
-      if (j === -2) throw new Error('SplicedJson: a carried item is not in the previous render');
-      from[i] = j;
-      if (j >= 0) {
-        lengths[i] = previous!.lengths[j];
-        guess = j + 1;
-      } else {
-        const bytes = Buffer.from(kind === 'array' ? jsonOf(value) : `${JSON.stringify(key)}:${jsonOf(value)}`);
-        rendered[i] = bytes;
-        lengths[i] = bytes.length;
-        hash('sha256', bytes, 'buffer').copy(digests, i * DIGEST);
-        if (i % 64 === 0) yield;
-      }
+    let steps = 0;
+    for (let i = 0, r = 0; i < n; ) {
       if (i > 0) offset += 1;
+      if (r < runs.length && runs[r] === i) {
+        const j = runs[r + 1];
+        const length = runs[r + 2];
+        const end = i + length - 1;
+        if (prev.values[j] !== values[i] || prev.values[j + length - 1] !== values[end] || prev.keys[j] !== keys[i])
+          throw new Error('SplicedJson: a carried item is not where the previous render had it');
+        const shift = offset - prev.starts[j];
+        for (let d = 0; d < length; d++) starts[i + d] = prev.starts[j + d] + shift;
+        lengths.set(prev.lengths.subarray(j, j + length), i);
+        prev.digests.copy(digests, i * DIGEST, j * DIGEST, (j + length) * DIGEST);
+        offset = starts[end] + lengths[end];
+        i += length;
+        r += 3;
+        if (++steps % 64 === 0) yield;
+        continue;
+      }
+      if (from[i] >= 0) throw new Error('SplicedJson: a carried item outside the carried runs');
+      const value = values[i];
+      const bytes = Buffer.from(kind === 'array' ? jsonOf(value) : `${JSON.stringify(keys[i])}:${jsonOf(value)}`);
+      rendered[i] = bytes;
+      lengths[i] = bytes.length;
+      hash('sha256', bytes, 'buffer').copy(digests, i * DIGEST);
       starts[i] = offset;
-      offset += lengths[i];
-      if (i % 2048 === 0) yield;
+      offset += bytes.length;
+      i++;
+      if (++steps % 64 === 0) yield;
     }
     // The body in parts: runs of items that were neighbours before are viewed where they lie in the
     // previous body (separators included), and the new bytes around them are copied into parts of
@@ -238,30 +251,24 @@ export class SplicedJson {
       pending = [];
       pendingBytes = 0;
     }
-    const prev = previous;
     const views: Buffer[] = [];
-    let steps = 0;
-    for (let i = 0; i < n; ) {
+    for (let i = 0, r = 0; i < n; ) {
       if (i > 0) add(COMMA);
+      if (r < runs.length && runs[r] === i) {
+        const j = runs[r + 1];
+        const last = j + runs[r + 2] - 1;
+        views.length = 0;
+        prev.segments.viewsInto(views, prev.starts[j], prev.starts[last] + prev.lengths[last]);
+        for (const view of views)
+          if (view.length < COPY_BELOW) add(view);
+          else {
+            yield* flush();
+            parts.push(view);
+          }
+        i += runs[r + 2];
+        r += 3;
+      } else add(rendered[i++]!);
       if (++steps % 512 === 0) yield;
-      const j = from[i];
-      if (j < 0) {
-        add(rendered[i]!);
-        i++;
-        continue;
-      }
-      let k = i;
-      while (k + 1 < n && from[k + 1] === from[k] + 1) k++;
-      views.length = 0;
-      prev.segments.viewsInto(views, prev.starts[j], prev.starts[from[k]] + prev.lengths[from[k]]);
-      for (const view of views)
-        if (view.length < COPY_BELOW) add(view);
-        else {
-          yield* flush();
-          parts.push(view);
-        }
-      prev.digests.copy(digests, i * DIGEST, j * DIGEST, (from[k] + 1) * DIGEST);
-      i = k + 1;
     }
     add(close);
     yield* flush();
@@ -436,16 +443,6 @@ export class SplicedJson {
   /** The bytes of item i, as rendered (for an object member, `"key":value`). */
   itemText(i: number): string {
     return this.segments.toString(this.starts[i], this.starts[i] + this.lengths[i]);
-  }
-
-  /**
-   * Where this render has the item, searching forward from `guess` (carried items keep their relative
-   * order, so the search skips only removed ones); -1 if it is there under another key (re-rendered),
-   * -2 if it is not there at all (the caller's promise was broken).
-   */
-  private positionOf(key: string, value: unknown, guess: number): number {
-    for (let i = guess; i < this.values.length; i++) if (this.values[i] === value) return this.keys[i] === key ? i : -1;
-    return -2;
   }
 }
 
