@@ -115,7 +115,7 @@ const parse = () => (JSON.parse(Buffer.concat(c.reviewsJson.parts).toString()) a
 const reviewsGraph = await cost(parse);
 // As the catalog holds them: the parsed objects let go once held.
 const reviewsHeld = await cost(() => runAtOnce(holdAll(parse(), c.reviewsJson)));
-const indexGraph = await cost(() => ReviewIndex.create(c.reviews, c.attribution.technicians, c.attribution.services));
+const indexGraph = await cost(() => ReviewIndex.create(c.reviews, c.held.records, c.attribution.technicians, c.attribution.services));
 const analysesGraph = await cost(() =>
   Array.from({ length: n }, (_, i) => JSON.parse(c.insightsJson.itemText(i).replace(/^"[^"]*":/, ''))),
 );

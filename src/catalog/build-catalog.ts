@@ -13,7 +13,7 @@ import { everyPosition, runInSlices, sharedBuffer } from '../threads/index.js';
 import type { Catalog, CatalogParts } from './catalog.js';
 import type { CorpusRow } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
-import { HeldReviews, plainReview, tallyReview } from './lazy-review.js';
+import { type Held, type HeldOrder, HeldReviews, heldOrder, plainReview, tallyHeld } from './lazy-review.js';
 import { orderAll, orderUpdated } from './ordered-reviews.js';
 import { FEED_SIZE } from './render/feeds.js';
 import { SplicedJson } from './render/spliced-json.js';
@@ -155,24 +155,44 @@ function* idsOf(reviews: readonly { id: string }[]): Steps<string[]> {
 }
 
 /**
- * The reviews as held between builds: each as its bytes in the rendered body (see HeldReviews); a
- * review carried from the previous revision keeps its object, which follows its bytes into this body.
+ * The reviews as held between builds, each at its bytes in the rendered body (see HeldReviews). A review
+ * `kept(i)` gives a record for (carried from the previous revision, or held while the body was
+ * rendered) keeps its object, and its record follows its bytes into this body; any other is held anew.
  */
-export function* holdAll(reviews: readonly Review[], json: SplicedJson): Steps<Review[]> {
+export function* holdAll(
+  reviews: readonly Review[],
+  json: SplicedJson,
+  kept: (i: number) => Held | undefined = () => undefined,
+): Steps<HeldOrder> {
   const held = new HeldReviews();
-  const out: Review[] = new Array(reviews.length);
-  for (let i = 0; i < reviews.length; i++) {
-    const { buffer, at } = json.itemPlace(i);
-    out[i] = held.hold(reviews[i], buffer, at, json.itemLength(i));
-    if (i % 4096 === 0) yield;
-  }
+  const out = heldOrder(reviews.length);
+  yield* json.eachItemPlace((i, buffer, at, length) => {
+    const record = kept(i);
+    if (record) {
+      record.body = buffer;
+      record.start = at;
+      record.length = length;
+      out.records[i] = record;
+      out.reviews[i] = reviews[i];
+    } else held.hold(reviews[i], buffer, at, length, out, i);
+  });
   return out;
 }
 
-function* tally(reviews: ReviewsDocument['reviews'], asOf: string): Steps<ReturnType<RatingTally['result']>> {
+/** The aggregate rating; a carried review (`carried.from`) is read from its record in the previous revision. */
+function* tally(
+  reviews: ReviewsDocument['reviews'],
+  asOf: string,
+  carried?: { from: Int32Array; previous: HeldOrder },
+): Steps<ReturnType<RatingTally['result']>> {
   const t = new RatingTally(asOf);
   for (let i = 0; i < reviews.length; i++) {
-    tallyReview(t, reviews[i]);
+    const j = carried ? carried.from[i] : -1;
+    if (j >= 0) tallyHeld(t, carried!.previous.records[j]);
+    else {
+      const r = reviews[i];
+      t.add(r.rating, r.date, r.source, !!r.text, !!r.owner_reply);
+    }
     if (i % 4096 === 0) yield;
   }
   return t.result();
@@ -210,26 +230,31 @@ async function buildAll(input: CatalogFromStaged, engine: CorpusEngine, clock: S
   const ids = await runInSlices(idsOf(reviews), clock);
   const committed = commit(engine, input, reviews, ids, await runInSlices(everyPosition(reviews.length), clock), clock);
   const { doc, aggregateRating } = await documentOf(input, reviews, clock);
-  const pending = new HeldReviews();
+  const holder = new HeldReviews();
+  const pending = heldOrder(reviews.length);
   const folded: string[] = new Array(reviews.length);
   const json = await runInSlices(
     SplicedJson.renderAllSteps(doc, 'reviews', 'array', { keys: ids, values: reviews }, sharedBuffer, (i, start, length) => {
       folded[i] = foldDoc(reviews[i]);
       // Held at its span, in a body made once the render ends (holdAll moves it there).
-      reviews[i] = pending.hold(reviews[i], NO_BODY, start, length);
+      holder.hold(reviews[i], NO_BODY, start, length, pending, i);
+      reviews[i] = pending.reviews[i];
     }),
     clock,
   );
-  const held = await runInSlices(holdAll(reviews, json), clock);
+  const held = await runInSlices(
+    holdAll(reviews, json, (i) => pending.records[i]),
+    clock,
+  );
   const attribution = attributionFor(input.business);
   const text = await runInSlices(TextIndex.withBase(folded, await segment), clock);
   const index = await runInSlices(
-    ReviewIndex.build(held, attribution.technicians, attribution.services, undefined, undefined, text),
+    ReviewIndex.build(held.reviews, held.records, attribution.technicians, attribution.services, undefined, undefined, text),
     clock,
   );
   return {
     ...(await finish(input, committed, ids, aggregateRating, held)),
-    reviewsJson: json.withValues(held),
+    reviewsJson: json.withValues(held.reviews),
     attribution,
     index,
     analysed: input.staged.analysed,
@@ -257,7 +282,7 @@ async function buildUpdate(input: CatalogChanges, previous: Catalog, engine: Cor
     if (k % 4096 === 0) await clock.maybePause();
   }
   const committed = commit(engine, input, reviews, freshIds, freshPositions, clock);
-  const { doc, aggregateRating } = await documentOf(input, reviews, clock);
+  const { doc, aggregateRating } = await documentOf(input, reviews, clock, { from: carried.from, previous: previous.held });
   const reviewsJson = await runInSlices(
     SplicedJson.renderSteps(
       doc,
@@ -271,17 +296,25 @@ async function buildUpdate(input: CatalogChanges, previous: Catalog, engine: Cor
     ),
     clock,
   );
-  const attribution = attributionFor(input.business);
-  const index = await runInSlices(
-    ReviewIndex.build(reviews, attribution.technicians, attribution.services, undefined, { index: previous.index, carried }),
+  const previousRecords = previous.held.records;
+  const held = await runInSlices(
+    holdAll(reviews, reviewsJson, (i) => (carried.from[i] >= 0 ? previousRecords[carried.from[i]] : undefined)),
     clock,
   );
-  const held = await runInSlices(holdAll(reviews, reviewsJson), clock);
+  const attribution = attributionFor(input.business);
+  // Over the reviews as made (a fresh one's text is read without parsing its held bytes) and the held records.
+  const index = await runInSlices(
+    ReviewIndex.build(reviews, held.records, attribution.technicians, attribution.services, undefined, {
+      index: previous.index,
+      carried,
+    }),
+    clock,
+  );
   return {
     ...(await finish(input, committed, ids, aggregateRating, held)),
-    reviewsJson: reviewsJson.withValues(held),
+    reviewsJson: reviewsJson.withValues(held.reviews),
     attribution,
-    index: index.withReviews(held),
+    index: index.withReviews(held.reviews),
     analysed: staged.analysed,
   };
 }
@@ -314,9 +347,9 @@ function commit(
 }
 
 /** The /reviews.json document (its reviews member rendered apart) and its aggregate rating. */
-async function documentOf(input: BuildHead, reviews: Review[], clock: SliceClock) {
+async function documentOf(input: BuildHead, reviews: Review[], clock: SliceClock, carried?: Parameters<typeof tally>[2]) {
   const generatedAt = input.revision.created_at;
-  const aggregateRating = await runInSlices(tally(reviews, generatedAt), clock);
+  const aggregateRating = await runInSlices(tally(reviews, generatedAt, carried), clock);
   const doc: ReviewsDocument = {
     business: input.business,
     aggregate_rating: aggregateRating,
@@ -333,7 +366,7 @@ async function finish(
   committed: ReturnType<CorpusEngine['commit']>,
   ids: readonly string[],
   aggregateRating: CatalogParts['aggregateRating'],
-  held: Review[],
+  held: HeldOrder,
 ) {
   const insights = await committed;
   return {
@@ -341,7 +374,7 @@ async function finish(
     business: input.business,
     links: links(input.publicBaseUrl),
     aggregateRating,
-    reviews: held,
+    held,
     // Main never re-renders the insights body (the engine does): its items are only read back by position.
     insightsJson: SplicedJson.fromLayout(insights.body, insights.layout, ids, [], insights.digest),
     insightsCore: insights.core,

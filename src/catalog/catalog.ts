@@ -16,7 +16,7 @@ import { runAtOnce, runInSlices, SliceClock, type Steps } from '../threads/index
 import { attributionFor, buildParts, type CatalogChanges, type CatalogFromStaged, type CatalogInput, stageAll } from './build-catalog.js';
 import type { SeedBodies } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
-import { heldColumns, holdColumns, plainReview } from './lazy-review.js';
+import { type HeldOrder, heldColumns, holdColumns, plainReview } from './lazy-review.js';
 import { FEED_SIZE, renderFeeds } from './render/feeds.js';
 import { SplicedJson } from './render/spliced-json.js';
 import { httpDate, PER_URL, Representation } from './representation.js';
@@ -30,8 +30,8 @@ export interface CatalogParts {
   business: Business;
   links: Links;
   aggregateRating: AggregateRating;
-  /** Published reviews, newest first. */
-  reviews: Review[];
+  /** Published reviews, newest first, and their records (see HeldOrder). */
+  held: HeldOrder;
   reviewsJson: SplicedJson;
   /** The insights body: per_review items at the reviews' positions, parsed from it when used. */
   insightsJson: SplicedJson;
@@ -68,6 +68,8 @@ export class Catalog {
   readonly aggregateRating: AggregateRating;
   /** Published reviews, newest first. */
   readonly reviews: readonly Review[];
+  /** The same reviews with their records: the next revision's build carries them by position. */
+  readonly held: HeldOrder;
   readonly insights: Insights;
   readonly representations: Representations;
   readonly attribution: Attribution;
@@ -90,15 +92,16 @@ export class Catalog {
     this.links = parts.links;
     this.business = parts.business;
     this.aggregateRating = parts.aggregateRating;
-    this.reviews = parts.reviews;
+    this.held = parts.held;
+    this.reviews = parts.held.reviews;
     this.reviewsJson = parts.reviewsJson;
     this.insightsJson = parts.insightsJson;
     this.insightsCore = parts.insightsCore;
     this.attribution = parts.attribution;
     this.index = parts.index;
     this.analysed = parts.analysed;
-    this.analyses = new Array(parts.reviews.length);
-    const ids = () => this.reviews.map((r) => r.id);
+    this.analyses = new Array(this.reviews.length);
+    const ids = () => this.reviewsJson.keys;
     let perReview: Insights['per_review'] | undefined;
     // The bulk of the document (100k analyses) is parsed only if something reads it whole.
     this.insights = Object.defineProperty(JSON.parse(parts.insightsCore), 'per_review', {
@@ -146,9 +149,10 @@ export class Catalog {
     const items = SplicedJson.storedSpans(input.reviews, input.reviewsLayout);
     let step = items.next();
     for (; !step.done; step = items.next()) spans.push(step.value);
-    const reviews = holdColumns(input.heldColumns, input.reviews, spans);
+    const held = holdColumns(input.heldColumns, input.reviews, spans);
+    const { reviews } = held;
     const doc = JSON.parse(step.value) as Omit<ReviewsDocument, 'reviews'>;
-    const ids = reviews.map((r) => r.id);
+    const ids = held.records.map((r) => r.id);
     const l = links(publicBaseUrl);
     const attribution = attributionFor(doc.business);
     return new Catalog({
@@ -156,12 +160,20 @@ export class Catalog {
       business: doc.business,
       links: l,
       aggregateRating: doc.aggregate_rating,
-      reviews,
+      held,
       reviewsJson: SplicedJson.fromLayout(input.reviews, input.reviewsLayout, ids, reviews),
       insightsJson: SplicedJson.fromLayout(input.insights, input.insightsLayout, ids, []),
       insightsCore: input.insightsCore,
       attribution,
-      index: ReviewIndex.create(reviews, attribution.technicians, attribution.services, undefined, undefined, input.textIndex),
+      index: ReviewIndex.create(
+        reviews,
+        held.records,
+        attribution.technicians,
+        attribution.services,
+        undefined,
+        undefined,
+        input.textIndex,
+      ),
       analysed: new Map(),
       feeds: renderFeeds(doc.business, reviews.slice(0, FEED_SIZE).map(plainReview), l, revision.created_at),
       gzipped: { reviews: input.reviewsGzip, insights: input.insightsGzip },
@@ -175,7 +187,7 @@ export class Catalog {
    */
   async indexIds(wanted: () => boolean = () => true, clock = new SliceClock()): Promise<void> {
     if (this.positions) return;
-    const made = await runInSlices(positionsOf(this.reviews, wanted), clock);
+    const made = await runInSlices(positionsOf(this.reviewsJson.keys, wanted), clock);
     if (made) this.positions ??= made;
   }
 
@@ -185,7 +197,7 @@ export class Catalog {
   }
 
   private positionOf(id: string): number | undefined {
-    this.positions ??= runAtOnce(positionsOf(this.reviews))!;
+    this.positions ??= runAtOnce(positionsOf(this.reviewsJson.keys))!;
     return this.positions.get(id);
   }
 
@@ -206,7 +218,7 @@ export class Catalog {
     let a = this.analyses[i];
     if (!a) {
       const item = this.insightsJson.itemText(i);
-      a = this.analyses[i] = JSON.parse(item.slice(JSON.stringify(this.reviews[i].id).length + 1)) as ReviewAnalysis;
+      a = this.analyses[i] = JSON.parse(item.slice(JSON.stringify(this.reviewsJson.keys[i]).length + 1)) as ReviewAnalysis;
     }
     return a;
   }
@@ -221,7 +233,7 @@ export class Catalog {
       this.representations.reviews.encoded('gzip'),
       this.representations.insights.encoded('gzip'),
     ]);
-    const held = await runInSlices(heldColumns(this.reviews), clock);
+    const held = await runInSlices(heldColumns(this.held.records), clock);
     return runInSlices(
       encodeSnapshot(
         {
@@ -290,10 +302,10 @@ export class Catalog {
 }
 
 /** Review id → position, a slice at a time; null when it stopped because it was no longer wanted. */
-function* positionsOf(reviews: readonly Review[], wanted = () => true): Steps<Map<string, number> | null> {
+function* positionsOf(ids: readonly string[], wanted = () => true): Steps<Map<string, number> | null> {
   const positions = new Map<string, number>();
-  for (let i = 0; i < reviews.length; i++) {
-    positions.set(reviews[i].id, i);
+  for (let i = 0; i < ids.length; i++) {
+    positions.set(ids[i], i);
     if (i % 4096 === 0) {
       yield;
       if (!wanted()) return null;

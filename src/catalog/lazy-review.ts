@@ -7,7 +7,7 @@ import { type Steps, TOUCH_STEP } from '../threads/index.js';
  * revision), so those never parse it.
  * Mutable: a review carried into the next revision follows its bytes into that revision's body.
  */
-interface Held {
+export interface Held {
   body: Buffer;
   start: number;
   length: number;
@@ -74,18 +74,8 @@ export class HeldReviews {
   private readonly strings = new Interner<string>();
   private readonly lists = new Interner<readonly string[]>();
 
-  /**
-   * The review at `start`/`length` of `body`: `r` itself re-pointed there when it is a held review
-   * (carried: its bytes are the same), else a new held review of `r`'s values.
-   */
-  hold(r: Review, body: Buffer, start: number, length: number): Review {
-    const carried = heldOf(r);
-    if (carried) {
-      carried.body = body;
-      carried.start = start;
-      carried.length = length;
-      return r;
-    }
+  /** `r` held at `start`/`length` of `body`, as item i of `into`: a new record of its values and the Proxy that reads it. */
+  hold(r: Review, body: Buffer, start: number, length: number, into: HeldOrder, i: number): void {
     const s = (v: string) => this.strings.get(v, () => v);
     const list = (v: readonly string[]) => this.lists.get(JSON.stringify(v), () => Object.freeze([...v]));
     const h: Held = {
@@ -104,9 +94,22 @@ export class HeldReviews {
       hasText: !!r.text,
       hasReply: !!r.owner_reply,
     };
-    return new Proxy(h, handler) as unknown as Review;
+    into.records[i] = h;
+    into.reviews[i] = new Proxy(h, handler) as unknown as Review;
   }
 }
+
+/**
+ * A revision's held reviews in order, with the record each reads its bytes and fields from: the next
+ * revision re-points a carried review's record by its position, and passes over every review (the
+ * tally, a snapshot's columns) read the records, not the Proxies.
+ */
+export interface HeldOrder {
+  readonly reviews: Review[];
+  readonly records: Held[];
+}
+
+export const heldOrder = (n: number): HeldOrder => ({ reviews: new Array(n), records: new Array(n) });
 
 function heldOf(r: object): Held | undefined {
   return (r as { [HELD]?: Held })[HELD];
@@ -133,7 +136,7 @@ interface HeldColumns {
  * What a loading process needs of each review to hold it without parsing it (see holdColumns), as JSON;
  * in steps (a snapshot is made after every revision, beside requests).
  */
-export function* heldColumns(reviews: readonly Review[]): Steps<Buffer[]> {
+export function* heldColumns(records: readonly Held[]): Steps<Buffer[]> {
   const c: HeldColumns = {
     id: [],
     date: [],
@@ -154,8 +157,7 @@ export function* heldColumns(reviews: readonly Review[]): Steps<Buffer[]> {
     if (i === undefined) lists.set(key, (i = c.lists.push([...v]) - 1));
     return i;
   };
-  for (const r of reviews) {
-    const has = presence(r);
+  for (const r of records) {
     c.id.push(r.id);
     c.date.push(r.date);
     c.published_at.push(r.published_at);
@@ -165,7 +167,7 @@ export function* heldColumns(reviews: readonly Review[]): Steps<Buffer[]> {
     c.language.push(r.language);
     c.technicians.push(list(r.technicians));
     c.services.push(list(r.services));
-    c.flags.push((has.text ? 1 : 0) | (has.reply ? 2 : 0));
+    c.flags.push((r.hasText ? 1 : 0) | (r.hasReply ? 2 : 0));
     if (c.id.length % 128 === 0) yield;
   }
   return yield* jsonInPieces(c);
@@ -198,12 +200,12 @@ function* jsonInPieces(columns: object): Steps<Buffer[]> {
  * Held reviews from `heldColumns`' JSON, each at its span of `body` (the rendered /reviews.json the
  * columns were taken from, in the same order): no review is parsed.
  */
-export function holdColumns(json: string, body: Buffer, spans: Iterable<{ start: number; length: number }>): Review[] {
+export function holdColumns(json: string, body: Buffer, spans: Iterable<{ start: number; length: number }>): HeldOrder {
   const c = JSON.parse(json) as HeldColumns;
   const strings = new Interner<string>();
   const s = (v: string) => strings.get(v, () => v);
   const lists = c.lists.map((v) => Object.freeze(v));
-  const out: Review[] = [];
+  const out: HeldOrder = { reviews: [], records: [] };
   let i = 0;
   for (const { start, length } of spans) {
     if (i >= c.id.length) throw new Error('holdColumns: more reviews in the body than held columns');
@@ -223,7 +225,8 @@ export function holdColumns(json: string, body: Buffer, spans: Iterable<{ start:
       hasText: (c.flags[i] & 1) !== 0,
       hasReply: (c.flags[i] & 2) !== 0,
     };
-    out.push(new Proxy(h, handler) as unknown as Review);
+    out.records.push(h);
+    out.reviews.push(new Proxy(h, handler) as unknown as Review);
     i++;
   }
   if (i !== c.id.length) throw new Error('holdColumns: fewer reviews in the body than held columns');
@@ -236,18 +239,7 @@ export const plainReview = (r: Review): Review => {
   return h ? (JSON.parse(h.body.toString('utf8', h.start, h.start + h.length)) as Review) : r;
 };
 
-/** Whether a review has text and an owner reply, without parsing a held one. */
-export function presence(r: Review): { text: boolean; reply: boolean } {
-  const h = heldOf(r);
-  return h ? { text: h.hasText, reply: h.hasReply } : { text: !!r.text, reply: !!r.owner_reply };
-}
-
-/**
- * Adds a review to the aggregate rating: a held one's fields are read from its record, past the Proxy, and
- * nothing is made for it (a pass over every review on each revision).
- */
-export function tallyReview(t: RatingTally, r: Review): void {
-  const h = heldOf(r);
-  if (h) t.add(h.rating, h.date, h.source, h.hasText, h.hasReply);
-  else t.add(r.rating, r.date, r.source, !!r.text, !!r.owner_reply);
+/** Adds a held review to the aggregate rating, from its record: nothing is parsed or made for it. */
+export function tallyHeld(t: RatingTally, h: Held): void {
+  t.add(h.rating, h.date, h.source, h.hasText, h.hasReply);
 }

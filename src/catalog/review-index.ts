@@ -9,7 +9,7 @@ import {
   searchFingerprint,
 } from '../domain/index.js';
 import { runAtOnce, type Steps } from '../threads/index.js';
-import { presence } from './lazy-review.js';
+import type { Held } from './lazy-review.js';
 import { type NeedleFindings, NeedleMemo } from './needle-memo.js';
 import { newestFirst } from './ordered-reviews.js';
 import type { CarriedRuns } from './render/carried-runs.js';
@@ -17,6 +17,9 @@ import { TextIndex } from './text-index.js';
 
 /** A set of review positions as bits, one per review (newest first), 32 to a word. */
 type Bits = Uint32Array;
+
+/** What the index reads of each review: a held review's record has it without parsing (see HeldOrder). */
+export type IndexedFields = Pick<Held, 'date' | 'rating' | 'technicians' | 'services' | 'source' | 'language' | 'hasText' | 'hasReply'>;
 
 /**
  * Indexes over one revision's published reviews (kept newest first): precomputed bitsets per rating,
@@ -84,6 +87,8 @@ export class ReviewIndex {
    */
   static *build(
     reviews: readonly Review[],
+    /** The reviews' fields, at their positions. */
+    fields: readonly IndexedFields[],
     technicians: MentionMatcher,
     services: MentionMatcher,
     postingsPerCheck = POSTINGS_PER_CHECK,
@@ -92,6 +97,7 @@ export class ReviewIndex {
     stored?: TextIndex,
   ): Steps<ReviewIndex> {
     const words = Math.ceil(reviews.length / 32);
+    if (fields.length !== reviews.length) throw new Error('ReviewIndex: one set of fields per review');
     if (stored && stored.positions !== reviews.length)
       throw new Error('ReviewIndex: the stored text index is of another number of reviews');
     // On a previous index, each carried review's bits, date and text are taken from its previous
@@ -119,16 +125,15 @@ export class ReviewIndex {
         dates[i] = before!.dates[from];
         continue;
       }
-      const r = reviews[i];
+      const r = fields[i];
       dates[i] = r.date;
       set(ratingExact[r.rating], i);
       for (const t of r.technicians) set(getOrCreate(byTechnician, t, words), i);
       for (const s of r.services) set(getOrCreate(byService, s, words), i);
       set(getOrCreate(bySource, r.source.toLowerCase(), words), i);
       if (r.language) set(getOrCreate(byLanguage, r.language.toLowerCase(), words), i);
-      const has = presence(r);
-      if (has.text) set(withText, i);
-      if (has.reply) set(withReply, i);
+      if (r.hasText) set(withText, i);
+      if (r.hasReply) set(withReply, i);
       if (i % 1024 === 0) yield;
     }
     // ratingAtLeast[r] = reviews rated r or more: one AND answers any min_rating.

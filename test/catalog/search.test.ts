@@ -21,7 +21,13 @@ const catalog = await Catalog.fromReviews(
   new LocalCorpus(engine),
 );
 
-const viaTrigrams = ReviewIndex.create(catalog.reviews, catalog.attribution.technicians, catalog.attribution.services, Infinity);
+const viaTrigrams = ReviewIndex.create(
+  catalog.reviews,
+  catalog.held.records,
+  catalog.attribution.technicians,
+  catalog.attribution.services,
+  Infinity,
+);
 
 /** The specification of search, written the slow obvious way. */
 function reference(q: SearchQuery, reviews: readonly Review[] = catalog.reviews): Review[] {
@@ -102,7 +108,7 @@ test('a needle searched again (kept by the memo, its filters and dates read in o
   // Newest first, so a needle meets narrow ranges before wide ones: later, wider searches of a kept needle still
   // have texts to check. Other days cut the order inside a word; none leaves that side of the range open.
   const days = ['2026-10-31', '2025-07-04', reviews[32 * k - 1].date, reviews[32 * k].date, '2024-02-29', '2022-03-15', undefined];
-  const index = ReviewIndex.create(catalog.reviews, catalog.attribution.technicians, catalog.attribution.services);
+  const index = ReviewIndex.create(catalog.reviews, catalog.held.records, catalog.attribution.technicians, catalog.attribution.services);
   for (const needle of words)
     for (const since of days)
       for (const until of days)
@@ -169,7 +175,10 @@ test('the pages of any query, concatenated, are the unpaged answer in its order'
 });
 
 test('paging while reviews are added and removed neither repeats nor skips a review that stays', () => {
-  const index = (reviews: Review[]) => ReviewIndex.create(reviews, catalog.attribution.technicians, catalog.attribution.services);
+  // The reviews' fields as a held review's record has them (the index reads those).
+  const fields = (reviews: Review[]) => reviews.map((r) => ({ ...r, hasText: !!r.text, hasReply: !!r.owner_reply }));
+  const index = (reviews: Review[]) =>
+    ReviewIndex.create(reviews, fields(reviews), catalog.attribution.technicians, catalog.attribution.services);
   let serial = 0;
   fc.assert(
     fc.property(
@@ -244,7 +253,13 @@ test('malformed and foreign cursors are rejected by the schema with an issue on 
 });
 
 test('a needle searched again checks only texts no earlier search for it checked; the memo stays within its needles', () => {
-  const index = ReviewIndex.create(catalog.reviews, catalog.attribution.technicians, catalog.attribution.services, Infinity);
+  const index = ReviewIndex.create(
+    catalog.reviews,
+    catalog.held.records,
+    catalog.attribution.technicians,
+    catalog.attribution.services,
+    Infinity,
+  );
   const checks = (raw: Record<string, unknown>) => {
     const before = index.textsChecked;
     const q = SearchQuerySchema.parse(raw);

@@ -30,10 +30,13 @@ for (const [name, allocate] of [
     assert.ok(json.parts[0].equals(expected));
     assert.equal(json.parts[0].buffer instanceof SharedArrayBuffer, name === 'shared');
     assert.equal(seen.length, items.length);
-    for (const [i, [start, length]] of seen.entries()) {
-      assert.equal(json.itemPlace(i).at, start);
-      assert.equal(json.itemLength(i), length);
-    }
+    const places: number[] = [];
+    runAtOnce(json.eachItemPlace((i, _, at) => places.push(i, at)));
+    assert.deepEqual(
+      places,
+      seen.flatMap(([start], i) => [i, start]),
+    );
+    for (const [i, [, length]] of seen.entries()) assert.equal(json.itemLength(i), length);
     assert.equal(json.itemText(123), JSON.stringify(items[123]));
     // The same digest as the path that stringifies each item apart (every item fresh on an empty previous render).
     const empty = SplicedJson.render({ ...doc, items: [] }, 'items', 'array', { keys: [], values: [] });

@@ -1,3 +1,5 @@
+import type { Steps } from '../../threads/index.js';
+
 /**
  * A body kept as buffers in order and never joined, so a render can view the previous body's runs of
  * carried items where they lie instead of copying them. An item never straddles two buffers: each has
@@ -45,6 +47,24 @@ export class Segments {
     const k = this.parts.length === 1 ? 0 : this.partAt(start);
     if (start + length > this.ends[k]) throw new Error('Segments: the bytes straddle two parts');
     return { buffer: this.parts[k], at: start - this.startOf(k) };
+  }
+
+  /**
+   * Visits these spans (ascending, none straddling two parts) with their part and offset in it: one
+   * walk over the parts, not a search each.
+   */
+  *eachPlace(
+    starts: Uint32Array,
+    lengths: Uint32Array,
+    visit: (i: number, buffer: Buffer, at: number, length: number) => void,
+  ): Steps<void> {
+    let k = 0;
+    for (let i = 0; i < starts.length; i++) {
+      while (k < this.ends.length - 1 && this.ends[k] <= starts[i]) k++;
+      if (starts[i] + lengths[i] > this.ends[k]) throw new Error('Segments: the bytes straddle two parts');
+      visit(i, this.parts[k], starts[i] - this.startOf(k), lengths[i]);
+      if ((i & 4095) === 4095) yield;
+    }
   }
 
   /** Appends to `out` views of bytes [start, end), one per part they lie in (no copy). */

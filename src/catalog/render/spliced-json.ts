@@ -431,9 +431,9 @@ export class SplicedJson {
     return { parts, digest: documentDigest(open, positions.length, digests, close) };
   }
 
-  /** Where item i's bytes are: the part of the body that holds them, and their offset in it. */
-  itemPlace(i: number): { buffer: Buffer; at: number } {
-    return this.segments.place(this.starts[i], this.lengths[i]);
+  /** Visits every item with its part of the body and offset in it, in order (see Segments.eachPlace). */
+  eachItemPlace(visit: (i: number, buffer: Buffer, at: number, length: number) => void): Steps<void> {
+    return this.segments.eachPlace(this.starts, this.lengths, visit);
   }
 
   itemLength(i: number): number {
