@@ -306,7 +306,7 @@ export class CorpusModel {
       'object',
       { keys: ids, values },
       held?.perReview,
-      carriedRuns(from),
+      runAtOnce(carriedRuns(from)),
       this.allocate,
     );
     this.held = {

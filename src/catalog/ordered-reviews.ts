@@ -126,7 +126,7 @@ export function* orderUpdated(
     from[k++] = -1;
   }
   yield* carry(previous.length);
-  return { reviews, ids, carried: carriedRuns(from), freshPositions };
+  return { reviews, ids, carried: yield* carriedRuns(from), freshPositions };
 }
 
 /** The previous positions of the changed ids, ascending: looked up when the positions are at hand, else found in one pass. */
@@ -134,7 +134,7 @@ function* removedPositions(
   previousIds: readonly string[],
   previousPositions: ReadonlyMap<string, number> | null,
   changes: ReadonlyMap<string, unknown>,
-): Steps<number[]> {
+): Steps<Int32Array> {
   const out: number[] = [];
   if (previousPositions) {
     for (const id of changes.keys()) {
@@ -143,14 +143,16 @@ function* removedPositions(
         if (previousIds[p] !== id) throw new Error('orderUpdated: the positions are not of the previous order');
         out.push(p);
       }
+      if (out.length % 4096 === 0) yield;
     }
-    return out.sort((a, b) => a - b);
+    // A typed array sorts numerically, natively.
+    return Int32Array.from(out).sort();
   }
   for (let i = 0; i < previousIds.length && changes.size > 0; i++) {
     if (changes.has(previousIds[i])) out.push(i);
     if (i % 8192 === 0) yield;
   }
-  return out;
+  return Int32Array.from(out);
 }
 
 /** The first position at or after `lo` whose review sorts after `r` (the order is newestFirst's). */

@@ -123,6 +123,7 @@ export class ReviewIndex {
       const from = carried ? carried.from[i] : -1;
       if (from >= 0) {
         dates[i] = before!.dates[from];
+        if ((i & 16383) === 0) yield;
         continue;
       }
       const r = fields[i];

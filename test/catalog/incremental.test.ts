@@ -89,6 +89,20 @@ const update = (previous: Catalog, rows: Map<string, StoredReview>, changed: Set
     worker,
   );
 
+test('an update with one new review views the previous body where it lies instead of rendering it again', async () => {
+  const rows = new Map(storedReviews(400, 13).map((r) => [r.id, r]));
+  const first = await Catalog.fromReviews({ ...common(1), rows, analyses: stored(rows.values()) }, worker);
+  const fresh = { ...extra[0], date: '2027-01-01', published_at: '2027-01-01T00:00:00.000Z' };
+  rows.set(fresh.id, fresh);
+  const next = await update(first, rows, new Set([fresh.id]), 2);
+  const old = new Set(first.reviewsJson.parts.map((p) => p.buffer));
+  const made = next.reviewsJson.parts.filter((p) => !old.has(p.buffer)).reduce((n, p) => n + p.length, 0);
+  // What is new: the document's head and tail (the business, the aggregate rating) and the one review.
+  const body = next.reviewsJson.segments.length;
+  assert.ok(body > 200_000 && made < 16_384, `${made} bytes made for one new review in a body of ${body}`);
+  assert.equal(Buffer.concat(next.reviewsJson.parts).toString(), Buffer.concat((await build(rows, 2)).reviewsJson.parts).toString());
+});
+
 const QUERIES = [
   { limit: 100 },
   { query: 'leak', limit: 100 },

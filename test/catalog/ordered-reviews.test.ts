@@ -38,7 +38,7 @@ test('an update orders as a sort of the current rows would, and notes where each
       fc.integer({ min: 0, max: 120 }),
       fc.integer({ min: 1, max: 1000 }),
       // Few days, so many reviews share one and the order falls to published_at and id.
-      fc.array(fc.record({ pick: fc.nat(), day, gone: fc.boolean() }), { maxLength: 6 }),
+      fc.array(fc.record({ pick: fc.nat(), day, gone: fc.boolean(), moves: fc.boolean() }), { maxLength: 6 }),
       fc.array(fc.record({ day, samePublished: fc.boolean() }), { maxLength: 6 }),
       // The previous catalog's positions by id, when it has them made: the same order either way.
       fc.boolean(),
@@ -51,7 +51,8 @@ test('an update orders as a sort of the current rows would, and notes where each
         for (const e of edits) {
           if (rows.length === 0) break;
           const r = rows[e.pick % rows.length];
-          const next = e.gone ? null : { ...r, date: e.day, published_at: `${e.day}T05:00:00.000Z` };
+          // An edit that moves the review, or one that keeps its date and publication time (a new row in the same place).
+          const next = e.gone ? null : e.moves ? { ...r, date: e.day, published_at: `${e.day}T05:00:00.000Z` } : { ...r, text: 'edited' };
           changes.set(r.id, next);
           if (next) current.set(r.id, next);
           else current.delete(r.id);

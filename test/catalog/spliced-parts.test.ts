@@ -171,3 +171,16 @@ test('a layout whose item straddles two parts is refused', () => {
     /item 2 straddles two parts/,
   );
 });
+
+test('carried runs that disagree with the items are refused', () => {
+  const items = make(4, 10, 'g');
+  const first = renderItems(items, 1);
+  const render = (from: number[], runs: number[]) =>
+    SplicedJson.render(doc(items, 2), 'items', 'array', { keys: keysOf(items), values: items }, first, {
+      from: Int32Array.from(from),
+      runs,
+    });
+  assert.throws(() => render([0, 1, 2, 3], [0, 0, 2]), /outside the carried runs/);
+  assert.throws(() => render([1, 2, 3, 0], [0, 1, 3, 3, 0, 1]), /not where the previous render had it/);
+  assert.equal(bytesOf(render([0, 1, 2, 3], [0, 0, 4])).toString(), JSON.stringify(doc(items, 2)));
+});

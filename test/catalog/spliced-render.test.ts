@@ -46,7 +46,7 @@ for (const [name, allocate] of [
       'array',
       { keys: items.map((v) => v.id), values: items },
       empty,
-      carriedRuns(new Int32Array(items.length).fill(-1)),
+      runAtOnce(carriedRuns(new Int32Array(items.length).fill(-1))),
     );
     assert.ok(Buffer.concat(apart.parts).equals(expected));
     assert.equal(json.digest.toString('hex'), apart.digest.toString('hex'));

@@ -1,4 +1,5 @@
 import { type CarriedRuns, carriedRuns, type SplicedJson } from '../../src/catalog/index.js';
+import { runAtOnce } from '../../src/threads/index.js';
 
 /**
  * Where each of `items` was in `previous` (-1: one of `fresh`), found by identity: what an update's
@@ -6,7 +7,7 @@ import { type CarriedRuns, carriedRuns, type SplicedJson } from '../../src/catal
  */
 export function carriedFrom<T>(items: readonly T[], previous: readonly T[], fresh: ReadonlySet<unknown>): CarriedRuns {
   const at = new Map(previous.map((v, i) => [v, i]));
-  return carriedRuns(Int32Array.from(items, (v) => (fresh.has(v) ? -1 : (at.get(v) ?? -1))));
+  return runAtOnce(carriedRuns(Int32Array.from(items, (v) => (fresh.has(v) ? -1 : (at.get(v) ?? -1)))));
 }
 
 /** The same for a render's items, by their keys in the previous render. */
@@ -17,5 +18,5 @@ export function carriedByKey(
   fresh: ReadonlySet<unknown>,
 ): CarriedRuns {
   const at = new Map(previous.keys.map((k, i) => [k, i]));
-  return carriedRuns(Int32Array.from(keys, (k, i) => (fresh.has(values[i]) ? -1 : (at.get(k) ?? -1))));
+  return runAtOnce(carriedRuns(Int32Array.from(keys, (k, i) => (fresh.has(values[i]) ? -1 : (at.get(k) ?? -1)))));
 }

@@ -1,3 +1,5 @@
+import type { Steps } from '../../threads/index.js';
+
 /**
  * Where each item of a new order was in the previous one, and the runs of consecutive carried positions:
  * an update's order notes `from` as it places each item, and the render and the indexes carry by runs.
@@ -10,7 +12,7 @@ export interface CarriedRuns {
 }
 
 /** The runs of `from`: the longest stretches of items that were neighbours, in the same order, before too. */
-export function carriedRuns(from: Int32Array): CarriedRuns {
+export function* carriedRuns(from: Int32Array): Steps<CarriedRuns> {
   const runs: number[] = [];
   for (let i = 0; i < from.length; ) {
     const j = from[i];
@@ -19,9 +21,13 @@ export function carriedRuns(from: Int32Array): CarriedRuns {
       continue;
     }
     let k = i + 1;
-    while (k < from.length && from[k] === j + (k - i)) k++;
+    while (k < from.length && from[k] === j + (k - i)) {
+      k++;
+      if ((k & 65535) === 0) yield;
+    }
     runs.push(i, j, k - i);
     i = k;
+    if (runs.length % 3072 === 0) yield;
   }
   return { from, runs };
 }

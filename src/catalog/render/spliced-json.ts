@@ -15,6 +15,8 @@ import { Segments } from './segments.js';
 
 const DIGEST = 32;
 const COMMA = Buffer.from(',');
+/** Items of a carried run moved between pauses (its places, lengths and digests: about 2.5 MB). */
+const RUN_CHUNK = 1 << 16;
 
 /**
  * A value already in JSON (an analysis as the store keeps it, made by JSON.stringify): rendered as its
@@ -203,9 +205,14 @@ export class SplicedJson {
         if (prev.values[j] !== values[i] || prev.values[j + length - 1] !== values[end] || prev.keys[j] !== keys[i])
           throw new Error('SplicedJson: a carried item is not where the previous render had it');
         const shift = offset - prev.starts[j];
-        for (let d = 0; d < length; d++) starts[i + d] = prev.starts[j + d] + shift;
-        lengths.set(prev.lengths.subarray(j, j + length), i);
-        prev.digests.copy(digests, i * DIGEST, j * DIGEST, (j + length) * DIGEST);
+        // In chunks, a pause between them: a run may be a million items.
+        for (let d0 = 0; d0 < length; d0 += RUN_CHUNK) {
+          const d1 = Math.min(length, d0 + RUN_CHUNK);
+          for (let d = d0; d < d1; d++) starts[i + d] = prev.starts[j + d] + shift;
+          lengths.set(prev.lengths.subarray(j + d0, j + d1), i + d0);
+          prev.digests.copy(digests, (i + d0) * DIGEST, (j + d0) * DIGEST, (j + d1) * DIGEST);
+          if (d1 < length) yield;
+        }
         offset = starts[end] + lengths[end];
         i += length;
         r += 3;
