@@ -1,5 +1,6 @@
 import { createAnalyzer } from './analyzer.js';
 import { InsightRows } from './corpus/held.js';
+import { warmRound } from './corpus/warm.js';
 import { ENGINE_VERSION } from './version.js';
 
 /**
@@ -11,4 +12,7 @@ export const engine = {
   module: import.meta.url,
   createAnalyzer,
   insightRows: (vertical: string) => new InsightRows(vertical),
+  warm: (vertical: string): void => {
+    warmRound(vertical);
+  },
 };
