@@ -67,9 +67,18 @@ export class Wordings {
 
   constructor(private readonly room: number) {}
 
+  /**
+   * Whether add() could change anything for a candidate this strong: not once `room` wordings are kept and
+   * each is at least as strong (the wording kept or not). Asked first, so most candidates of a block are
+   * never cut out of their review's text.
+   */
+  wants(strength: number): boolean {
+    return this.texts.length < this.room || strength > this.strengths[this.room - 1];
+  }
+
   add(text: string | null, strength: number): void {
     // A candidate without a quotable sentence is never offered.
-    if (text === null) return;
+    if (text === null || !this.wants(strength)) return;
     const { texts, strengths } = this;
     const had = texts.indexOf(text);
     if (had >= 0) {
@@ -77,8 +86,8 @@ export class Wordings {
       texts.splice(had, 1);
       strengths.splice(had, 1);
     } else if (texts.length === this.room) {
-      // A wording dropped here is weaker than every one kept, which is all a scan asks.
-      if (strength <= strengths[this.room - 1]) return;
+      // Stronger than the weakest kept (wants): that one goes. A wording dropped is weaker than every one
+      // kept, which is all a scan asks.
       texts.pop();
       strengths.pop();
     }
@@ -124,7 +133,10 @@ class Candidates {
   private readonly rows = rowList({
     empty: () => new Wordings(2),
     add: (w: Wordings, row: Row) => {
-      row.eachAspect(null, 'positive', (k) => w.add(sentenceText(row, k), row.aspectScore(k)));
+      row.eachAspect(null, 'positive', (k) => {
+        const strength = row.aspectScore(k);
+        if (w.wants(strength)) w.add(sentenceText(row, k), strength);
+      });
     },
   });
   private chosen: TopQuotes | null = null;

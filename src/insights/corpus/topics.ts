@@ -31,8 +31,14 @@ interface Acc {
 
 export class TopicAccumulator implements Accumulator {
   private readonly acc = new Map<string, Acc>();
-  /** This review's first phrase of each head, to spot a head it names twice. */
-  private readonly firstOf = new Map<string, string>();
+  /**
+   * Each phrase's head (and each head's own), one string per head: a kept row's phrases are shared strings,
+   * so finding the head is a lookup by a string whose hash is known, not a new string cut and hashed per
+   * phrase of every row. It holds every phrase met, as the topics' phrase counts do while a phrase is held.
+   */
+  private readonly heads = new Map<string, string>();
+  /** The heads this review has named so far, to spot a head it names twice (a row has a few phrases). */
+  private readonly named: string[] = [];
   private rows = 0;
 
   add(row: Row, at?: Positions): void {
@@ -53,19 +59,18 @@ export class TopicAccumulator implements Accumulator {
   private count(row: Row, sign: 1 | -1): Acc[] {
     this.rows += sign;
     const topics: Acc[] = [];
-    const firstOf = this.firstOf;
-    firstOf.clear();
+    const named = this.named;
+    named.length = 0;
     for (let i = 0; i < row.phraseCount; i++) {
       const phrase = row.phraseAt(i);
-      const head = phrase.slice(phrase.lastIndexOf(' ') + 1);
+      const head = this.headOf(phrase);
       let a = this.acc.get(head);
       if (!a) {
         a = { head, reviews: 0, sentimentSum: 0, rows: rowList(), phrases: new Map(), overcount: new Map() };
         this.acc.set(head, a);
       }
       bump(a.phrases, phrase, sign);
-      const first = firstOf.get(head);
-      if (first !== undefined) {
+      if (named.includes(head)) {
         // Rare: count once the suffixes this phrase shares with the review's earlier phrases of the head.
         const phrases = row.phrases;
         const earlier = phrases.slice(0, phrases.indexOf(phrase));
@@ -74,12 +79,24 @@ export class TopicAccumulator implements Accumulator {
         }
         continue;
       }
-      firstOf.set(head, phrase);
+      named.push(head);
       a.reviews += sign;
       a.sentimentSum += sign * row.analysis.sentimentMilli;
       topics.push(a);
     }
     return topics;
+  }
+
+  private headOf(phrase: string): string {
+    let head = this.heads.get(phrase);
+    if (head === undefined) {
+      const cut = phrase.slice(phrase.lastIndexOf(' ') + 1);
+      head = this.heads.get(cut);
+      // A head is its own head (a phrase of one word): one string for it, whichever phrase named it first.
+      if (head === undefined) this.heads.set(cut, (head = cut));
+      this.heads.set(phrase, head);
+    }
+    return head;
   }
 
   result(): TopicInsight[] {
