@@ -38,8 +38,8 @@ export const ConfigSchema = z
     /**
      * How long the corpus thread (it keeps the corpus the next revision's insights are built on: about
      * 150 MB at 100k reviews) stays without work before it exits; the next revision starts another, which
-     * takes the served revision over first (a few seconds of CPU at 100k). From then on (and this long after
-     * a start from the stored revision) one holding nothing stands by, its modules loaded.
+     * takes the served revision over first (a few seconds of CPU at 100k). From then on (and 2 s after a
+     * start from the stored revision, or this long if shorter) one holding nothing stands by, its modules loaded.
      */
     REVIEWCAST_CORPUS_IDLE: duration.default(60_000),
     /** How long a shutdown waits for responses under way before it closes their connections. */

@@ -2,12 +2,6 @@ import type { Business, Review } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
 import type { CorpusRow, Seeded } from './corpus-model.js';
 
-/** What a corpus thread is started with: its engine's module, and the vertical to warm up for (a thread that stands by). */
-export interface CorpusThreadData {
-  engine: string;
-  warmFor?: string;
-}
-
 /** Messages to the corpus thread. A stage is sent in parts, so no one message is large to copy. */
 export type ToCorpus =
   | { t: 'stage-begin'; id: number; business: Business; basedOn: number | null }

@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ownBytes, sharedBuffer } from '../threads/index.js';
 import { CorpusModel, StaleCorpusError } from './corpus-model.js';
-import { type CorpusThreadData, type FoundEntry, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
+import { type FoundEntry, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 import { loadEngine } from './engine.js';
 
 const port = parentPort!;
@@ -98,35 +98,10 @@ function handle(m: ToCorpus): void {
   }
 }
 
-/** Warm-up rounds of a thread that stands by (Engine.warm): each a few tens of milliseconds, ended by the first message. */
-const WARM_ROUNDS = 4;
-
 // The engine loads asynchronously; messages that arrive meanwhile wait, in order (one posted before a
 // listener exists would be lost).
 const early: ToCorpus[] = [];
-let called = false;
-port.on('message', (m: ToCorpus) => {
-  called = true;
-  if (model) handle(m);
-  else early.push(m);
-});
-const { engine: module, warmFor } = workerData as CorpusThreadData;
-const engine = await loadEngine(module);
+port.on('message', (m: ToCorpus) => (model ? handle(m) : early.push(m)));
+const engine = await loadEngine((workerData as { engine: string }).engine);
 model = new CorpusModel(engine, sharedBuffer);
 for (const m of early.splice(0)) handle(m);
-// A round at a time, with messages handled in between: a take-over that comes waits for one round at most.
-if (warmFor !== undefined) {
-  const vertical = warmFor;
-  let rounds = 0;
-  const round = () => {
-    if (called || rounds++ === WARM_ROUNDS) return;
-    try {
-      engine.warm(vertical);
-    } catch {
-      // Only a head start: a made-up corpus the engine refuses leaves the take-over cold, nothing worse.
-      return;
-    }
-    setImmediate(round);
-  };
-  setImmediate(round);
-}

@@ -11,7 +11,7 @@ import {
   type StageInput,
   StaleCorpusError,
 } from './corpus-model.js';
-import { type CorpusThreadData, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
+import { type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 import type { Engine } from './engine.js';
 import type { BaseSegment } from './text-index.js';
 import type { FoundMentions } from './to-review.js';
@@ -132,12 +132,8 @@ export class CorpusWorker implements CorpusEngine {
   private nextId = 0;
   private dead: Error | null = null;
 
-  /** `warmFor`: a vertical whose take-over code the thread runs on a made-up corpus until its first call (Engine.warm). */
-  constructor(engine: Engine, opts: { warmFor?: string } = {}) {
-    this.worker = startWorker('corpus-thread', import.meta.url, {
-      engine: engine.module,
-      warmFor: opts.warmFor,
-    } satisfies CorpusThreadData);
+  constructor(engine: Engine) {
+    this.worker = startWorker('corpus-thread', import.meta.url, { engine: engine.module });
     this.worker.on('message', (m: FromCorpus) => this.receive(m));
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', (code) => this.fail(new Error(`the corpus thread exited (code ${code})`)));

@@ -26,11 +26,6 @@ export interface Engine {
   createAnalyzer(options: AnalyzerOptions): { analyze(input: AnalysisInput): ReviewAnalysis };
   /** Rows a corpus keeps between revisions, and the insights of a list of them. */
   insightRows(vertical: string): InsightRowMaker;
-  /**
-   * One round of a made-up corpus of the vertical through a row maker's paths (rows, their image, the
-   * insights), keeping nothing: a thread that stands by compiles the code its take-over runs.
-   */
-  warm(vertical: string): void;
 }
 
 /** A kept row: what the insights read of a review and its analysis (its inside is the engine's). */

@@ -1,6 +1,5 @@
 import { createAnalyzer } from './analyzer.js';
 import { InsightRows } from './corpus/held.js';
-import { warmRound } from './corpus/warm.js';
 import { ENGINE_VERSION } from './version.js';
 
 /**
@@ -12,7 +11,4 @@ export const engine = {
   module: import.meta.url,
   createAnalyzer,
   insightRows: (vertical: string) => new InsightRows(vertical),
-  warm: (vertical: string): void => {
-    warmRound(vertical);
-  },
 };

@@ -10,7 +10,6 @@ export { percentages } from './corpus/percent.js';
 export type { CorpusReview } from './corpus/rows.js';
 export { linearRegression, studentTwoSided } from './corpus/stats.js';
 export { TREND_RULE } from './corpus/temporal.js';
-export { warmRound } from './corpus/warm.js';
 export { engine } from './engine.js';
 // For the trainer and the evaluation tools (tools/absa/): features, the model file's shape and its loader.
 export { categoryFeatures, type Features, polarityFeatures, type SentenceEvidence } from './features.js';

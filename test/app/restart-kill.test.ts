@@ -42,21 +42,35 @@ const serve = (db: string, env: NodeJS.ProcessEnv = {}) =>
     ...env,
   });
 
-/** Resolves with the first log line `match` accepts (rejects if the process exits first). */
+/** How long a log line is waited for: a test's own time-out would leave its server running (its `finally` never runs). */
+const LOGGED_WITHIN_MS = 60_000;
+
+/** Resolves with the first log line `match` accepts (rejects if the process exits first, or after LOGGED_WITHIN_MS). */
 function logged(server: ServerProcess, match: (l: LogLine) => boolean): Promise<LogLine> {
   return new Promise((resolve, reject) => {
     let from = 0;
+    const done = () => {
+      server.child.stdout!.off('data', check);
+      server.child.off('exit', exited);
+      clearTimeout(timer);
+    };
     const check = () => {
       const out = server.output();
       const end = out.lastIndexOf('\n') + 1;
       const found = logLines(out.slice(from, end)).find(match);
       from = end;
       if (!found) return;
-      server.child.stdout!.off('data', check);
-      server.child.off('exit', exited);
+      done();
       resolve(found);
     };
-    const exited = () => reject(new Error(`the server exited first:\n${server.output().slice(-3000)}`));
+    const exited = () => {
+      done();
+      reject(new Error(`the server exited first:\n${server.output().slice(-3000)}`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`not logged within ${LOGGED_WITHIN_MS / 1000} s:\n${server.output().slice(-3000)}`));
+    }, LOGGED_WITHIN_MS);
     server.child.stdout!.on('data', check);
     server.child.once('exit', exited);
     check();
