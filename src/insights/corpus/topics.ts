@@ -34,7 +34,7 @@ export class TopicAccumulator implements Accumulator {
   /**
    * Each phrase's head (and each head's own), one string per head: a kept row's phrases are shared strings,
    * so finding the head is a lookup by a string whose hash is known, not a new string cut and hashed per
-   * phrase of every row. It holds every phrase met, as the topics' phrase counts do while a phrase is held.
+   * phrase of every row. It keeps every phrase met, as the row maker's shared strings do: an entry a phrase.
    */
   private readonly heads = new Map<string, string>();
   /** The heads this review has named so far, to spot a head it names twice (a row has a few phrases). */
