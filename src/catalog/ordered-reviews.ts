@@ -137,13 +137,15 @@ function* removedPositions(
 ): Steps<Int32Array> {
   const out: number[] = [];
   if (previousPositions) {
+    let looked = 0;
     for (const id of changes.keys()) {
       const p = previousPositions.get(id);
       if (p !== undefined) {
         if (previousIds[p] !== id) throw new Error('orderUpdated: the positions are not of the previous order');
         out.push(p);
       }
-      if (out.length % 4096 === 0) yield;
+      // By ids looked up, not found: new ids are not in the previous order.
+      if (++looked % 4096 === 0) yield;
     }
     // A typed array sorts numerically, natively.
     return Int32Array.from(out).sort();

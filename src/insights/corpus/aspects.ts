@@ -16,11 +16,7 @@ type Quoted = 'positive' | 'negative';
 /** A block of quotable rows summarised by the wordings of their mentions, so a scan skips the blocks that cannot move the quotes kept. */
 const wordings = (id: string, polarity: Quoted) => ({
   empty: () => new Wordings(QUOTES_PER_POLARITY + 1),
-  add: (w: Wordings, row: Row) =>
-    row.eachAspect(id, polarity, (k) => {
-      const strength = Math.abs(row.aspectScore(k));
-      if (w.wants(strength)) w.add(sentenceText(row, k), strength);
-    }),
+  add: (w: Wordings, row: Row) => row.eachAspect(id, polarity, (k) => w.add(row, k, Math.abs(row.aspectScore(k)))),
 });
 
 interface Acc {

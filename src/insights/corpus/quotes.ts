@@ -67,26 +67,22 @@ export class Wordings {
 
   constructor(private readonly room: number) {}
 
-  /**
-   * Whether add() could change anything for a candidate this strong: not once `room` wordings are kept and
-   * each is at least as strong (the wording kept or not). Asked first, so most candidates of a block are
-   * never cut out of their review's text.
-   */
-  wants(strength: number): boolean {
-    return this.texts.length < this.room || strength > this.strengths[this.room - 1];
-  }
-
-  add(text: string | null, strength: number): void {
-    // A candidate without a quotable sentence is never offered.
-    if (text === null || !this.wants(strength)) return;
+  /** The sentence aspect k of the row quotes, as a candidate this strong. */
+  add(row: Row, k: number, strength: number): void {
     const { texts, strengths } = this;
+    // Nothing changes once `room` wordings are kept and each is at least as strong (this wording kept or
+    // not): asked first, so most candidates of a block are never cut out of their review's text.
+    if (texts.length === this.room && strength <= strengths[this.room - 1]) return;
+    const text = sentenceText(row, k);
+    // A candidate without a quotable sentence is never offered.
+    if (text === null) return;
     const had = texts.indexOf(text);
     if (had >= 0) {
       if (strengths[had] >= strength) return;
       texts.splice(had, 1);
       strengths.splice(had, 1);
     } else if (texts.length === this.room) {
-      // Stronger than the weakest kept (wants): that one goes. A wording dropped is weaker than every one
+      // Stronger than the weakest kept (above): that one goes. A wording dropped is weaker than every one
       // kept, which is all a scan asks.
       texts.pop();
       strengths.pop();
@@ -133,10 +129,7 @@ class Candidates {
   private readonly rows = rowList({
     empty: () => new Wordings(2),
     add: (w: Wordings, row: Row) => {
-      row.eachAspect(null, 'positive', (k) => {
-        const strength = row.aspectScore(k);
-        if (w.wants(strength)) w.add(sentenceText(row, k), strength);
-      });
+      row.eachAspect(null, 'positive', (k) => w.add(row, k, row.aspectScore(k)));
     },
   });
   private chosen: TopQuotes | null = null;
