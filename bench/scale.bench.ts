@@ -279,6 +279,7 @@ const counted = () =>
   });
 if (await found()) throw new Error(`${word} is already searchable`);
 const countedBefore = await counted();
+const markLog = server.output().length;
 const t0 = performance.now();
 const importOneMs = cli('import', one, '--database-url', db);
 const committed = performance.now();
@@ -294,7 +295,12 @@ row(
   'one new review: `reviewcast import one.json` → found by search',
   `${fmt((searchable - t0) / 1000, 2)} s (the import command ${fmt(importOneMs / 1000, 2)} s of it)`,
 );
-row('one new review: commit → counted in `/insights.json`', `${fmt((inInsights - committed) / 1000, 2)} s`);
+// Most of the wait when the corpus thread has to take the served revision over: from its stored image or by parsing the bodies.
+const takeOver = /"from":"(\w+)","ms":(\d+)[^\n]*"corpus thread took the revision over"/.exec(server.output().slice(markLog));
+row(
+  'one new review: commit → counted in `/insights.json`',
+  `${fmt((inInsights - committed) / 1000, 2)} s${takeOver ? ` (the corpus thread took the revision over from its ${takeOver[1]} in ${fmt(Number(takeOver[2]) / 1000, 2)} s, from the import's announcement)` : ''}`,
+);
 row('RSS at the end', `${fmt(rssMb(server.child))} MB`);
 // The new revision is stored (its snapshot and corpus image) after it is served, and the server collects
 // once that is done and it is quiet (QuietCollector.expectGarbage); the corpus thread stays until its idle exit.

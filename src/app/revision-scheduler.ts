@@ -216,7 +216,7 @@ export class RevisionScheduler {
    * A take-over of `catalog` by the corpus thread: the thread is not released while it runs, and if it
    * fails the next revision reads everything.
    */
-  private seedingUntil(takeOver: Promise<Seeded>, catalog: Catalog, failure: string): void {
+  private seedingUntil(takeOver: Promise<Seeded>, catalog: Catalog, failure: string, stored?: string): void {
     const started = performance.now();
     // Said of this take-over only: a thread that stood by and took one over does not stand by for the next.
     const standingBy = this.engine !== null && this.engine === this.tookStandby;
@@ -228,6 +228,10 @@ export class RevisionScheduler {
         const ms = Math.round(performance.now() - started);
         if (passedOver) this.opts.log.warn({ revision: catalog.revision, passedOver }, 'the stored corpus image was passed over');
         this.opts.log.info({ revision: catalog.revision, from, ms, standing_by: standingBy }, 'corpus thread took the revision over');
+        // A stored revision whose image was not read (lost to a kill between its snapshot and it, say): the
+        // thread now holds the rows, so it gives them for the next take-over, as after a snapshot. Part of
+        // the take-over, so the thread is not released meanwhile.
+        if (from === 'bodies' && stored !== undefined) return this.storeImage(catalog.revision, stored);
       },
       (err) => {
         // A stop closes the thread under a take-over (a write announced just before it): no failure then.
@@ -353,7 +357,7 @@ export class RevisionScheduler {
    * bodies (shared memory, not copied). Resolves once the take-over is sent, so the next build is queued
    * behind it; if it fails, that build reads everything.
    */
-  private async renewCorpus(catalog: Catalog, image: Promise<Buffer | null> | null): Promise<void> {
+  private async renewCorpus(catalog: Catalog, image: Promise<Buffer | null> | null, stored?: string): Promise<void> {
     const old = this.engine;
     const thread = this.freshCorpus();
     this.engine = thread;
@@ -364,6 +368,7 @@ export class RevisionScheduler {
       thread.seed(catalog.revision, catalog.seedBodies(), bytes),
       catalog,
       'a new corpus thread could not take over the catalog; the next revision reads everything',
+      stored,
     );
   }
 
@@ -387,7 +392,8 @@ export class RevisionScheduler {
 
   /** A new corpus thread takes the served `catalog` over, from its stored corpus image if there is one. */
   private takeOver(catalog: Catalog): Promise<void> {
-    return this.renewCorpus(catalog, this.readImage(catalog, this.opts.publicBaseUrl()));
+    const base = this.opts.publicBaseUrl();
+    return this.renewCorpus(catalog, this.readImage(catalog, base), base);
   }
 
   /** The corpus thread, started (or taken from standing by) on first use, and again (fresh, holding nothing) after a failure. */
@@ -554,10 +560,11 @@ export class RevisionScheduler {
     this.timer = null;
     await this.listener?.stop();
     while (this.building) await this.building.catch(() => {});
-    // A snapshot being stored is followed by its corpus image, which the thread makes at once when it
-    // holds that revision: waited for, so the next start's first change takes over from it instead of
-    // parsing the bodies. Not during a take-over (the thread may be seconds into one): that image is not to come.
-    if (!this.seeding) await this.snapshotting;
+    // A snapshot being stored is followed by its corpus image, which the thread makes once it holds that
+    // revision (after a take-over under way, such as the fresh thread's after a full build): waited for,
+    // so the next start's first change takes over from it instead of parsing the bodies (at 100k, 0.8
+    // against 1.7 s, and a new review served 0.15 against 0.9 s after its commit).
+    await this.snapshotting;
     this.stopping = true;
     // After the waits, which can arm it (a release meanwhile only closes the thread sooner: none stands by once a stop is asked for).
     if (this.corpusIdle) clearTimeout(this.corpusIdle);

@@ -154,6 +154,23 @@ async function importRevision(db: string, tag: string): Promise<number> {
   }
 }
 
+/** Announces a write to the servers of `db`, as an import does before it analyses. */
+async function announce(db: string) {
+  const store = await Store.open(db);
+  try {
+    await store.announceWrite();
+  } finally {
+    await store.close();
+  }
+}
+
+/** Deletes the corpus images stored beside `db`'s snapshots (as after a kill between a snapshot and its image, or snapshots of an older version). */
+async function dropImages(db: string) {
+  const raw = rawDb(db);
+  assert.ok(Number((await raw.deleteFrom('catalog_snapshot_parts').where('name', '=', 'corpus').executeTakeFirst()).numDeletedRows) > 0);
+  await raw.destroy();
+}
+
 /** What a full build of `db`'s newest revision serves: a copy of it with no stored snapshot, in a server of this process. */
 async function fullBuildBodies(db: string, name: string) {
   const copy = copyDb(db, join(dir, `${name}-scratch.db`));
@@ -277,12 +294,7 @@ test('SIGTERM while the new snapshot is being stored waits for the write: the re
     assert.equal(loaded.from, 'snapshot');
     served = await bodies(restarted.url);
     // The next write's take-over reads that image.
-    const store = await Store.open(db);
-    try {
-      await store.announceWrite();
-    } finally {
-      await store.close();
-    }
+    await announce(db);
     assert.equal((await logged(restarted, tookOver(revision))).from, 'image');
   } finally {
     await restarted.stop();
@@ -329,9 +341,7 @@ test('a snapshot stored in many small parts: the restart loads it, serving the b
 test('a server started from its stored revision starts its corpus thread with the next revision, released when idle and started again: each revision an update equal to a full build, taken over from the stored corpus image when there is one', async () => {
   const db = copySeed('idle');
   // This restart finds no corpus image beside the snapshot (as after one stored by an older version).
-  const raw = rawDb(db);
-  assert.ok(Number((await raw.deleteFrom('catalog_snapshot_parts').where('name', '=', 'corpus').executeTakeFirst()).numDeletedRows) > 0);
-  await raw.destroy();
+  await dropImages(db);
   const server = await serve(db, { REVIEWCAST_CORPUS_IDLE: '1' });
   let served: Awaited<ReturnType<typeof bodies>>;
   let revision: number;
@@ -388,12 +398,7 @@ test('a write announced to a server started from its stored revision has a corpu
       logLines(server.output()).some((l) => l.msg === 'a write was announced: the corpus thread takes the revision over'),
       false,
     );
-    const store = await Store.open(db);
-    try {
-      await store.announceWrite();
-    } finally {
-      await store.close();
-    }
+    await announce(db);
     const announced = await logged(server, (l) => l.msg === 'a write was announced: the corpus thread takes the revision over');
     assert.equal(announced.revision, seeded);
     const takenOver = await logged(server, tookOver(seeded));
@@ -406,5 +411,52 @@ test('a write announced to a server started from its stored revision has a corpu
     assert.equal(takeOvers.length, 1, 'the write found the thread ready: no second take-over');
   } finally {
     await server.stop();
+  }
+});
+
+test('SIGTERM as soon as a first start has built its revision (the fresh corpus thread still taking it over): the exit waits for the snapshot and then its corpus image, so the restart takes over from the image', async () => {
+  const db = copySeed('first-sigterm');
+  const raw = rawDb(db);
+  await raw.deleteFrom('catalog_snapshot_parts').execute();
+  await raw.deleteFrom('catalog_snapshots').execute();
+  await raw.destroy();
+  const server = await serve(db);
+  // Logged in the turn the fresh thread's take-over is sent, before the snapshot is stored.
+  const ended = await signalAt(server, (l) => l.msg === 'catalog revision loaded' && l.from === 'full read', 'SIGTERM');
+  assert.equal(ended.code, 0, server.output().slice(-3000));
+  const lines = logLines(server.output());
+  assert.ok(lines.some(snapshotStored(seeded)), 'the snapshot was stored before the exit');
+  assert.ok(
+    lines.some((l) => l.msg === 'corpus image stored' && l.revision === seeded),
+    'its corpus image too, once the fresh thread had taken the revision over',
+  );
+  const restarted = await serve(db);
+  try {
+    assert.equal(loadedLine(restarted).from, 'snapshot');
+    await announce(db);
+    assert.equal((await logged(restarted, tookOver(seeded))).from, 'image');
+  } finally {
+    await restarted.stop();
+  }
+});
+
+test('a stored revision whose corpus image was lost is taken over from its bodies once, and the image it then stores serves the next take-over', async () => {
+  const db = copySeed('image-lost');
+  await dropImages(db);
+  const server = await serve(db, { REVIEWCAST_CORPUS_IDLE: '1h' });
+  try {
+    await announce(db);
+    assert.equal((await logged(server, tookOver(seeded))).from, 'bodies', 'no image stored: the bodies parsed');
+    await logged(server, (l) => l.msg === 'corpus image stored' && l.revision === seeded);
+  } finally {
+    await server.stop();
+  }
+  const restarted = await serve(db);
+  try {
+    assert.equal(loadedLine(restarted).from, 'snapshot');
+    await announce(db);
+    assert.equal((await logged(restarted, tookOver(seeded))).from, 'image', 'the image stored after the first take-over');
+  } finally {
+    await restarted.stop();
   }
 });
