@@ -214,7 +214,8 @@ export class RevisionScheduler {
 
   /**
    * A take-over of `catalog` by the corpus thread: the thread is not released while it runs, and if it
-   * fails the next revision reads everything.
+   * fails the next revision reads everything. With `stored` (the base URL of the revision's stored
+   * snapshot), one that had to parse the bodies then stores the revision's corpus image.
    */
   private seedingUntil(takeOver: Promise<Seeded>, catalog: Catalog, failure: string, stored?: string): void {
     const started = performance.now();
@@ -228,10 +229,13 @@ export class RevisionScheduler {
         const ms = Math.round(performance.now() - started);
         if (passedOver) this.opts.log.warn({ revision: catalog.revision, passedOver }, 'the stored corpus image was passed over');
         this.opts.log.info({ revision: catalog.revision, from, ms, standing_by: standingBy }, 'corpus thread took the revision over');
-        // A stored revision whose image was not read (lost to a kill between its snapshot and it, say): the
-        // thread now holds the rows, so it gives them for the next take-over, as after a snapshot. Part of
-        // the take-over, so the thread is not released meanwhile.
-        if (from === 'bodies' && stored !== undefined) return this.storeImage(catalog.revision, stored);
+        // A stored revision with no image (lost to a kill between its snapshot and it, say): the thread now
+        // holds the rows, so it gives them for the next take-over, as after a snapshot. Part of the take-over,
+        // so the thread is not released meanwhile. Not when an image was passed over (one is kept: this one
+        // would not be), nor once a build on it has begun (nothing is held then: its revision stores its own,
+        // and this one would delay it).
+        if (from === 'bodies' && stored !== undefined && !passedOver && this.state?.catalog === catalog)
+          return this.storeImage(catalog.revision, stored).finally(() => this.releaseIdleWriter());
       },
       (err) => {
         // A stop closes the thread under a take-over (a write announced just before it): no failure then.
@@ -333,7 +337,8 @@ export class RevisionScheduler {
 
   /**
    * The store writer thread exits once nothing is left to write (the next write starts another): after
-   * a large write (100k analyses) its heap would stay at that size, hundreds of MB, for nothing.
+   * a large write (100k analyses) its heap would stay at that size, hundreds of MB, for nothing. Called
+   * when a write ends; one still queued on the thread is done before it exits.
    */
   private releaseIdleWriter(): void {
     if (!this.writer || this.persisting.size > 0 || this.snapshotting) return;
@@ -563,7 +568,8 @@ export class RevisionScheduler {
     // A snapshot being stored is followed by its corpus image, which the thread makes once it holds that
     // revision (after a take-over under way, such as the fresh thread's after a full build): waited for,
     // so the next start's first change takes over from it instead of parsing the bodies (at 100k, 0.8
-    // against 1.7 s, and a new review served 0.15 against 0.9 s after its commit).
+    // against 1.7 s, and a new review served 0.15 against 0.9 s after its commit). Through a take-over
+    // from the bodies that can be seconds (13–17 s at 1M); a kill meanwhile loses only the image.
     await this.snapshotting;
     this.stopping = true;
     // After the waits, which can arm it (a release meanwhile only closes the thread sooner: none stands by once a stop is asked for).

@@ -414,7 +414,7 @@ test('a write announced to a server started from its stored revision has a corpu
   }
 });
 
-test('SIGTERM as soon as a first start has built its revision (the fresh corpus thread still taking it over): the exit waits for the snapshot and then its corpus image, so the restart takes over from the image', async () => {
+test('SIGTERM as soon as a first start has built its revision (the fresh corpus thread still taking it over): the exit waits for the snapshot and then its corpus image, so the restart takes over from the image', async (t) => {
   const db = copySeed('first-sigterm');
   const raw = rawDb(db);
   await raw.deleteFrom('catalog_snapshot_parts').execute();
@@ -425,6 +425,10 @@ test('SIGTERM as soon as a first start has built its revision (the fresh corpus 
   const ended = await signalAt(server, (l) => l.msg === 'catalog revision loaded' && l.from === 'full read', 'SIGTERM');
   assert.equal(ended.code, 0, server.output().slice(-3000));
   const lines = logLines(server.output());
+  const signalled = lines.findIndex((l) => l.msg === 'shutting down: finishing in-flight requests');
+  const tookOverAt = lines.findIndex(tookOver(seeded));
+  // The defect this is for needs the take-over still under way at the signal (the thread's start alone takes longer than the signal's way).
+  t.diagnostic(`the fresh thread's take-over was ${signalled < tookOverAt ? 'still under way' : 'already done'} when SIGTERM arrived`);
   assert.ok(lines.some(snapshotStored(seeded)), 'the snapshot was stored before the exit');
   assert.ok(
     lines.some((l) => l.msg === 'corpus image stored' && l.revision === seeded),
