@@ -299,7 +299,7 @@ row(
 const takeOver = /"from":"(\w+)","ms":(\d+)[^\n]*"corpus thread took the revision over"/.exec(server.output().slice(markLog));
 row(
   'one new review: commit → counted in `/insights.json`',
-  `${fmt((inInsights - committed) / 1000, 2)} s${takeOver ? ` (the corpus thread took the revision over from its ${takeOver[1]} in ${fmt(Number(takeOver[2]) / 1000, 2)} s, from the import's announcement)` : ''}`,
+  `${fmt((inInsights - committed) / 1000, 2)} s${takeOver ? ` (the corpus thread took the revision over from its ${takeOver[1]} in ${fmt(Number(takeOver[2]) / 1000, 2)} s, as logged)` : ''}`,
 );
 row('RSS at the end', `${fmt(rssMb(server.child))} MB`);
 // The new revision is stored (its snapshot and corpus image) after it is served, and the server collects

@@ -569,7 +569,7 @@ export class RevisionScheduler {
     // revision (after a take-over under way, such as the fresh thread's after a full build): waited for,
     // so the next start's first change takes over from it instead of parsing the bodies (at 100k, 0.8
     // against 1.7 s, and a new review served 0.15 against 0.9 s after its commit). Through a take-over
-    // from the bodies that can be seconds (13–17 s at 1M); a kill meanwhile loses only the image.
+    // from the bodies that can be seconds (about 17 s at 1M); a kill meanwhile loses only the image.
     await this.snapshotting;
     this.stopping = true;
     // After the waits, which can arm it (a release meanwhile only closes the thread sooner: none stands by once a stop is asked for).
