@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { KeepAliveClient } from './keep-alive-client.js';
 import { benchDir, distinctSearches, fmt, oneReviewFile, table } from './lib.js';
-import { revisionsLoaded, spawnServe, spawnServer } from './servers.js';
+import { revisionsLoaded, spawnServe, spawnServer, takeOversLogged } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -296,10 +296,10 @@ row(
   `${fmt((searchable - t0) / 1000, 2)} s (the import command ${fmt(importOneMs / 1000, 2)} s of it)`,
 );
 // Most of the wait when the corpus thread has to take the served revision over: from its stored image or by parsing the bodies.
-const takeOver = /"from":"(\w+)","ms":(\d+)[^\n]*"corpus thread took the revision over"/.exec(server.output().slice(markLog));
+const [takeOver] = takeOversLogged(server.output().slice(markLog));
 row(
   'one new review: commit → counted in `/insights.json`',
-  `${fmt((inInsights - committed) / 1000, 2)} s${takeOver ? ` (the corpus thread took the revision over from its ${takeOver[1]} in ${fmt(Number(takeOver[2]) / 1000, 2)} s, as logged)` : ''}`,
+  `${fmt((inInsights - committed) / 1000, 2)} s${takeOver ? ` (the corpus thread took the revision over from its ${takeOver.from} in ${fmt(takeOver.ms / 1000, 2)} s, as logged)` : ''}`,
 );
 row('RSS at the end', `${fmt(rssMb(server.child))} MB`);
 // The new revision is stored (its snapshot and corpus image) after it is served, and the server collects

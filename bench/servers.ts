@@ -75,6 +75,13 @@ export const revisionsLoaded = (output: string) =>
     ([, reviews, from, ms]) => ({ reviews: Number(reviews), from, ms: Number(ms) }),
   );
 
+/** Each take-over of a served revision by a corpus thread, from its log: from the stored image or the bodies, and how long (as logged). */
+export const takeOversLogged = (output: string) =>
+  [...output.matchAll(/"from":"(\w+)","ms":(\d+)[^\n]*"corpus thread took the revision over"/g)].map(([, from, ms]) => ({
+    from,
+    ms: Number(ms),
+  }));
+
 /** The server in this process on an existing database (benches that read its catalog), once it is ready. */
 export async function startInProcess(databaseUrl: string) {
   const server = await startServer({

@@ -171,12 +171,18 @@ async function dropImages(db: string) {
   await raw.destroy();
 }
 
+/** Deletes every stored snapshot of `db` and its parts: its next start builds in full. */
+async function dropSnapshots(db: string) {
+  const raw = rawDb(db);
+  await raw.deleteFrom('catalog_snapshot_parts').execute();
+  await raw.deleteFrom('catalog_snapshots').execute();
+  await raw.destroy();
+}
+
 /** What a full build of `db`'s newest revision serves: a copy of it with no stored snapshot, in a server of this process. */
 async function fullBuildBodies(db: string, name: string) {
   const copy = copyDb(db, join(dir, `${name}-scratch.db`));
-  const raw = rawDb(copy);
-  await raw.deleteFrom('catalog_snapshots').execute();
-  await raw.destroy();
+  await dropSnapshots(copy);
   const scratch = await startTestServer({ DATABASE_URL: copy, PUBLIC_BASE_URL: BASE, REVIEWCAST_DEMO_IF_EMPTY: false });
   try {
     return { revision: scratch.catalog.get().revision, served: await bodies(scratch.url) };
@@ -416,10 +422,7 @@ test('a write announced to a server started from its stored revision has a corpu
 
 test('SIGTERM as soon as a first start has built its revision (the fresh corpus thread still taking it over): the exit waits for the snapshot and then its corpus image, so the restart takes over from the image', async (t) => {
   const db = copySeed('first-sigterm');
-  const raw = rawDb(db);
-  await raw.deleteFrom('catalog_snapshot_parts').execute();
-  await raw.deleteFrom('catalog_snapshots').execute();
-  await raw.destroy();
+  await dropSnapshots(db);
   const server = await serve(db);
   // Logged in the turn the fresh thread's take-over is sent, before the snapshot is stored.
   const ended = await signalAt(server, (l) => l.msg === 'catalog revision loaded' && l.from === 'full read', 'SIGTERM');
