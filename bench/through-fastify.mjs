@@ -1,6 +1,7 @@
 // Reviewcast with every request through Fastify (the datasets' fast path off), beside the usual server in
-// the REST bench: what the fast path saves, in the same run. Usage: node --import tsx bench/through-fastify.ts DATABASE
-import { startServer } from '../src/app/index.js';
+// the REST bench: what the fast path saves, in the same run. Plain JavaScript over the compiled dist/, like
+// the server beside it. Usage: node bench/through-fastify.mjs DATABASE
+import { startServer } from '../dist/app/index.js';
 
 const server = await startServer(
   { DATABASE_URL: process.argv[2], PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'warn', REVIEWCAST_DEMO_IF_EMPTY: false },
