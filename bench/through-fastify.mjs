@@ -1,6 +1,7 @@
 // Reviewcast with every request through Fastify (the datasets' fast path off), beside the usual server in
 // the REST bench: what the fast path saves, in the same run. Plain JavaScript over the compiled dist/, like
-// the server beside it. Usage: node bench/through-fastify.mjs DATABASE
+// the server beside it (so not type-checked: `fastPath` is startServer's option in src/app/server.ts, and the
+// bench checks /metrics that nothing was answered ahead of Fastify). Usage: node bench/through-fastify.mjs DATABASE
 import { startServer } from '../dist/app/index.js';
 
 const server = await startServer(
