@@ -1,15 +1,13 @@
 // REST throughput and latency beside (a) a bare node:http server writing the same bytes and (b)
 // json-server on the same data (issue 3). Run: npm run bench -- http [--scales 2000,100000] [--seconds 8] [--only TEXT]
 // (--only: just the rows whose label contains TEXT, e.g. --only search). It measures what `npm start` runs,
-// the compiled dist/ (built first): through tsx the same server cost 13.5-18.5 µs of CPU a feed 304 (4
-// processes, 3 of them 16.9 or more) against 13.2-16.6 compiled (11 processes, 3 of them 16.3 or more), while
-// the bare server cost the same either way (session 34).
-import { spawnSync } from 'node:child_process';
+// the compiled dist/: through tsx the same server cost more CPU a request in most processes, the bare one did
+// not (docs/benchmarks.md, REST, "Session 34").
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { demoDatabase, fmt, table } from './lib.js';
-import { freePort, spawnServe, spawnServer } from './servers.js';
+import { buildDist, freePort, spawnServe, spawnServer } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -33,7 +31,7 @@ interface Row {
 }
 const results: Row[] = [];
 
-if (spawnSync(process.execPath, ['scripts/build.js'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+buildDist();
 
 /** CPU time (user + system) of a process so far, in µs, from /proc (clock ticks of 10 ms). */
 function cpuUs(pid: number): number {

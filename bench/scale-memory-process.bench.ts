@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { summariseHeap } from './heap-summary.js';
 import { benchDir, distinctSearches, fmt, oneReviewFile, table } from './lib.js';
+import { buildDist } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -35,7 +36,7 @@ const extraEnv = Object.fromEntries(
     .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
 );
 
-if (spawnSync(process.execPath, ['scripts/build.js'], { stdio: 'inherit', cwd: checkout }).status !== 0) process.exit(1);
+buildDist(checkout);
 
 interface Usage {
   rss: number;

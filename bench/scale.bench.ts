@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { KeepAliveClient } from './keep-alive-client.js';
 import { benchDir, distinctSearches, fmt, oneReviewFile, table } from './lib.js';
-import { revisionsLoaded, spawnServe, spawnServer, takeOversLogged } from './servers.js';
+import { buildDist, revisionsLoaded, spawnServe, spawnServer, takeOversLogged } from './servers.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -35,7 +35,7 @@ const row = (measure: string, value: string, baseline = '') => {
   console.error(`${fmt(N)} ${measure}: ${value}${baseline ? ` (bare node:http: ${baseline})` : ''}`);
 };
 
-if (spawnSync(process.execPath, ['scripts/build.js'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+buildDist();
 
 function cli(...args: string[]): number {
   const t = performance.now();

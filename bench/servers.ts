@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { startServer } from '../src/app/index.js';
 
@@ -47,6 +47,11 @@ export async function spawnServer(
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** Builds `dist/` in `checkout` (what `compiled` servers and the CLI run), or ends the bench if that fails. */
+export function buildDist(checkout = process.cwd()): void {
+  if (spawnSync(process.execPath, ['scripts/build.js'], { stdio: 'inherit', cwd: checkout }).status !== 0) process.exit(1);
 }
 
 const LISTENING = /"url":"(http:[^"]+)".*reviewcast listening/;

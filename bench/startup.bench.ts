@@ -6,6 +6,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchDir, fmt, table } from './lib.js';
+import { buildDist } from './servers.js';
 
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 7;
 const dir = benchDir();
@@ -14,8 +15,7 @@ const db = join(dir, 'run.db');
 // Snapshots are stored per base URL: a fixed one lets every start load the one the first start stored.
 const BASE_URL = 'https://reviews.bench.example';
 
-const built = spawnSync(process.execPath, ['scripts/build.js'], { stdio: 'inherit' });
-if (built.status !== 0) process.exit(1);
+buildDist();
 
 const variants = {
   compiled: [process.execPath, 'dist/cli/main.js'],

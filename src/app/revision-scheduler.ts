@@ -235,7 +235,7 @@ export class RevisionScheduler {
         // would not be), nor once a build on it has begun (nothing is held then: its revision stores its own,
         // and this one would delay it).
         if (from === 'bodies' && stored !== undefined && !passedOver && this.state?.catalog === catalog)
-          return this.storeImage(catalog.revision, stored).finally(() => this.releaseIdleWriter());
+          return this.writing(this.storeImage(catalog.revision, stored));
       },
       (err) => {
         // A stop closes the thread under a take-over (a write announced just before it): no failure then.
@@ -317,22 +317,30 @@ export class RevisionScheduler {
    * until its turn would pile up memory.
    */
   private persist(catalog: Catalog, analysed: AnalysesToStore, base: string): void {
-    if (analysed.items.length > 0) {
-      const task = this.storeWriter()
-        .saveAnalyses(analysed.items, analysed.ctx, new SliceClock())
-        .catch((err) => this.opts.log.warn({ err }, 'storing analyses failed (the next build recomputes them)'));
-      this.persisting.add(task);
-      void task.finally(() => {
-        this.persisting.delete(task);
-        this.releaseIdleWriter();
-      });
-    }
+    if (analysed.items.length > 0)
+      void this.writing(
+        this.storeWriter()
+          .saveAnalyses(analysed.items, analysed.ctx, new SliceClock())
+          .catch((err) => this.opts.log.warn({ err }, 'storing analyses failed (the next build recomputes them)')),
+      );
     this.nextSnapshot = { catalog, base };
     this.snapshotting ??= this.storeSnapshots();
   }
 
   private storeWriter(): StoreWriter {
     return (this.writer ??= new StoreWriter(this.opts.databaseUrl));
+  }
+
+  /**
+   * A write besides the snapshots' (which `snapshotting` tracks), one that does not fail: the idle writer is
+   * not released while it runs, and is once it ends; stop() waits for it.
+   */
+  private writing(task: Promise<void>): Promise<void> {
+    this.persisting.add(task);
+    return task.finally(() => {
+      this.persisting.delete(task);
+      this.releaseIdleWriter();
+    });
   }
 
   /**
@@ -548,14 +556,11 @@ export class RevisionScheduler {
     if (now - this.checkedWritesAt < CHECKPOINT_EVERY_MS) return;
     this.checkedWritesAt = now;
     if (!this.store.writesToCheckpoint()) return;
-    const task = this.storeWriter()
-      .checkpoint()
-      .catch((err) => this.opts.log.warn({ err }, 'checkpointing the write-ahead log failed (the next one retries)'));
-    this.persisting.add(task);
-    void task.finally(() => {
-      this.persisting.delete(task);
-      this.releaseIdleWriter();
-    });
+    void this.writing(
+      this.storeWriter()
+        .checkpoint()
+        .catch((err) => this.opts.log.warn({ err }, 'checkpointing the write-ahead log failed (the next one retries)')),
+    );
   }
 
   async stop(): Promise<void> {
