@@ -1,12 +1,14 @@
-// npm run bench -- <name>: runs bench/<name>.bench.ts (import, import-pauses, soak, http, insights, corpus-update, mcp, websub, replicas, hostile, startup, scale, scale-memory, scale-memory-process, search).
+// npm run bench -- <name>: runs bench/<name>.bench.ts; the names are the files there, so the usage line cannot drift.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 
+const names = readdirSync('bench')
+  .filter((f) => f.endsWith('.bench.ts'))
+  .map((f) => f.slice(0, -'.bench.ts'.length))
+  .sort();
 const name = process.argv[2];
-if (!name || !existsSync(`bench/${name}.bench.ts`)) {
-  console.error(
-    'usage: npm run bench -- <import|import-pauses|soak|http|insights|corpus-update|mcp|websub|replicas|hostile|startup|scale|scale-memory|scale-memory-process|search>',
-  );
+if (!name || !names.includes(name)) {
+  console.error(`usage: npm run bench -- <${names.join('|')}>`);
   process.exit(2);
 }
 const r = spawnSync(
