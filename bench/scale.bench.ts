@@ -1,7 +1,9 @@
 // One business at scale, tried as a new user would (issue 16): the compiled CLI writes N demo reviews,
 // imports them (with their analyses) into SQLite, and `reviewcast serve` starts, serves and takes one
 // new review, beside a bare node:http server writing the same bytes in the same run.
-//   npm run bench -- scale [--reviews 100000] [--seconds 8] [--keep DIR [--reuse]] [--heap MB]
+//   npm run bench -- scale [--reviews 100000] [--seconds 8] [--keep DIR [--reuse]] [--heap MB] [--cpus N] [--memory MB]
+// --cpus and --memory run reviewcast (its CLI and server) and the bare server on the first N CPUs, the
+// load generator on the others, and reviewcast in a memory cgroup of MB (root): a small VPS (1 and 1024).
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import autocannon from 'autocannon';
 import { KeepAliveClient } from './keep-alive-client.js';
 import { benchDir, distinctSearches, fmt, oneReviewFile, table } from './lib.js';
 import { buildDist, revisionsLoaded, spawnServe, spawnServer, takeOversLogged } from './servers.js';
+import { SmallMachine } from './small-machine.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -25,6 +28,23 @@ const PART = 250_000;
 const reuse = process.argv.includes('--reuse');
 /** The server's V8 heap limit (`--max-old-space-size`), when Node's default does not hold the corpus. */
 const heap = arg('heap', '');
+const cpus = arg('cpus', '');
+const memory = arg('memory', '');
+const machine = new SmallMachine(cpus ? Number(cpus) : null, memory ? Number(memory) : null);
+/** Reviewcast's processes as the small machine runs them; the bare server shares their CPUs, not their memory limit. */
+const confined = (args: string[]) => machine.command(args);
+const pinned = (args: string[]) => machine.command(args, false);
+/** A row of what reviewcast's processes used of the memory limit since the last one (with --memory). */
+const memoryRow = (phase: string) => {
+  const use = machine.memoryUse();
+  if (use)
+    row(
+      `${phase}: memory (limit ${fmt(Number(memory))} MB, page cache included)`,
+      `peak ${fmt(use.peakMb)} MB, limit reached ${fmt(use.limitHits)} times, ${use.oomKills} processes killed`,
+    );
+  machine.mark();
+};
+machine.mark();
 const dir = keep || benchDir();
 mkdirSync(dir, { recursive: true });
 const db = join(dir, 'scale.db');
@@ -39,8 +59,9 @@ buildDist();
 
 function cli(...args: string[]): number {
   const t = performance.now();
-  const r = spawnSync(process.execPath, ['dist/cli/main.js', ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (r.status !== 0) throw new Error(`reviewcast ${args.join(' ')}: ${r.stderr.slice(-2000)}`);
+  const run = confined(['dist/cli/main.js', ...args]);
+  const r = spawnSync(run.file, run.args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`reviewcast ${args.join(' ')}: ${r.signal ?? `exit ${r.status}`}: ${r.stderr.slice(-2000)}`);
   return performance.now() - t;
 }
 
@@ -66,6 +87,7 @@ async function serve() {
     publicBaseUrl: BASE_URL,
     env: { REVIEWCAST_DEMO_IF_EMPTY: '0' },
     nodeOptions: heap ? `--max-old-space-size=${heap}` : '',
+    command: confined,
   });
   running.add(s.child);
   // Its log (from the spawn on: the revision is loaded before the server says it listens), for the path
@@ -143,7 +165,10 @@ async function split(file: string, per: number): Promise<string[]> {
 // 1. Write and import, as the README tells a new user to.
 const file = join(dir, 'reviews.ndjson');
 if (reuse) row('demo file and import', `skipped: --reuse of ${db}`);
-else await writeAndImport();
+else {
+  await writeAndImport();
+  memoryRow('demo file and import');
+}
 
 async function writeAndImport() {
   const genMs = cli('demo', '--reviews', String(N), '--out', file, '--business-out', join(dir, 'business.json'));
@@ -177,6 +202,7 @@ if (server.from !== 'snapshot') {
   );
 }
 await server.stop();
+memoryRow('first start');
 server = await serve();
 row(
   `restart (from: ${server.from}): process start → /readyz 200`,
@@ -226,7 +252,12 @@ async function bareServing(paths: string[], name: string) {
   }
   await once(out.end(), 'finish');
   writeFileSync(join(dir, `${name}.json`), JSON.stringify(routes));
-  const bare = await spawnServer(['--import', 'tsx', 'bench/bare-server.ts', join(dir, `${name}.json`)], {}, /listening (http:\S+)/);
+  const bare = await spawnServer(
+    ['--import', 'tsx', 'bench/bare-server.ts', join(dir, `${name}.json`)],
+    {},
+    /listening (http:\S+)/,
+    pinned,
+  );
   running.add(bare.child);
   return bare;
 }
@@ -307,8 +338,10 @@ row('RSS at the end', `${fmt(rssMb(server.child))} MB`);
 await new Promise((r) => setTimeout(r, 10_000));
 row('RSS 10 s after the new review', `${fmt(rssMb(server.child))} MB`);
 await server.stop();
+memoryRow('restart, load and the new review');
+machine.close();
 
 console.log(
-  `\n${fmt(N)} demo reviews, SQLite, ${SECONDS} s per load row; Node ${process.version}; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`,
+  `\n${fmt(N)} demo reviews, SQLite, ${SECONDS} s per load row; Node ${process.version};${cpus ? ` reviewcast and the bare server on ${cpus} CPU${cpus === '1' ? '' : 's'}, the load generator on the others;` : ''} load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`,
 );
 table(['measure', 'reviewcast', 'bare node:http, same bytes'], rows);

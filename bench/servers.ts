@@ -14,13 +14,19 @@ export const freePort = () =>
 /** How much of a server's output (stdout and stderr) is kept. */
 const OUTPUT_MAX = 1 << 20;
 
+/** How Node is run with `args`: as it is, or confined to a small machine's share (bench/small-machine.ts). */
+export type NodeCommand = (args: string[]) => { file: string; args: string[] };
+const plainNode: NodeCommand = (args) => ({ file: process.execPath, args });
+
 /** A server in its own process (so the load generator does not share its event loop), and its URL. */
 export async function spawnServer(
   args: string[],
   env: NodeJS.ProcessEnv,
   urlPattern: RegExp,
+  command: NodeCommand = plainNode,
 ): Promise<{ url: string; child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = command(args);
+  const child = spawn(run.file, run.args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let listening = false;
   const url = await new Promise<string>((resolve, reject) => {
@@ -63,7 +69,7 @@ const LISTENING = /"url":"(http:[^"]+)".*reviewcast listening/;
 export function spawnServe(
   db: string,
   /** `nodeOptions`: Node's own flags for the server alone (V8's heap settings, say), as NODE_OPTIONS. */
-  opts: { publicBaseUrl?: string; env?: NodeJS.ProcessEnv; compiled?: boolean; nodeOptions?: string } = {},
+  opts: { publicBaseUrl?: string; env?: NodeJS.ProcessEnv; compiled?: boolean; nodeOptions?: string; command?: NodeCommand } = {},
 ): ReturnType<typeof spawnServer> {
   const cli = opts.compiled ? ['dist/cli/main.js'] : ['--import', 'tsx', 'src/cli/main.ts'];
   const base = opts.publicBaseUrl ? ['--public-base-url', opts.publicBaseUrl] : [];
@@ -71,6 +77,7 @@ export function spawnServe(
     [...cli, 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db, ...base],
     { LOG_LEVEL: 'info', ...opts.env, ...(opts.nodeOptions ? { NODE_OPTIONS: opts.nodeOptions } : {}) },
     LISTENING,
+    opts.command,
   );
 }
 
