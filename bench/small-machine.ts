@@ -1,6 +1,6 @@
 // Runs reviewcast's processes as on the small VPS issue 16 names (1 vCPU, 1 GB) while the load generator
 // keeps a core of its own: the processes are pinned to the first `cpus` CPUs (taskset) and put in a memory
-// cgroup of `memoryMb` (page cache included, as on a machine of that size; root only). Linux.
+// cgroup of `memoryMb` (page cache included, as on a machine of that size; root, cgroup v1). Linux.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -13,20 +13,19 @@ export interface MemoryUse {
   oomKills: number;
 }
 
-/** The two cgroup layouts differ in where the memory controller is and what its files are called. */
-interface Cgroup {
-  dir: string;
-  peak(): number;
-  resetPeak(): void;
-  limitHits(): number;
-  oomKills(): number;
-}
+/** cgroup v1's memory controller (where this project's machine has it). */
+const V1_ROOT = '/sys/fs/cgroup/memory';
 
 const number = (file: string) => Number(readFileSync(file, 'utf8').trim());
-const field = (file: string, name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(readFileSync(file, 'utf8'))?.[1] ?? 0);
 
-function cgroupV1(name: string, bytes: number): Cgroup {
-  const dir = join('/sys/fs/cgroup/memory', name);
+/**
+ * A memory cgroup of `bytes` (v1 only: v2's peak is reset per open file, which a reader in another process
+ * does not see, so its phases could not be told apart the same way).
+ */
+function memoryCgroup(name: string, bytes: number) {
+  if (!existsSync(join(V1_ROOT, 'memory.limit_in_bytes')))
+    throw new Error(`no cgroup v1 memory controller at ${V1_ROOT}; this bench does not use cgroup v2`);
+  const dir = join(V1_ROOT, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'memory.limit_in_bytes'), String(bytes));
   return {
@@ -34,32 +33,12 @@ function cgroupV1(name: string, bytes: number): Cgroup {
     peak: () => number(join(dir, 'memory.max_usage_in_bytes')),
     resetPeak: () => writeFileSync(join(dir, 'memory.max_usage_in_bytes'), '0'),
     limitHits: () => number(join(dir, 'memory.failcnt')),
-    oomKills: () => field(join(dir, 'memory.oom_control'), 'oom_kill'),
-  };
-}
-
-/** cgroup v2 (the memory controller enabled for the root's children). Not run on the machine the docs' figures come from (v1). */
-function cgroupV2(name: string, bytes: number): Cgroup {
-  const dir = join('/sys/fs/cgroup', name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'memory.max'), String(bytes));
-  // memory.peak (Linux 5.19) is reset by a write from Linux 6.12; on older kernels it is the peak since creation.
-  const peakFile = join(dir, 'memory.peak');
-  return {
-    dir,
-    peak: () => number(existsSync(peakFile) ? peakFile : join(dir, 'memory.current')),
-    resetPeak: () => {
-      try {
-        writeFileSync(peakFile, 'reset');
-      } catch {}
-    },
-    limitHits: () => field(join(dir, 'memory.events'), 'max'),
-    oomKills: () => field(join(dir, 'memory.events'), 'oom_kill'),
+    oomKills: () => Number(/^oom_kill (\d+)$/m.exec(readFileSync(join(dir, 'memory.oom_control'), 'utf8'))?.[1] ?? 0),
   };
 }
 
 export class SmallMachine {
-  private readonly cgroup: Cgroup | null;
+  private readonly cgroup: ReturnType<typeof memoryCgroup> | null;
   private readonly cpuList: string | null;
   /** The counts at the last mark (both only grow). */
   private marked = { limitHits: 0, oomKills: 0 };
@@ -81,7 +60,7 @@ export class SmallMachine {
       const name = `reviewcast-bench-${process.pid}`;
       const bytes = memoryMb * 1024 * 1024;
       try {
-        this.cgroup = existsSync('/sys/fs/cgroup/memory/memory.limit_in_bytes') ? cgroupV1(name, bytes) : cgroupV2(name, bytes);
+        this.cgroup = memoryCgroup(name, bytes);
       } catch (err) {
         throw new Error(`--memory needs a memory cgroup this user can make (root): ${(err as Error).message}`);
       }

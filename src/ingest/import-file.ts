@@ -17,6 +17,7 @@ export interface FileImportReport extends ImportReport {
 export async function importFile(store: Store, path: string, opts: ImportOptions & { format?: Format } = {}): Promise<FileImportReport> {
   const read = () => createReadStream(path, { highWaterMark: 1 << 20 });
   const parsed = await readFormatted({ lines: () => utf8Lines(read()), text: () => utf8Text(read()) }, basename(path), opts.format);
+  const rows = parsed.rows.length + parsed.errors.length;
   const report = await importRows(store, parsed.rows, parsed.errors, opts);
-  return { ...report, format: parsed.format, rows: parsed.rows.length + parsed.errors.length };
+  return { ...report, format: parsed.format, rows };
 }

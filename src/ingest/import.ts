@@ -11,10 +11,10 @@ import {
 } from '../store/index.js';
 import type { AnalyseReviews, AnalysisSource } from './analyse-reviews.js';
 import { TEXT_FIXES, type TextFix } from './clean-text.js';
-import { formatRef, type RowError } from './errors.js';
+import { formatRef, type RowError, type RowRef } from './errors.js';
 import type { RawRow } from './formats.js';
 import { hashOf, reviewId } from './identity.js';
-import { type NormalizedReview, normalizeRow, resolversFor } from './normalize.js';
+import { type NormalizedReview, normalizeRow, type Resolvers, resolversFor } from './normalize.js';
 
 export interface ImportOptions {
   /** Write the valid rows and report the others instead of writing nothing. */
@@ -73,16 +73,14 @@ function candidateKeys(valid: NormalizedReview[], sync: boolean): CandidateKeys 
 }
 
 /**
- * Validates every row, then applies the valid ones in ONE transaction: insert new reviews, update
- * changed ones, leave equal ones alone. Re-importing the same file writes nothing and makes no revision.
+ * Each row normalized and checked, a repeat of an earlier row reported as invalid. `rows` is emptied:
+ * a large file's parsed values are let go of before its analyses and its write (at 100k reviews about
+ * 75 MB of heap; on Node 26 such an import then fits a 389 MB heap, as on a 768 MB machine). A function
+ * of its own, so that nothing of the loop (its last row) stays in the import's frame.
  */
-export async function importRows(store: Store, rows: RawRow[], readErrors: RowError[], opts: ImportOptions = {}): Promise<ImportReport> {
-  const now = opts.now ?? new Date().toISOString();
-  const business = await store.getBusiness();
-  const resolvers = resolversFor(business);
-  const invalid: RowError[] = [...readErrors];
+function validateRows(rows: RawRow[], resolvers: Resolvers, now: string, invalid: RowError[]): NormalizedReview[] {
   const valid: NormalizedReview[] = [];
-  const seen = new Map<string, RawRow>();
+  const seen = new Map<string, RowRef>();
   for (const row of rows) {
     const n = normalizeRow(row, resolvers, now);
     if (Array.isArray(n)) {
@@ -99,9 +97,23 @@ export async function importRows(store: Store, rows: RawRow[], readErrors: RowEr
       });
       continue;
     }
-    seen.set(n.key, row);
+    seen.set(n.key, { line: row.line, index: row.index });
     valid.push(n);
   }
+  rows.length = 0;
+  return valid;
+}
+
+/**
+ * Validates every row (emptying `rows`, see validateRows), then applies the valid ones in ONE
+ * transaction: insert new reviews, update changed ones, leave equal ones alone. Re-importing the same
+ * file writes nothing and makes no revision.
+ */
+export async function importRows(store: Store, rows: RawRow[], readErrors: RowError[], opts: ImportOptions = {}): Promise<ImportReport> {
+  const now = opts.now ?? new Date().toISOString();
+  const business = await store.getBusiness();
+  const invalid: RowError[] = [...readErrors];
+  const valid = validateRows(rows, resolversFor(business), now, invalid);
   invalid.sort((a, b) => (a.line ?? a.index ?? 0) - (b.line ?? b.index ?? 0));
   const cleaned = Object.fromEntries(TEXT_FIXES.map((f) => [f, 0])) as Record<TextFix, number>;
   for (const n of valid) for (const f of n.fixed) cleaned[f]++;

@@ -6,7 +6,6 @@ import type { RawRow } from './formats.js';
 import { fingerprint } from './identity.js';
 
 export interface NormalizedReview {
-  ref: RawRow;
   record: ImportRecord;
   /** (source, source review id) when the platform has ids, else the content fingerprint. */
   key: string;
@@ -89,5 +88,5 @@ export function normalizeRow(row: RawRow, resolvers: Resolvers, now: string): No
   if (errors.length) return errors;
   const fp = fingerprint(record.source, record.author, record.date, record.text);
   const key = record.source_review_id ? `id\u0000${record.source}\u0000${record.source_review_id}` : `fp\u0000${fp}`;
-  return { ref: row, record, key, fingerprint: fp, technicians, services, service_area, fixed };
+  return { record, key, fingerprint: fp, technicians, services, service_area, fixed };
 }

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { setImmediate } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import { collectGarbage } from '../../src/app/index.js';
 import { analyseReviews, analyzePending } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { ImportRecordInput } from '../../src/domain/index.js';
-import { importRows } from '../../src/ingest/index.js';
+import { type AnalyseReviews, importRows } from '../../src/ingest/index.js';
 import { engine } from '../../src/insights/index.js';
 import { Store } from '../../src/store/index.js';
 import { collect, rawDb, tempDir } from '../helpers/index.js';
@@ -216,4 +218,39 @@ test('an import announces its write when it has something to analyse, and only t
   assert.equal((await importRows(store, rows([r]), [], { analyze })).unchanged, 1);
   assert.equal((await importRows(store, rows([{ ...r, source_review_id: 'notice-2' }]), [])).added, 1);
   assert.equal((await store.watched()).notices, noticesBefore + 1);
+});
+
+test("an import lets the file's parsed values go once it has validated them, before the analyses and the write", async () => {
+  assert.ok(collectGarbage(), 'a full collection can be asked for');
+  const weak: WeakRef<object>[] = [];
+  const input = Array.from({ length: 3 }, (_, index) => {
+    const value = {
+      source: 'google',
+      source_review_id: `let-go-${index}`,
+      author: 'Lee',
+      rating: 4,
+      date: '2025-03-02',
+      text: `Fixed the sink on visit ${index}.`,
+    };
+    weak.push(new WeakRef(value));
+    return { index, value };
+  });
+  const real = analyseReviews(engine);
+  let collected = weak.map(() => false);
+  const analyze: AnalyseReviews = {
+    engine: real.engine,
+    async analyse(business, reviews, onProgress) {
+      // Up to three collections, as in the text index's test: a value still held would be there after any number.
+      for (let attempt = 0; attempt < 3 && !collected.every(Boolean); attempt++) {
+        await setImmediate();
+        collectGarbage();
+        collected = weak.map((w) => w.deref() === undefined);
+      }
+      return real.analyse(business, reviews, onProgress);
+    },
+  };
+  const report = await importRows(store, input, [], { analyze });
+  assert.equal(report.added, 3);
+  assert.deepEqual(collected, [true, true, true], 'no parsed value is held while the reviews are analysed');
+  assert.equal(input.length, 0, 'the rows given are emptied');
 });
