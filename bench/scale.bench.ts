@@ -100,9 +100,17 @@ async function serve() {
     };
     check();
     s.child.stdout!.on('data', check);
+    // A server that dies first (killed for memory under --memory, say) ends the bench with why.
+    s.child.once('exit', (code, signal) => {
+      const killed = machine.memoryUse()?.oomKills ? `, killed for memory (--memory ${memory} MB)` : '';
+      reject(new Error(`the server exited (${signal ?? code}${killed}) before its snapshot was stored: ${s.output().slice(-1000)}`));
+    });
   });
   stored.catch(() => {});
-  while ((await fetch(`${s.url}/readyz`).catch(() => null))?.status !== 200) await new Promise((r) => setTimeout(r, 10));
+  while ((await fetch(`${s.url}/readyz`).catch(() => null))?.status !== 200) {
+    if (s.child.exitCode !== null || s.child.signalCode !== null) await stored;
+    await new Promise((r) => setTimeout(r, 10));
+  }
   const readyMs = performance.now() - t;
   const from = revisionsLoaded(s.output())[0]?.from ?? '?';
   return { ...s, readyMs, cpu: cpuS(s.child), hwm: hwmMb(s.child), from, stored };
