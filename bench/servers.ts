@@ -41,7 +41,7 @@ export async function spawnServer(
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out.slice(-2000)}`)));
+    child.once('exit', (code, signal) => reject(new Error(`server exited (${signal ?? code}): ${out.slice(-2000)}`)));
   });
   return {
     url,
