@@ -100,10 +100,11 @@ async function serve() {
     };
     check();
     s.child.stdout!.on('data', check);
-    // A server that dies first (killed for memory under --memory, say) ends the bench with why.
+    // A server that dies before its snapshot is stored, or before it is ready (killed for memory under
+    // --memory, say), ends the bench with why.
     s.child.once('exit', (code, signal) => {
       const killed = machine.memoryUse()?.oomKills ? `, killed for memory (--memory ${memory} MB)` : '';
-      reject(new Error(`the server exited (${signal ?? code}${killed}) before its snapshot was stored: ${s.output().slice(-1000)}`));
+      reject(new Error(`the server exited early (${signal ?? code}${killed}): ${s.output().slice(-1000)}`));
     });
   });
   stored.catch(() => {});

@@ -2,7 +2,7 @@
 // keeps a core of its own: the processes are pinned to the first `cpus` CPUs (taskset) and put in a memory
 // cgroup of `memoryMb` (page cache included, as on a machine of that size; root, cgroup v1). Linux.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
@@ -15,6 +15,7 @@ export interface MemoryUse {
 
 /** cgroup v1's memory controller (where this project's machine has it). */
 const V1_ROOT = '/sys/fs/cgroup/memory';
+const PREFIX = 'reviewcast-bench-';
 
 const number = (file: string) => Number(readFileSync(file, 'utf8').trim());
 
@@ -25,9 +26,17 @@ const number = (file: string) => Number(readFileSync(file, 'utf8').trim());
 function memoryCgroup(name: string, bytes: number) {
   if (!existsSync(join(V1_ROOT, 'memory.limit_in_bytes')))
     throw new Error(`no cgroup v1 memory controller at ${V1_ROOT}; this bench does not use cgroup v2`);
+  // Those of earlier runs that ended without removing theirs (a run killed, or an error): empty ones go.
+  for (const old of readdirSync(V1_ROOT).filter((d) => d.startsWith(PREFIX)))
+    try {
+      rmdirSync(join(V1_ROOT, old));
+    } catch {}
   const dir = join(V1_ROOT, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'memory.limit_in_bytes'), String(bytes));
+  // Swap counts too where the host has it: the VPS this stands for mostly has none.
+  const withSwap = join(dir, 'memory.memsw.limit_in_bytes');
+  if (existsSync(withSwap)) writeFileSync(withSwap, String(bytes));
   return {
     dir,
     peak: () => number(join(dir, 'memory.max_usage_in_bytes')),
@@ -43,21 +52,20 @@ export class SmallMachine {
   /** The counts at the last mark (both only grow). */
   private marked = { limitHits: 0, oomKills: 0 };
 
-  constructor(
-    readonly cpus: number | null,
-    readonly memoryMb: number | null,
-  ) {
+  /** CPUs are taken as numbered 0 to availableParallelism() − 1 (not a process already confined to others). */
+  constructor(cpus: number | null, memoryMb: number | null) {
     const all = availableParallelism();
     if (cpus !== null) {
       if (!(cpus >= 1 && cpus < all))
         throw new Error(`--cpus ${cpus}: this machine has ${all}; one at least is left to the load generator`);
       this.cpuList = `0-${cpus - 1}`;
-      // This process (the load generator, and the bare servers it starts) on the other CPUs.
+      // This process (the load generator) on the other CPUs.
       const rest = spawnSync('taskset', ['-a', '-p', '-c', `${cpus}-${all - 1}`, String(process.pid)], { encoding: 'utf8' });
       if (rest.status !== 0) throw new Error(`taskset: ${rest.stderr || rest.error?.message}`);
     } else this.cpuList = null;
     if (memoryMb !== null) {
-      const name = `reviewcast-bench-${process.pid}`;
+      if (!(Number.isInteger(memoryMb) && memoryMb > 0)) throw new Error(`--memory ${memoryMb}: a whole number of MB`);
+      const name = `${PREFIX}${process.pid}`;
       const bytes = memoryMb * 1024 * 1024;
       try {
         this.cgroup = memoryCgroup(name, bytes);

@@ -73,10 +73,10 @@ function candidateKeys(valid: NormalizedReview[], sync: boolean): CandidateKeys 
 }
 
 /**
- * Each row normalized and checked, a repeat of an earlier row reported as invalid. `rows` is emptied:
- * a large file's parsed values are let go of before its analyses and its write (at 100k reviews about
- * 75 MB of heap; on Node 26 such an import then fits a 389 MB heap, as on a 768 MB machine). A function
- * of its own, so that nothing of the loop (its last row) stays in the import's frame.
+ * Each row normalized and checked, a repeat of an earlier row reported as invalid. `rows` is emptied, so
+ * a large file's parsed values are let go of before its analyses and its write (what a small machine's
+ * heap ran out on); a function of its own, so that nothing of the loop (its last row) stays in the
+ * import's frame.
  */
 function validateRows(rows: RawRow[], resolvers: Resolvers, now: string, invalid: RowError[]): NormalizedReview[] {
   const valid: NormalizedReview[] = [];

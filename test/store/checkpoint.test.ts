@@ -25,7 +25,8 @@ test('SQLite: a connection opened with checkpointsElsewhere leaves its log for a
       assert.equal(store.writesToCheckpoint(), elsewhere, 'the migrations were written on this connection');
       const before = size(file);
       await store.setBusiness(demoBusiness(), NOW);
-      assert.equal((await importRows(store, records, [], { now: NOW })).added, 6000);
+      // A copy each time: an import empties the rows it is given.
+      assert.equal((await importRows(store, [...records], [], { now: NOW })).added, 6000);
       assert.ok(size(`${file}-wal`) > 1000 * 4096, 'the import took the log past the automatic checkpoint');
       grown[String(elsewhere)] = size(file) - before;
       assert.equal(store.writesToCheckpoint(), elsewhere, 'written since the last answer');
