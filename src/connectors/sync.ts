@@ -89,7 +89,8 @@ export async function syncClaimed(deps: SyncDeps, claimed: Claimed, opts: { full
     out.seen = records.length;
     const report = await importRows(
       deps.store,
-      records.map((value, index) => ({ index, value })),
+      // Handed over (the import lets each value go once it has validated it).
+      records.splice(0).map((value, index) => ({ index, value })),
       [],
       { sync: full },
     );
