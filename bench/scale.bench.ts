@@ -90,9 +90,17 @@ async function serve() {
     command: confined,
   });
   running.add(s.child);
+  // A server that exits before it is ready or has stored its snapshot (killed for memory under --memory,
+  // say) ends the bench with why; the stop at the end settles nothing still awaited.
+  const exited = new Promise<never>((_, reject) =>
+    s.child.once('exit', (code, signal) => {
+      const killed = machine.memoryUse()?.oomKills ? `, killed for memory (--memory ${memory} MB)` : '';
+      reject(new Error(`the server exited early (${signal ?? code}${killed}): ${s.output().slice(-1000)}`));
+    }),
+  );
   // Its log (from the spawn on: the revision is loaded before the server says it listens), for the path
   // a start took and for the snapshot it stores.
-  const stored = new Promise<void>((resolve, reject) => {
+  const logged = new Promise<void>((resolve, reject) => {
     const check = () => {
       const log = s.output();
       if (log.includes('catalog snapshot stored')) resolve();
@@ -100,18 +108,11 @@ async function serve() {
     };
     check();
     s.child.stdout!.on('data', check);
-    // A server that dies before its snapshot is stored, or before it is ready (killed for memory under
-    // --memory, say), ends the bench with why.
-    s.child.once('exit', (code, signal) => {
-      const killed = machine.memoryUse()?.oomKills ? `, killed for memory (--memory ${memory} MB)` : '';
-      reject(new Error(`the server exited early (${signal ?? code}${killed}): ${s.output().slice(-1000)}`));
-    });
   });
+  const stored = Promise.race([logged, exited]);
   stored.catch(() => {});
-  while ((await fetch(`${s.url}/readyz`).catch(() => null))?.status !== 200) {
-    if (s.child.exitCode !== null || s.child.signalCode !== null) await stored;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  while ((await fetch(`${s.url}/readyz`).catch(() => null))?.status !== 200)
+    await Promise.race([new Promise((r) => setTimeout(r, 10)), exited]);
   const readyMs = performance.now() - t;
   const from = revisionsLoaded(s.output())[0]?.from ?? '?';
   return { ...s, readyMs, cpu: cpuS(s.child), hwm: hwmMb(s.child), from, stored };

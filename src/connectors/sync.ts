@@ -1,5 +1,5 @@
-import type { ImportRecordInput, StoredSource } from '../domain/index.js';
-import { formatRowError, importRows } from '../ingest/index.js';
+import type { StoredSource } from '../domain/index.js';
+import { formatRowError, importRows, type RawRow } from '../ingest/index.js';
 import type { Claimed, Store } from '../store/index.js';
 import { ApiClient, type ApiClientOptions } from './api-client.js';
 import type { Connector } from './connector.js';
@@ -77,23 +77,18 @@ export async function syncClaimed(deps: SyncDeps, claimed: Claimed, opts: { full
     const bases = settings.kind === 'google' ? [settings.apiBase, settings.tokenUrl] : [settings.apiBase];
     api = new ApiClient(row.name, bases, deps.api);
     const connector = connectorFor(row.name, settings, secrets, api, deps);
-    const records: ImportRecordInput[] = [];
+    // The import's rows as the pages come (the import lets each go once it has validated it).
+    const rows: RawRow[] = [];
     const newest: (string | null)[] = [full ? null : row.checkpoint];
     for await (const page of connector.changedSince(full ? null : row.checkpoint)) {
       out.pages++;
-      records.push(...page.records);
+      for (const value of page.records) rows.push({ index: rows.length, value });
       newest.push(page.newest);
       if (!(await deps.store.sources.extendClaim(claimed, now() + deps.leaseMs)))
         throw new SyncError(row.name, 'the sync claim expired and another worker took it over; this run wrote nothing');
     }
-    out.seen = records.length;
-    const report = await importRows(
-      deps.store,
-      // Handed over (the import lets each value go once it has validated it).
-      records.splice(0).map((value, index) => ({ index, value })),
-      [],
-      { sync: full },
-    );
+    out.seen = rows.length;
+    const report = await importRows(deps.store, rows, [], { sync: full });
     if (!report.written) {
       const first = report.invalid[0];
       throw new SyncError(

@@ -78,8 +78,9 @@ function candidateKeys(valid: NormalizedReview[], sync: boolean): CandidateKeys 
  * heap ran out on); a function of its own, so that nothing of the loop (its last row) stays in the
  * import's frame.
  */
-function validateRows(rows: RawRow[], resolvers: Resolvers, now: string, invalid: RowError[]): NormalizedReview[] {
+function validateRows(rows: RawRow[], resolvers: Resolvers, now: string): { valid: NormalizedReview[]; invalid: RowError[] } {
   const valid: NormalizedReview[] = [];
+  const invalid: RowError[] = [];
   const seen = new Map<string, RowRef>();
   for (const row of rows) {
     const n = normalizeRow(row, resolvers, now);
@@ -101,7 +102,7 @@ function validateRows(rows: RawRow[], resolvers: Resolvers, now: string, invalid
     valid.push(n);
   }
   rows.length = 0;
-  return valid;
+  return { valid, invalid };
 }
 
 /**
@@ -112,8 +113,8 @@ function validateRows(rows: RawRow[], resolvers: Resolvers, now: string, invalid
 export async function importRows(store: Store, rows: RawRow[], readErrors: RowError[], opts: ImportOptions = {}): Promise<ImportReport> {
   const now = opts.now ?? new Date().toISOString();
   const business = await store.getBusiness();
-  const invalid: RowError[] = [...readErrors];
-  const valid = validateRows(rows, resolversFor(business), now, invalid);
+  const { valid, invalid: found } = validateRows(rows, resolversFor(business), now);
+  const invalid = [...readErrors, ...found];
   invalid.sort((a, b) => (a.line ?? a.index ?? 0) - (b.line ?? b.index ?? 0));
   const cleaned = Object.fromEntries(TEXT_FIXES.map((f) => [f, 0])) as Record<TextFix, number>;
   for (const n of valid) for (const f of n.fixed) cleaned[f]++;
