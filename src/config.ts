@@ -5,18 +5,21 @@ const flag = z
   .transform((v) => v === true || v === '1' || v === 'true' || v === 'yes');
 
 const UNIT_MS: Record<string, number> = { '': 1000, s: 1000, m: 60_000, h: 3_600_000 };
-/** A duration in milliseconds from "900", "90s", "15m" or "1h" (at least one second). */
-const duration = z.union([z.string(), z.number()]).transform((v, ctx) => {
-  const m = String(v)
-    .trim()
-    .match(/^(\d+(?:\.\d+)?)\s*(s|m|h)?$/);
-  const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2] ?? '']) : Number.NaN;
-  if (!(ms >= 1000)) {
-    ctx.addIssue({ code: 'custom', message: 'expected a duration of at least 1 s, like 900, 90s, 15m or 1h' });
-    return z.NEVER;
-  }
-  return ms;
-});
+const DURATION_HINT = 'a duration of at least 1 s, like 900, 90s, 15m or 1h';
+/** A duration in milliseconds from "900", "90s", "15m" or "1h" (at least one second); with `auto`, that word too. */
+const durationOr = <A extends string = never>(word?: A) =>
+  z.union([z.string(), z.number()]).transform((v, ctx): number | A => {
+    const text = String(v).trim();
+    if (word !== undefined && text === word) return word;
+    const m = text.match(/^(\d+(?:\.\d+)?)\s*(s|m|h)?$/);
+    const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2] ?? '']) : Number.NaN;
+    if (!(ms >= 1000)) {
+      ctx.addIssue({ code: 'custom', message: `expected ${word === undefined ? '' : `${word} or `}${DURATION_HINT}` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+const duration = durationOr();
 
 function parseTrustProxy(v: string | undefined): boolean | number | string {
   if (!v || v === '0' || v === 'false') return false;
@@ -37,11 +40,12 @@ export const ConfigSchema = z
     REVIEWCAST_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(100),
     /**
      * How long the corpus thread (it keeps the corpus the next revision's insights are built on: about
-     * 150 MB at 100k reviews) stays without work before it exits; the next revision starts another, which
-     * takes the served revision over first (a few seconds of CPU at 100k). From then on (and 2 s after a
-     * start from the stored revision, or this long if shorter) one holding nothing stands by, its modules loaded.
+     * 100 MB at 100k reviews) stays without work before it exits; the next revision starts another, which
+     * takes the served revision over first. `auto`: ten times the last take-over's time, 5 s to 10 min
+     * (app/corpus-idle.ts). From then on (and 2 s after a start from the stored revision, or this long if
+     * shorter) one holding nothing stands by, its modules loaded.
      */
-    REVIEWCAST_CORPUS_IDLE: duration.default(60_000),
+    REVIEWCAST_CORPUS_IDLE: durationOr('auto').default('auto'),
     /** How long a shutdown waits for responses under way before it closes their connections. */
     REVIEWCAST_SHUTDOWN_GRACE: duration.default(10_000),
     /** Load the demo business when the database is empty (what `npm start` does on a fresh machine). */
@@ -92,7 +96,7 @@ export const ConfigSchema = z
     role: c.REVIEWCAST_ROLE,
     logLevel: c.LOG_LEVEL,
     pollMs: c.REVIEWCAST_POLL_MS,
-    corpusIdleMs: c.REVIEWCAST_CORPUS_IDLE,
+    corpusIdle: c.REVIEWCAST_CORPUS_IDLE,
     shutdownGraceMs: c.REVIEWCAST_SHUTDOWN_GRACE,
     demoIfEmpty: c.REVIEWCAST_DEMO_IF_EMPTY,
     trustProxy: parseTrustProxy(c.TRUST_PROXY),

@@ -16,6 +16,7 @@ import { engine as nlp } from '../insights/index.js';
 import type { Listener, Store } from '../store/index.js';
 import { drainSteps, runInSlices, SliceClock } from '../threads/index.js';
 import { collectGarbage } from './collect-garbage.js';
+import { type CorpusIdle, corpusIdleWait } from './corpus-idle.js';
 import { StoreWriter } from './store-writer.js';
 
 /** How often the server's own writes (sessions, hub state, limits) are copied back from SQLite's log. */
@@ -60,6 +61,8 @@ export class RevisionScheduler {
   /** A take-over under way on the corpus thread (it must not be released meanwhile). */
   private seeding: Promise<void> | null = null;
   private corpusIdle: NodeJS.Timeout | null = null;
+  /** How long the last take-over took (ms, as logged), which an `auto` idle wait follows. */
+  private lastTakeOverMs: number | null = null;
   private writer: StoreWriter | null = null;
   /** Threads let go of (an idle store writer, a replaced corpus thread) until they have exited. */
   private readonly closing = new Set<Promise<void>>();
@@ -82,8 +85,8 @@ export class RevisionScheduler {
       publicBaseUrl: () => string;
       databaseUrl: string;
       pollMs: number;
-      /** How long an idle corpus thread is kept (REVIEWCAST_CORPUS_IDLE); without it, for the scheduler's life. */
-      corpusIdleMs?: number;
+      /** How long an idle corpus thread is kept (REVIEWCAST_CORPUS_IDLE: see corpusIdleWait); without it, for the scheduler's life. */
+      corpusIdle?: CorpusIdle;
       /**
        * Called once storing the newest revision's snapshot and corpus image has ended (stored or not): the
        * revision it replaced and what building and storing it made are garbage from then on (see
@@ -227,6 +230,7 @@ export class RevisionScheduler {
         // Tests and operators read which way it went: rows from the stored image, or the bodies parsed
         // (and why an image was passed over: a defect to look into, since the one read is of this revision).
         const ms = Math.round(performance.now() - started);
+        this.lastTakeOverMs = ms;
         if (passedOver) this.opts.log.warn({ revision: catalog.revision, passedOver }, 'the stored corpus image was passed over');
         this.opts.log.info({ revision: catalog.revision, from, ms, standing_by: standingBy }, 'corpus thread took the revision over');
         // A stored revision with no image (lost to a kill between its snapshot and it, say): the thread now
@@ -257,10 +261,10 @@ export class RevisionScheduler {
    */
   private releaseCorpusLater(): void {
     if (this.corpusIdle) clearTimeout(this.corpusIdle);
-    const idle = this.opts.corpusIdleMs;
-    if (idle === undefined) return;
+    if (this.opts.corpusIdle === undefined) return;
+    const idle = corpusIdleWait(this.opts.corpusIdle, this.lastTakeOverMs);
     const wait = this.engine ? idle : Math.min(idle, STANDBY_WAIT_MS);
-    this.corpusIdle = setTimeout(() => this.releaseIdleCorpus(), wait).unref();
+    this.corpusIdle = setTimeout(() => this.releaseIdleCorpus(idle), wait).unref();
   }
 
   /**
@@ -269,7 +273,7 @@ export class RevisionScheduler {
    * one holding nothing (15–25 MB at 100k) then stands by, and the next take-over of the held revision
    * (from its stored corpus image, or the catalog's bodies) runs on it, without the wait for its start.
    */
-  private releaseIdleCorpus(): void {
+  private releaseIdleCorpus(idleMs: number): void {
     this.corpusIdle = null;
     // Busy (a build, or a check for one, a take-over, or a snapshot whose corpus image it is to give): wait again.
     if (this.engine && (this.building || this.seeding || this.snapshotting)) {
@@ -279,7 +283,7 @@ export class RevisionScheduler {
     if (this.engine) {
       this.letGo(this.engine);
       this.engine = null;
-      this.opts.log.info({ revision: this.state?.revision }, 'corpus thread released (idle)');
+      this.opts.log.info({ revision: this.state?.revision, idle_ms: idleMs }, 'corpus thread released (idle)');
     }
     if (this.stopRequested) return;
     // One that stood by and failed meanwhile is replaced (at most once a wait).

@@ -50,7 +50,7 @@ export async function startServer(
     publicBaseUrl: () => publicBaseUrl!,
     databaseUrl: config.databaseUrl,
     pollMs: config.pollMs,
-    corpusIdleMs: config.corpusIdleMs,
+    corpusIdle: config.corpusIdle,
     onStored: () => quiet.expectGarbage(),
     log,
   });

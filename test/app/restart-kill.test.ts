@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
+import { corpusIdleWait } from '../../src/app/index.js';
 import { analyseReviews, snapshotFormat } from '../../src/catalog/index.js';
 import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
 import { importFile, importRows } from '../../src/ingest/index.js';
@@ -27,6 +28,9 @@ interface LogLine {
   snapshot?: number;
   /** On a take-over: whether its thread stood by (started while idle) or was started for it. */
   standing_by?: boolean;
+  /** On a take-over: how long it took; on a release: the idle wait it followed. */
+  ms?: number;
+  idle_ms?: number;
 }
 
 const logLines = (out: string): LogLine[] =>
@@ -387,6 +391,22 @@ test('a server started from its stored revision starts its corpus thread with th
   const scratch = await fullBuildBodies(db, 'idle');
   assert.equal(scratch.revision, revision);
   assert.deepEqual(served, scratch.served, 'the same bytes and ETags as a full build');
+});
+
+test('with the default idle wait (auto) a corpus thread is released after ten times its last take-over, at least 5 s', async () => {
+  const db = copySeed('auto-idle');
+  const server = await serve(db);
+  try {
+    await logged(server, (l) => l.msg === 'a corpus thread stands by');
+    const revision = await importRevision(db, 'auto-idle');
+    const takeOver = await logged(server, tookOver(seeded));
+    const released = await logged(server, (l) => l.msg === 'corpus thread released (idle)');
+    assert.equal(released.revision, revision, 'released once idle after the revision it built');
+    assert.equal(released.idle_ms, corpusIdleWait('auto', takeOver.ms!), `after a take-over of ${takeOver.ms} ms`);
+    assert.ok(released.idle_ms! >= 5_000);
+  } finally {
+    await server.stop();
+  }
 });
 
 test('a write announced to a server started from its stored revision has a corpus thread take that revision over at once (the one that stands by shortly after the start, long before the idle wait ends); the revision the write then makes is an update on it', {
