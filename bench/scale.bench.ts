@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { KeepAliveClient } from './keep-alive-client.js';
 import { benchDir, distinctSearches, fmt, oneReviewFile, table } from './lib.js';
-import { buildDist, revisionsLoaded, spawnServe, spawnServer, takeOversLogged } from './servers.js';
+import { buildDist, corpusReleasesLogged, revisionsLoaded, spawnServe, spawnServer, takeOversLogged } from './servers.js';
 import { SmallMachine } from './small-machine.js';
 
 const arg = (name: string, dflt: string) => {
@@ -49,6 +49,8 @@ const dir = keep || benchDir();
 mkdirSync(dir, { recursive: true });
 const db = join(dir, 'scale.db');
 const BASE_URL = 'https://reviews.bench.example';
+/** How long the bench waits for the corpus thread's idle exit after the new review (`auto` keeps it up to 10 min). */
+const RELEASE_WITHIN_MS = 11 * 60_000;
 const rows: (string | number)[][] = [];
 const row = (measure: string, value: string, baseline = '') => {
   rows.push([measure, value, baseline]);
@@ -347,6 +349,18 @@ row('RSS at the end', `${fmt(rssMb(server.child))} MB`);
 // once that is done and it is quiet (QuietCollector.expectGarbage); the corpus thread stays until its idle exit.
 await new Promise((r) => setTimeout(r, 10_000));
 row('RSS 10 s after the new review', `${fmt(rssMb(server.child))} MB`);
+// Then the corpus thread's idle exit (REVIEWCAST_CORPUS_IDLE; `auto` follows the take-over's time), and a second for what it gave back.
+const releaseDeadline = performance.now() + RELEASE_WITHIN_MS;
+let released: number | undefined;
+while (released === undefined && performance.now() < releaseDeadline) {
+  [released] = corpusReleasesLogged(server.output().slice(markLog));
+  if (released === undefined) await new Promise((r) => setTimeout(r, 100));
+}
+if (released === undefined) row("RSS after the corpus thread's idle exit", `not released within ${fmt(RELEASE_WITHIN_MS / 1000)} s`);
+else {
+  await new Promise((r) => setTimeout(r, 1000));
+  row("RSS after the corpus thread's idle exit", `${fmt(rssMb(server.child))} MB (after ${fmt(released / 1000, 1)} s idle, as logged)`);
+}
 await server.stop();
 memoryRow('restart, load and the new review');
 machine.close();

@@ -94,6 +94,10 @@ export const takeOversLogged = (output: string) =>
     ms: Number(ms),
   }));
 
+/** Each idle exit of a corpus thread, from its log: the idle wait it followed (ms). */
+export const corpusReleasesLogged = (output: string) =>
+  [...output.matchAll(/"idle_ms":(\d+)[^\n]*"corpus thread released \(idle\)"/g)].map(([, ms]) => Number(ms));
+
 /** The server in this process on an existing database (benches that read its catalog), once it is ready. */
 export async function startInProcess(databaseUrl: string) {
   const server = await startServer({
