@@ -18,7 +18,6 @@ import { drainSteps, runInSlices, SliceClock } from '../threads/index.js';
 import { collectGarbage } from './collect-garbage.js';
 import { type CorpusIdle, corpusIdleWait } from './corpus-idle.js';
 import { StoreWriter } from './store-writer.js';
-import { freePagesOfExitedThreads } from './thread-pages.js';
 
 /** How often the server's own writes (sessions, hub state, limits) are copied back from SQLite's log. */
 const CHECKPOINT_EVERY_MS = 30_000;
@@ -96,10 +95,7 @@ export class RevisionScheduler {
       onStored?: () => void;
       log: Logger;
     },
-  ) {
-    // A corpus thread that exits (idle, or replaced after a full build) is to give its memory back then.
-    freePagesOfExitedThreads();
-  }
+  ) {}
 
   get(): Catalog {
     if (!this.current) throw new NotReadyError(this.waiting ?? 'The catalog is still loading; retry in a moment.');

@@ -72,8 +72,8 @@ program
     ]),
   )
   .addOption(dbOption())
-  // Before anything loads: it may start this process again (see malloc-threshold.ts).
-  .hook('preAction', async () => (await import('./malloc-threshold.js')).fixMallocThreshold())
+  // Before anything loads: it may start this process again (see memory-settings.ts).
+  .hook('preAction', async () => (await import('./memory-settings.js')).fixMemorySettings())
   .action(async (opts) => {
     const [{ startServer }, { loadConfig }, { processLogger }] = await Promise.all([
       import('../app/index.js'),

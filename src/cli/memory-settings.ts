@@ -1,6 +1,8 @@
 import cluster from 'node:cluster';
 import { url as inspectorUrl } from 'node:inspector';
 
+// Memory settings a process reads only when it starts, so `serve` starts itself again with them.
+
 /**
  * glibc's malloc serves a block of at least its mmap threshold from a mapping of its own, returned to
  * the system when freed; smaller ones come from its heap, whose freed space it mostly keeps. Each time it
@@ -9,14 +11,27 @@ import { url as inspectorUrl } from 'node:inspector';
  * lands in the heap and stays there. Measured with `reviewcast serve` at 1,000,000 reviews: 646 MB of the
  * heap resident when ready, RSS 3,418 MB, and 2,805 MB with the threshold fixed at 1 MiB; at 100,000
  * 432 → 389–396 MB, the same search throughput. Setting the threshold also stops its raising.
- * The variable is read once, when the process starts; so `serve` starts itself again with it.
  */
 export const MMAP_THRESHOLD_VARIABLE = 'MALLOC_MMAP_THRESHOLD_';
 export const MMAP_THRESHOLD = String(1024 * 1024);
 
+/**
+ * V8 14 (Node 26) pools the pages of an isolate that is torn down (a worker thread's, when it exits) for
+ * other isolates to reuse, and gives them back to the system 8 s later, from a task on another isolate. The
+ * corpus thread exits when idle to give its memory back (about 150 MB of RSS at 100k reviews): with this flag
+ * the pages go as it exits. V8 reads it as set when the process starts (set later, it changed nothing); older
+ * V8s do not know it (Node 20 and 22 free the pages at once, Node 24 after a delay of its own).
+ */
+export const THREAD_PAGES_FLAG = '--no-memory-pool-share-memory-on-teardown';
+const v8Major = (version: string) => Number(version.split('.')[0]);
+
 export interface ProcessFacts {
   platform: NodeJS.Platform;
   env: NodeJS.ProcessEnv;
+  /** Node's own flags this process was started with (`process.execArgv`). */
+  execArgv: readonly string[];
+  /** V8's version (`process.versions.v8`). */
+  v8: string;
   /** Whether this Node can replace its process in place (`process.execve`, Node 22.15 and later) and may. */
   canExecve: boolean;
   /**
@@ -29,14 +44,26 @@ export interface ProcessFacts {
   glibc: () => boolean;
 }
 
+/** What to start again with: the environment and Node's flags. */
+export interface Restart {
+  env: NodeJS.ProcessEnv;
+  execArgv: string[];
+}
+
 /**
- * The environment to start again with, or null to go on as is: on Linux with glibc and a Node that can
- * replace itself, nothing attached to it, unless the variable is already set (by the operator, whose
- * value wins, or by the start that made this one).
+ * What to start again with, or null to go on as is: only with a Node that can replace itself and nothing
+ * attached to it; the threshold on Linux with glibc unless the variable is set already (by the operator,
+ * whose value wins, or by the start that made this one); the flag on V8 14 and later unless given.
  */
-export function restartEnv(p: ProcessFacts): NodeJS.ProcessEnv | null {
-  if (p.platform !== 'linux' || !p.canExecve || p.attached || p.env[MMAP_THRESHOLD_VARIABLE] !== undefined || !p.glibc()) return null;
-  return { ...p.env, [MMAP_THRESHOLD_VARIABLE]: MMAP_THRESHOLD };
+export function restartWith(p: ProcessFacts): Restart | null {
+  if (!p.canExecve || p.attached) return null;
+  const flags = v8Major(p.v8) >= 14 && !p.execArgv.includes(THREAD_PAGES_FLAG) ? [THREAD_PAGES_FLAG] : [];
+  const threshold = p.platform === 'linux' && p.env[MMAP_THRESHOLD_VARIABLE] === undefined && p.glibc();
+  if (!threshold && flags.length === 0) return null;
+  return {
+    env: threshold ? { ...p.env, [MMAP_THRESHOLD_VARIABLE]: MMAP_THRESHOLD } : p.env,
+    execArgv: [...p.execArgv, ...flags],
+  };
 }
 
 type Execve = (file: string, args: readonly string[], env: NodeJS.ProcessEnv) => never;
@@ -48,26 +75,28 @@ export function runsOnGlibc(): boolean {
 }
 
 /**
- * Replaces this process by the same command with the threshold fixed (same pid, arguments and Node
- * options; preloaded modules run again in the new process), when restartEnv says so; returns
+ * Replaces this process by the same command with the settings above (same pid, arguments and Node
+ * options; preloaded modules run again in the new process), when restartWith says so; returns
  * otherwise, also if the replacement fails. Call it before anything starts: the replaced process's
  * state is gone. Before Node 22.15 (no `process.execve`) nothing happens; set the variable yourself there.
  */
-export function fixMallocThreshold(): void {
+export function fixMemorySettings(): void {
   const execve = (process as { execve?: Execve }).execve;
   const permission = (process as { permission?: { has(scope: string): boolean } }).permission;
-  const env = restartEnv({
+  const restart = restartWith({
     platform: process.platform,
     env: process.env,
+    execArgv: process.execArgv,
+    v8: process.versions.v8,
     // Under the permission model, replacing the process needs the child-process permission.
     canExecve: typeof execve === 'function' && permission?.has('child') !== false,
     attached: process.channel !== undefined || cluster.isWorker || inspectorUrl() !== undefined,
     glibc: runsOnGlibc,
   });
-  if (!env || !execve) return;
+  if (!restart || !execve) return;
   try {
-    execve.call(process, process.execPath, [process.argv0, ...process.execArgv, ...process.argv.slice(1)], env);
+    execve.call(process, process.execPath, [process.argv0, ...restart.execArgv, ...process.argv.slice(1)], restart.env);
   } catch {
-    // Serving with glibc's default behaviour beats not serving.
+    // Serving with the defaults beats not serving.
   }
 }
