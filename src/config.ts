@@ -40,7 +40,7 @@ export const ConfigSchema = z
     REVIEWCAST_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(100),
     /**
      * How long the corpus thread (it keeps the corpus the next revision's insights are built on: about
-     * 100 MB at 100k reviews) stays without work before it exits; the next revision starts another, which
+     * 150 MB of RSS at 100k reviews) stays without work before it exits; the next revision starts another, which
      * takes the served revision over first. `auto`: ten times the last take-over's time, 5 s to 10 min
      * (app/corpus-idle.ts). From then on (and 2 s after a start from the stored revision, or this long if
      * shorter) one holding nothing stands by, its modules loaded.

@@ -8,7 +8,7 @@ export const AUTO_IDLE = { factor: 10, minMs: 5_000, maxMs: 600_000, untimedMs: 
  * How long an idle corpus thread is kept before it exits. `auto` keeps it ten times as long as its last
  * take-over took (the price of getting it back): writes spaced just past the wait then spend at most a
  * tenth of their time on take-overs, and a small corpus, cheap to take over, gives its memory back within
- * seconds (at 100k about 100 MB, from a take-over of 0.2–0.8 s), while a large one is kept about as long
+ * seconds (at 100k about 150 MB, from a take-over of 0.7–0.9 s), while a large one is kept about as long
  * as before (a minute at 1M). Never under 5 s, so a burst of writes (an import in parts) keeps one thread.
  */
 export function corpusIdleWait(idle: CorpusIdle, lastTakeOverMs: number | null): number {
