@@ -326,6 +326,7 @@ const markLog = server.output().length;
 const t0 = performance.now();
 const importOneMs = cli('import', one, '--database-url', db);
 const committed = performance.now();
+const committedAt = Date.now();
 let searchable = 0;
 let inInsights = 0;
 // Both polled from the commit (the command's end): the search finds it, and /insights.json counts it.
@@ -351,15 +352,20 @@ await new Promise((r) => setTimeout(r, 10_000));
 row('RSS 10 s after the new review', `${fmt(rssMb(server.child))} MB`);
 // Then the corpus thread's idle exit (REVIEWCAST_CORPUS_IDLE; `auto` follows the take-over's time), and a second for what it gave back.
 const releaseDeadline = performance.now() + RELEASE_WITHIN_MS;
-let released: number | undefined;
+let released: ReturnType<typeof corpusReleasesLogged>[number] | undefined;
 while (released === undefined && performance.now() < releaseDeadline) {
   [released] = corpusReleasesLogged(server.output().slice(markLog));
   if (released === undefined) await new Promise((r) => setTimeout(r, 100));
 }
 if (released === undefined) row("RSS after the corpus thread's idle exit", `not released within ${fmt(RELEASE_WITHIN_MS / 1000)} s`);
 else {
-  await new Promise((r) => setTimeout(r, 1000));
-  row("RSS after the corpus thread's idle exit", `${fmt(rssMb(server.child))} MB (after ${fmt(released / 1000, 1)} s idle, as logged)`);
+  // Read a second after the exit, or now if that has passed (the 10 s row came after it).
+  await new Promise((r) => setTimeout(r, Math.max(0, released.at + 1000 - Date.now())));
+  const s = (at: number) => fmt((at - committedAt) / 1000, 1);
+  row(
+    "RSS after the corpus thread's idle exit",
+    `${fmt(rssMb(server.child))} MB, read ${s(Date.now())} s after the commit (the exit logged ${s(released.at)} s after it, after ${fmt(released.idleMs / 1000, 1)} s idle)`,
+  );
 }
 await server.stop();
 memoryRow('restart, load and the new review');

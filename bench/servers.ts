@@ -94,9 +94,12 @@ export const takeOversLogged = (output: string) =>
     ms: Number(ms),
   }));
 
-/** Each idle exit of a corpus thread, from its log: the idle wait it followed (ms). */
+/** Each idle exit of a corpus thread, from its log: when (epoch ms) and the idle wait it followed (ms). */
 export const corpusReleasesLogged = (output: string) =>
-  [...output.matchAll(/"idle_ms":(\d+)[^\n]*"corpus thread released \(idle\)"/g)].map(([, ms]) => Number(ms));
+  [...output.matchAll(/"time":(\d+)[^\n]*"idle_ms":(\d+)[^\n]*"corpus thread released \(idle\)"/g)].map(([, at, ms]) => ({
+    at: Number(at),
+    idleMs: Number(ms),
+  }));
 
 /** The server in this process on an existing database (benches that read its catalog), once it is ready. */
 export async function startInProcess(databaseUrl: string) {

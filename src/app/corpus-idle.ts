@@ -1,5 +1,7 @@
+import type { Config } from '../config.js';
+
 /** REVIEWCAST_CORPUS_IDLE: a fixed wait in milliseconds, or `auto` (corpusIdleWait). */
-export type CorpusIdle = number | 'auto';
+export type CorpusIdle = Config['corpusIdle'];
 
 /** The `auto` wait's bounds, and its wait before any take-over was timed (the fixed default it replaced). */
 export const AUTO_IDLE = { factor: 10, minMs: 5_000, maxMs: 600_000, untimedMs: 60_000 } as const;

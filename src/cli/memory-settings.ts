@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import cluster from 'node:cluster';
 import { url as inspectorUrl } from 'node:inspector';
 
@@ -23,6 +24,8 @@ export const MMAP_THRESHOLD = String(1024 * 1024);
  * V8s do not know it (Node 20 and 22 free the pages at once, Node 24 after a delay of its own).
  */
 export const THREAD_PAGES_FLAG = '--no-memory-pool-share-memory-on-teardown';
+/** The flag either way, in either spelling: one given is the operator's, and kept. */
+const GIVEN_FLAG = /^--(no[-_])?memory[-_]pool[-_]share[-_]memory[-_]on[-_]teardown$/;
 const v8Major = (version: string) => Number(version.split('.')[0]);
 
 export interface ProcessFacts {
@@ -42,6 +45,8 @@ export interface ProcessFacts {
   attached: boolean;
   /** Whether the C library is glibc (the variable means nothing to another one); asked last, it costs a report. */
   glibc: () => boolean;
+  /** Whether this Node starts with `flag` (one it does not know is refused, and the replaced process would exit); asked only on V8 14 and later, it costs a process. */
+  accepts: (flag: string) => boolean;
 }
 
 /** What to start again with: the environment and Node's flags. */
@@ -53,11 +58,12 @@ export interface Restart {
 /**
  * What to start again with, or null to go on as is: only with a Node that can replace itself and nothing
  * attached to it; the threshold on Linux with glibc unless the variable is set already (by the operator,
- * whose value wins, or by the start that made this one); the flag on V8 14 and later unless given.
+ * whose value wins, or by the start that made this one); the flag on V8 14 and later unless given either way, if this Node accepts it.
  */
 export function restartWith(p: ProcessFacts): Restart | null {
   if (!p.canExecve || p.attached) return null;
-  const flags = v8Major(p.v8) >= 14 && !p.execArgv.includes(THREAD_PAGES_FLAG) ? [THREAD_PAGES_FLAG] : [];
+  const wanted = v8Major(p.v8) >= 14 && !p.execArgv.some((a) => GIVEN_FLAG.test(a));
+  const flags = wanted && p.accepts(THREAD_PAGES_FLAG) ? [THREAD_PAGES_FLAG] : [];
   const threshold = p.platform === 'linux' && p.env[MMAP_THRESHOLD_VARIABLE] === undefined && p.glibc();
   if (!threshold && flags.length === 0) return null;
   return {
@@ -67,6 +73,11 @@ export function restartWith(p: ProcessFacts): Restart | null {
 }
 
 type Execve = (file: string, args: readonly string[], env: NodeJS.ProcessEnv) => never;
+
+/** Whether this Node starts with `flag` and runs an empty script. */
+export function nodeAccepts(flag: string): boolean {
+  return spawnSync(process.execPath, [flag, '-e', ''], { stdio: 'ignore', timeout: 10_000 }).status === 0;
+}
 
 /** Whether this process runs on glibc, as Node's diagnostic report says (the way detect-libc tells). */
 export function runsOnGlibc(): boolean {
@@ -92,6 +103,7 @@ export function fixMemorySettings(): void {
     canExecve: typeof execve === 'function' && permission?.has('child') !== false,
     attached: process.channel !== undefined || cluster.isWorker || inspectorUrl() !== undefined,
     glibc: runsOnGlibc,
+    accepts: nodeAccepts,
   });
   if (!restart || !execve) return;
   try {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { MMAP_THRESHOLD, MMAP_THRESHOLD_VARIABLE, restartWith, runsOnGlibc, THREAD_PAGES_FLAG } from '../../src/cli/index.js';
+import { MMAP_THRESHOLD, MMAP_THRESHOLD_VARIABLE, nodeAccepts, restartWith, runsOnGlibc, THREAD_PAGES_FLAG } from '../../src/cli/index.js';
 import { spawnServe, tempDir } from '../helpers/index.js';
 
 const linux = {
@@ -13,6 +13,7 @@ const linux = {
   canExecve: true,
   attached: false,
   glibc: () => true,
+  accepts: (flag: string) => flag === THREAD_PAGES_FLAG,
 };
 const v8Before14 = { ...linux, v8: '13.6.233.17-node.63' };
 const restarted = { ...linux, env: { [MMAP_THRESHOLD_VARIABLE]: MMAP_THRESHOLD }, execArgv: ['--enable-source-maps', THREAD_PAGES_FLAG] };
@@ -41,9 +42,27 @@ test('serve starts again with the mmap threshold on Linux with glibc unless set,
     { env: linux.env, execArgv: ['--enable-source-maps', THREAD_PAGES_FLAG] },
     "the flag is V8's, on any system",
   );
+  for (const given of [THREAD_PAGES_FLAG, '--memory-pool-share-memory-on-teardown', '--no_memory_pool_share_memory_on_teardown'])
+    assert.deepEqual(
+      restartWith({ ...linux, execArgv: [given] }),
+      { env: { PATH: '/usr/bin', [MMAP_THRESHOLD_VARIABLE]: MMAP_THRESHOLD }, execArgv: [given] },
+      `${given}: the flag given either way is kept, not added again`,
+    );
+  assert.deepEqual(
+    restartWith({ ...linux, accepts: () => false }),
+    { env: { PATH: '/usr/bin', [MMAP_THRESHOLD_VARIABLE]: MMAP_THRESHOLD }, execArgv: ['--enable-source-maps'] },
+    'a V8 14 without the flag: a replaced process would not start',
+  );
   let asked = 0;
-  restartWith({ ...restarted, glibc: () => ++asked > 0 });
-  assert.equal(asked, 0, 'the C library is asked last (a report): not in the restarted process');
+  restartWith({ ...restarted, glibc: () => ++asked > 0, accepts: () => ++asked > 0 });
+  assert.equal(asked, 0, 'the C library and Node are asked last (a report, a process): not in the restarted process');
+  restartWith({ ...v8Before14, accepts: () => ++asked > 0 });
+  assert.equal(asked, 0, 'nor is Node asked before V8 14');
+});
+
+test('nodeAccepts starts this Node with the flag: a known one passes, an unknown one does not', () => {
+  assert.equal(nodeAccepts('--expose-gc'), true);
+  assert.equal(nodeAccepts('--no-such-flag-of-reviewcast'), false);
 });
 
 /** The environment of a running process, as the kernel has it (what its C library read at start). */
