@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { KeepAliveClient } from './keep-alive-client.js';
 import { benchDir, distinctSearches, fmt, oneReviewFile, table } from './lib.js';
-import { buildDist, corpusReleasesLogged, revisionsLoaded, spawnServe, spawnServer, takeOversLogged } from './servers.js';
+import { buildDist, corpusReleasesLogged, revisionsLoaded, spawnServe, spawnServer, takeOversLogged, untilLogged } from './servers.js';
 import { SmallMachine } from './small-machine.js';
 
 const arg = (name: string, dflt: string) => {
@@ -102,14 +102,9 @@ async function serve() {
   );
   // Its log (from the spawn on: the revision is loaded before the server says it listens), for the path
   // a start took and for the snapshot it stores.
-  const logged = new Promise<void>((resolve, reject) => {
-    const check = () => {
-      const log = s.output();
-      if (log.includes('catalog snapshot stored')) resolve();
-      else if (log.includes('storing the catalog snapshot failed')) reject(new Error(`storing the snapshot failed: ${log.slice(-2000)}`));
-    };
-    check();
-    s.child.stdout!.on('data', check);
+  const logged = untilLogged(s, (log) => {
+    if (log.includes('catalog snapshot stored')) return true;
+    if (log.includes('storing the catalog snapshot failed')) throw new Error(`storing the snapshot failed: ${log.slice(-2000)}`);
   });
   const stored = Promise.race([logged, exited]);
   stored.catch(() => {});
@@ -351,12 +346,7 @@ row('RSS at the end', `${fmt(rssMb(server.child))} MB`);
 await new Promise((r) => setTimeout(r, 10_000));
 row('RSS 10 s after the new review', `${fmt(rssMb(server.child))} MB`);
 // Then the corpus thread's idle exit (REVIEWCAST_CORPUS_IDLE; `auto` follows the take-over's time), and a second for what it gave back.
-const releaseDeadline = performance.now() + RELEASE_WITHIN_MS;
-let released: ReturnType<typeof corpusReleasesLogged>[number] | undefined;
-while (released === undefined && performance.now() < releaseDeadline) {
-  [released] = corpusReleasesLogged(server.output().slice(markLog));
-  if (released === undefined) await new Promise((r) => setTimeout(r, 100));
-}
+const released = await untilLogged(server, (log) => corpusReleasesLogged(log.slice(markLog))[0], RELEASE_WITHIN_MS);
 if (released === undefined) row("RSS after the corpus thread's idle exit", `not released within ${fmt(RELEASE_WITHIN_MS / 1000)} s`);
 else {
   // Read a second after the exit, or now if that has passed (the 10 s row came after it).

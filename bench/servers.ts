@@ -101,6 +101,35 @@ export const corpusReleasesLogged = (output: string) =>
     idleMs: Number(ms),
   }));
 
+/**
+ * What `find` makes of a server's output once it makes something (looked at now and on each chunk the
+ * server writes), or undefined after `withinMs`; a `find` that throws rejects.
+ */
+export function untilLogged<T>(
+  server: { child: ChildProcess; output: () => string },
+  find: (output: string) => T | undefined,
+  withinMs = Number.POSITIVE_INFINITY,
+): Promise<T | undefined> {
+  return new Promise((resolve, reject) => {
+    const done = (settle: () => void) => {
+      server.child.stdout!.off('data', check);
+      clearTimeout(timer);
+      settle();
+    };
+    const check = () => {
+      try {
+        const found = find(server.output());
+        if (found !== undefined) done(() => resolve(found));
+      } catch (err) {
+        done(() => reject(err));
+      }
+    };
+    const timer = Number.isFinite(withinMs) ? setTimeout(() => done(() => resolve(undefined)), withinMs) : undefined;
+    server.child.stdout!.on('data', check);
+    check();
+  });
+}
+
 /** The server in this process on an existing database (benches that read its catalog), once it is ready. */
 export async function startInProcess(databaseUrl: string) {
   const server = await startServer({

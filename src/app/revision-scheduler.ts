@@ -60,7 +60,8 @@ export class RevisionScheduler {
   private tookStandby: CorpusWorker | null = null;
   /** A take-over under way on the corpus thread (it must not be released meanwhile). */
   private seeding: Promise<void> | null = null;
-  private corpusIdle: NodeJS.Timeout | null = null;
+  /** The pending release of an idle corpus thread (releaseCorpusLater). */
+  private idleTimer: NodeJS.Timeout | null = null;
   /** How long the last take-over took (ms, as logged), which an `auto` idle wait follows. */
   private lastTakeOverMs: number | null = null;
   private writer: StoreWriter | null = null;
@@ -260,11 +261,11 @@ export class RevisionScheduler {
    * no thread to let go of, only the shorter wait for the one to stand by.
    */
   private releaseCorpusLater(): void {
-    if (this.corpusIdle) clearTimeout(this.corpusIdle);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     if (this.opts.corpusIdle === undefined) return;
     const idle = corpusIdleWait(this.opts.corpusIdle, this.lastTakeOverMs);
     const wait = this.engine ? idle : Math.min(idle, STANDBY_WAIT_MS);
-    this.corpusIdle = setTimeout(() => this.releaseIdleCorpus(idle), wait).unref();
+    this.idleTimer = setTimeout(() => this.releaseIdleCorpus(idle), wait).unref();
   }
 
   /**
@@ -274,7 +275,7 @@ export class RevisionScheduler {
    * (from its stored corpus image, or the catalog's bodies) runs on it, without the wait for its start.
    */
   private releaseIdleCorpus(idleMs: number): void {
-    this.corpusIdle = null;
+    this.idleTimer = null;
     // Busy (a build, or a check for one, a take-over, or a snapshot whose corpus image it is to give): wait again.
     if (this.engine && (this.building || this.seeding || this.snapshotting)) {
       this.releaseCorpusLater();
@@ -582,7 +583,7 @@ export class RevisionScheduler {
     await this.snapshotting;
     this.stopping = true;
     // After the waits, which can arm it (a release meanwhile only closes the thread sooner: none stands by once a stop is asked for).
-    if (this.corpusIdle) clearTimeout(this.corpusIdle);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     await Promise.all([this.engine?.close(), this.standby?.close()]);
     await Promise.all([...this.persisting, this.snapshotting]);
     await this.writer?.close();
