@@ -218,7 +218,6 @@ describe('other verticals', () => {
     assert.equal(polarities(a).safety, 'negative');
     assert.deepEqual([...a.problems].sort(), ['falls', 'understaffing']);
   });
-  // Missed by 2.5.0's category model (safety alone); found again by 2.6.0's, trained on more sentences.
   it('senior living: "understaffed" is a staff complaint', () => {
     assert.equal(polarities(of('senior_living', 'Mom fell twice; the place is understaffed.')).staff, 'negative');
   });

