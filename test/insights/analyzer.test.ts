@@ -15,6 +15,16 @@ const home = createAnalyzer({
   serviceAreas: [{ id: 'area-sf', name: 'Springfield' }],
 });
 
+/** An analysis of `text` by another vertical's analyzer (no technicians or services). */
+const of = (vertical: string, text: string) =>
+  createAnalyzer({ vertical, technicians: [], services: [], serviceAreas: [] }).analyze({
+    id: 'x',
+    rating: 3,
+    text,
+    title: null,
+    language: 'en',
+  });
+
 function analyze(text: string | null, rating = 3, language: string | null = null) {
   const a = home.analyze({ id: 'r1', rating, text, title: null, language });
   ReviewAnalysisSchema.parse(a);
@@ -61,8 +71,7 @@ describe('contrast', () => {
   });
   it('weights the clause after "but" more than the one before it', () => {
     // The lexicon's own rule, read where it decides (no model names an aspect: local_business has none).
-    const lexicon = createAnalyzer({ vertical: 'local_business', technicians: [], services: [], serviceAreas: [] });
-    const sentiment = (text: string) => lexicon.analyze({ id: 'r1', rating: 3, text, title: null, language: null }).text_sentiment ?? 0;
+    const sentiment = (text: string) => of('local_business', text).text_sentiment ?? 0;
     assert.ok(sentiment('It was good but awful.') < 0);
     assert.ok(sentiment('It was awful but good.') > 0);
     assert.ok((analyze('It was awful but good.').text_sentiment ?? 0) > 0);
@@ -188,14 +197,6 @@ describe('shape', () => {
 });
 
 describe('other verticals', () => {
-  const of = (vertical: string, text: string) =>
-    createAnalyzer({ vertical, technicians: [], services: [], serviceAreas: [] }).analyze({
-      id: 'x',
-      rating: 3,
-      text,
-      title: null,
-      language: 'en',
-    });
   const polarities = (a: ReturnType<typeof of>) => Object.fromEntries(a.aspects.map((x) => [x.id, x.polarity]));
 
   it('restaurant: food and service scored separately across "but"', () => {
