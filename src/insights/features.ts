@@ -55,7 +55,13 @@ class Builder {
 /**
  * Words, their clusters and bigrams of the tokens that pass `keep`, with negated words marked ("!fix").
  */
-function addWords(b: Builder, tokens: Token[], keep: (i: number) => boolean, markNegation: boolean): void {
+function addWords(
+  b: Builder,
+  tokens: Token[],
+  keep: (i: number) => boolean,
+  markNegation: boolean,
+  conceded: (i: number) => boolean = () => false,
+): void {
   const clusters = wordClusters();
   let previous: string | null = null;
   for (let i = 0; i < tokens.length; i++) {
@@ -69,10 +75,11 @@ function addWords(b: Builder, tokens: Token[], keep: (i: number) => boolean, mar
       continue;
     }
     const negated = markNegation && tokens[i].negated;
-    const word = negated ? `!${w}` : w;
+    const mark = `${conceded(i) ? '~' : ''}${negated ? '!' : ''}`;
+    const word = `${mark}${w}`;
     b.flag(`w=${word}`);
     const cluster = clusters.get(w) ?? clusters.get(tokens[i].normal);
-    if (cluster !== undefined) b.flag(negated ? `c=!${cluster}` : `c=${cluster}`);
+    if (cluster !== undefined) b.flag(`c=${mark}${cluster}`);
     if (previous !== null) b.flag(`b=${previous} ${word}`);
     previous = word;
   }
@@ -211,7 +218,10 @@ export function polarityFeatures(ev: SentenceEvidence, aspect: string, words = t
     b.flag(weight < 1 ? 'conceded' : weight > 1 ? 'stressed' : 'plain');
   }
 
-  if (words) addWords(b, tokens, inScope, true);
+  // An implicit aspect reads the whole sentence, so the conceded side of "X but Y" is marked as such: in
+  // "good but awful" the model learns "~good" apart from "good".
+  const concededWord = (i: number): boolean => implicit && result.weights[result.segmentOf[i]] < 1;
+  if (words) addWords(b, tokens, inScope, true, concededWord);
   if (vectors > 0) addMeanVector(b, 'e', tokens, inScope, vectors, true);
   for (const p of ev.patterns) {
     if (!inScope(p.at)) continue;
