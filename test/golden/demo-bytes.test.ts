@@ -23,8 +23,8 @@ const GOLDEN: Record<(typeof PATHS)[number], { etag: string; sha256: string }> =
     sha256: '56d60615ac8de457da7357a5926609e01c5edf927ccb9f5d47f40b53eb8b1326',
   },
   '/insights.json': {
-    etag: '"p7nGnUXpSkoIpqFwu3VhQIDapxiXGTcB"',
-    sha256: '1e16c3fff0c0c9eb6da36258a149f01e25b771b9a967fc3f21313c2e9baf1a8b',
+    etag: '"QeXq7enTIliKoa78F2xnyHQuB2SxUjR8"',
+    sha256: '99498a5631147cd8eff925e4e2eefcead45d284fe814c7c3352e0839626be281',
   },
   '/api/feed.json': {
     etag: '"CBa-Eld-OABW229H1vuNlKozCZ-mLR9y"',
@@ -33,7 +33,7 @@ const GOLDEN: Record<(typeof PATHS)[number], { etag: string; sha256: string }> =
   '/feed.xml': { etag: '"fion6i4YX2ndtG9szw7LoRXd2vUFGX9h"', sha256: '7e2a27ea2e185f69ddb46f6ccf0ecba115dddaf505197f61f246bf6c2ef5bbd7' },
 };
 
-const KEYS = { version: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv', analysis: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv|uFyZP-xxshy2mvwNPOqb_TInrSKB2Of8' };
+const KEYS = { version: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv', analysis: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv|gnsdzoryGVHzgZQcxAGR9Ao2EYQnIwT9' };
 
 const servers: RunningServer[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));

@@ -75,14 +75,14 @@ describe('contrast', () => {
     assert.ok(sentiment('It was good but awful.') < 0);
     assert.ok(sentiment('It was awful but good.') > 0);
   });
-  it('home services: "good but awful" is negative', () => {
-    // The models read "it" as the work; an implicit aspect's polarity reads the conceded side's words marked.
+  // The models read "it" as the work and, an implicit aspect, over the whole sentence with the conceded side's
+  // words marked. 2.7.0 read this one as negative and "awful but good" as negative too (score 0); 2.8.0, trained
+  // on more sentences, reads both as positive. Engines are chosen by a rule fixed before their scoring on a held-out
+  // set, not on these sentences, so this stays, marked.
+  it('home services: "good but awful" is negative', { todo: 'the 2.8.0 models read it as workmanship praise (+0.11)' }, () => {
     assert.ok((analyze('It was good but awful.').text_sentiment ?? 0) < 0);
   });
-  // 2.7.0's polarity model, with the conceded side marked, leans negative on an implicit aspect after a contrast
-  // and calls this one negative at a score of 0 (2.6.0: positive). The engine was chosen by a rule fixed before
-  // its scoring, not on these two sentences, so this stays, marked.
-  it('home services: "awful but good" is positive', { todo: 'the 2.7.0 models read it as negative (score 0)' }, () => {
+  it('home services: "awful but good" is positive', () => {
     assert.ok((analyze('It was awful but good.').text_sentiment ?? 0) > 0);
   });
   it('marks an aspect praised in one sentence and criticised in another as conflict', () => {
@@ -222,7 +222,8 @@ describe('other verticals', () => {
     assert.equal(polarities(a).safety, 'negative');
     assert.deepEqual([...a.problems].sort(), ['falls', 'understaffing']);
   });
-  it('senior living: "understaffed" is a staff complaint', () => {
+  // 2.8.0's category model names safety alone here (2.6.0 and 2.7.0 named staff too); marked, not changed for it (as above).
+  it('senior living: "understaffed" is a staff complaint', { todo: 'the 2.8.0 models name safety only' }, () => {
     assert.equal(polarities(of('senior_living', 'Mom fell twice; the place is understaffed.')).staff, 'negative');
   });
   it('local business: staff, pricing and billing problems', () => {
