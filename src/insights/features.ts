@@ -53,7 +53,8 @@ class Builder {
 }
 
 /**
- * Words, their clusters and bigrams of the tokens that pass `keep`, with negated words marked ("!fix").
+ * Words, their clusters and bigrams of the tokens that pass `keep`, with negated words marked ("!fix") and those
+ * `conceded` says are on the conceded side of a contrast ("~good").
  */
 function addWords(
   b: Builder,
@@ -158,7 +159,8 @@ export function categoryFeatures(ev: SentenceEvidence, vectors = 0): Features {
 /**
  * Features of one (sentence, aspect) pair for the polarity model. The aspect's scope is the clause segments
  * where the lexicon named it; an aspect it did not name (implicit) is read over the whole sentence. `words`
- * adds the scope's words and bigrams (negated ones marked) to the lexicon and pattern evidence.
+ * adds the scope's words and bigrams (negated ones marked, and for an implicit aspect conceded ones) to the lexicon
+ * and pattern evidence.
  */
 export function polarityFeatures(ev: SentenceEvidence, aspect: string, words = true, vectors = 0): Features {
   const b = new Builder();

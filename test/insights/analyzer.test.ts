@@ -75,10 +75,10 @@ describe('contrast', () => {
     assert.ok(sentiment('It was good but awful.') < 0);
     assert.ok(sentiment('It was awful but good.') > 0);
   });
-  // The models read "it" as the work and, an implicit aspect, over the whole sentence with the conceded side's
-  // words marked. 2.7.0 read this one as negative and "awful but good" as negative too (score 0); 2.8.0, trained
-  // on more sentences, reads both as positive. Engines are chosen by a rule fixed before their scoring on a held-out
-  // set, not on these sentences, so this stays, marked.
+  // The models read "it" as the work, an aspect the lexicon did not name, so over the whole sentence with the
+  // conceded side's words marked. 2.7.0 read this one as negative and "awful but good" as negative too (score 0);
+  // 2.8.0, trained on more sentences, reads both as positive. Engines are chosen by a rule fixed before their
+  // scoring on a held-out set, not on these sentences, so this stays, marked.
   it('home services: "good but awful" is negative', { todo: 'the 2.8.0 models read it as workmanship praise (+0.11)' }, () => {
     assert.ok((analyze('It was good but awful.').text_sentiment ?? 0) < 0);
   });
