@@ -53,16 +53,10 @@ class Builder {
 }
 
 /**
- * Words, their clusters and bigrams of the tokens that pass `keep`, with negated words marked ("!fix") and those
- * `conceded` says are on the conceded side of a contrast ("~good").
+ * Words, their clusters and bigrams of the tokens that pass `keep`, each prefixed with what `mark` says of its
+ * token (the polarity features mark negated words "!fix" and conceded ones "~good").
  */
-function addWords(
-  b: Builder,
-  tokens: Token[],
-  keep: (i: number) => boolean,
-  markNegation: boolean,
-  conceded: (i: number) => boolean = () => false,
-): void {
+function addWords(b: Builder, tokens: Token[], keep: (i: number) => boolean, mark: (i: number) => string = () => ''): void {
   const clusters = wordClusters();
   let previous: string | null = null;
   for (let i = 0; i < tokens.length; i++) {
@@ -75,12 +69,11 @@ function addWords(
       previous = null;
       continue;
     }
-    const negated = markNegation && tokens[i].negated;
-    const mark = `${conceded(i) ? '~' : ''}${negated ? '!' : ''}`;
-    const word = `${mark}${w}`;
+    const marked = mark(i);
+    const word = `${marked}${w}`;
     b.flag(`w=${word}`);
     const cluster = clusters.get(w) ?? clusters.get(tokens[i].normal);
-    if (cluster !== undefined) b.flag(`c=${mark}${cluster}`);
+    if (cluster !== undefined) b.flag(`c=${marked}${cluster}`);
     if (previous !== null) b.flag(`b=${previous} ${word}`);
     previous = word;
   }
@@ -137,7 +130,7 @@ export function categoryFeatures(ev: SentenceEvidence, vectors = 0): Features {
   const b = new Builder();
   const { tokens, result } = ev;
   b.flag('bias');
-  addWords(b, tokens, () => true, false);
+  addWords(b, tokens, () => true);
   const firstWord = tokens.find((t) => wordOf(t) !== null);
   if (firstWord) b.flag(`first=${wordOf(firstWord)}`);
   const opinion = opinionStrength(result) > 0.3;
@@ -220,10 +213,10 @@ export function polarityFeatures(ev: SentenceEvidence, aspect: string, words = t
     b.flag(weight < 1 ? 'conceded' : weight > 1 ? 'stressed' : 'plain');
   }
 
-  // An implicit aspect reads the whole sentence, so the conceded side of "X but Y" is marked as such: in
-  // "good but awful" the model learns "~good" apart from "good".
-  const concededWord = (i: number): boolean => implicit && result.weights[result.segmentOf[i]] < 1;
-  if (words) addWords(b, tokens, inScope, true, concededWord);
+  // Negated words are marked; so, for an implicit aspect (read over the whole sentence), is the conceded side of
+  // "X but Y": in "good but awful" the model learns "~good" apart from "good".
+  const conceded = (i: number): boolean => implicit && result.weights[result.segmentOf[i]] < 1;
+  if (words) addWords(b, tokens, inScope, (i) => `${conceded(i) ? '~' : ''}${tokens[i].negated ? '!' : ''}`);
   if (vectors > 0) addMeanVector(b, 'e', tokens, inScope, vectors, true);
   for (const p of ev.patterns) {
     if (!inScope(p.at)) continue;
