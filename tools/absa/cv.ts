@@ -74,7 +74,11 @@ const config: VerticalConfig = {
       : arg('pool')!
           .split(',')
           .filter((x) => x !== '')
-          .map((vp) => ({ vertical: vp.split(':')[0], path: vp.split(':')[1] })),
+          .map((vp) => {
+            // vertical:path[:excluded|excluded…]
+            const [vertical, path, exclude] = vp.split(':');
+            return { vertical, path, exclude: exclude?.split('|') ?? [] };
+          }),
   priors:
     priors === undefined
       ? base.priors

@@ -43,10 +43,12 @@ export interface VerticalConfig {
   lexicon: 'attached' | 'all' | 'none';
   /** The model's probability a lexicon aspect needs to join (0: any). */
   lexiconMin: number;
-  /** Other verticals' training files whose labels also train the polarity model (polarity is mostly general English). */
-  polarityFiles: { vertical: string; path: string }[];
-  /** Gold categories left out of polarity training (MAMS's miscellaneous is neutral by convention). */
-  polarityExclude: string[];
+  /**
+   * Files whose labels train the polarity model only (polarity is mostly general English): other verticals', and
+   * MAMS for restaurants. `exclude` names gold categories of the file left out (MAMS's miscellaneous is neutral by
+   * convention).
+   */
+  polarityFiles: PolarityFile[];
   /**
    * Prior correction: class priors the shipped polarity model should assume instead of the training data's
    * (added to the bias as log(target / training)), or null to keep the training data's.
@@ -68,6 +70,12 @@ export interface VerticalConfig {
 
 export type MlpMix = MlpOptions & { mix: number };
 
+export interface PolarityFile {
+  vertical: string;
+  path: string;
+  exclude?: string[];
+}
+
 /**
  * The labelled splits a vertical trains on: train, and since 2.6.0 the former held-out dev and test splits (dev
  * had informed one choice and test had been scored twice; fresh.xml and fresh2.xml, written later by writers who
@@ -87,7 +95,6 @@ const ours = (vertical: string, other: string): VerticalConfig => ({
   // train: +1.0 F1 home services, +1.0 senior living over joining always; +0.1 / +0.2 over never joining).
   lexicon: 'attached',
   lexiconMin: 0.1,
-  polarityExclude: [],
   priors: null,
   words: true,
   lexiconFirst: false,
@@ -107,14 +114,13 @@ export const CONFIGS: Record<string, VerticalConfig> = {
   // without an opinion of its own) is SemEval's only in part, so the lexicon's polarity stands where it has one.
   restaurant: {
     vertical: 'restaurant',
-    files: ['data/absa/mams-acsa/train.xml'],
-    polarityFiles: [],
+    files: [],
+    polarityFiles: [{ vertical: 'restaurant', path: 'data/absa/mams-acsa/train.xml', exclude: ['anecdotes/miscellaneous'] }],
     category: false,
     threshold: 0.5,
     anyThreshold: null,
     lexicon: 'all',
     lexiconMin: 0,
-    polarityExclude: ['anecdotes/miscellaneous'],
     priors: null,
     words: true,
     lexiconFirst: true,
@@ -147,7 +153,12 @@ export function loadTraining(config: VerticalConfig): Training {
     return mapCategories(parseSemEvalXml(bytes.toString('utf8')), vertical).sentences;
   };
   const sentences = config.files.flatMap((path) => read(path, config.vertical));
-  const extra = config.polarityFiles.flatMap(({ vertical, path }) => prepare(vertical, read(path, vertical)));
+  const extra = config.polarityFiles.flatMap(({ vertical, path, exclude = [] }) =>
+    prepare(
+      vertical,
+      read(path, vertical).map((s) => ({ ...s, categories: s.categories.filter((c) => !exclude.includes(c.category)) })),
+    ),
+  );
   return { sentences, extra, files };
 }
 
@@ -249,7 +260,7 @@ export function trainModel(
   for (const p of [...prepared, ...extra]) {
     for (const c of p.sentence.categories) {
       const y = classIndex.get(c.polarity);
-      if (y === undefined || config.polarityExclude.includes(c.category)) continue;
+      if (y === undefined) continue;
       pairs.push({ f: polarityFeatures(p.evidence, c.category, config.words, config.polarityVectors), y, weight: 1 });
     }
   }
