@@ -78,8 +78,9 @@ export interface PolarityFile {
 
 /**
  * The labelled splits a vertical trains on: train, and since 2.6.0 the former held-out dev and test splits (dev
- * had informed one choice and test had been scored twice; fresh.xml and fresh2.xml, written later by writers who
- * read none of them, are the held-out sets now). pending.xml stays out: with it, dev scored lower (docs/insights.md).
+ * had informed one choice and test had been scored twice; fresh.xml, fresh2.xml and fresh3.xml, written later by
+ * writers who read none of them, are the held-out sets now). pending.xml stays out: with it, dev scored lower
+ * (docs/insights.md).
  */
 const trainingSplits = (vertical: string): string[] => ['train', 'dev', 'test'].map((split) => `data/absa/${vertical}/${split}.xml`);
 
