@@ -23,8 +23,8 @@ const GOLDEN: Record<(typeof PATHS)[number], { etag: string; sha256: string }> =
     sha256: '56d60615ac8de457da7357a5926609e01c5edf927ccb9f5d47f40b53eb8b1326',
   },
   '/insights.json': {
-    etag: '"yOUjIG4ZkzQqMpCGjAuOTEEfoYJJD8fw"',
-    sha256: 'b6da38e8834bc2c1534bd5b2f8fc407fc4b9d7c28ca4b4e9fd28f7ba291b05ce',
+    etag: '"FkvP1-FXcOcURVc8R7gPd7shvivcEUZe"',
+    sha256: 'a2e276da3b8cf568138b61bb78b6140791608cb13685aa0673ee097a04544f11',
   },
   '/api/feed.json': {
     etag: '"CBa-Eld-OABW229H1vuNlKozCZ-mLR9y"',
@@ -33,7 +33,7 @@ const GOLDEN: Record<(typeof PATHS)[number], { etag: string; sha256: string }> =
   '/feed.xml': { etag: '"fion6i4YX2ndtG9szw7LoRXd2vUFGX9h"', sha256: '7e2a27ea2e185f69ddb46f6ccf0ecba115dddaf505197f61f246bf6c2ef5bbd7' },
 };
 
-const KEYS = { version: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv', analysis: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv|c7Ss6t9AM3yxlubAebeuHIF8IuSFWAVT' };
+const KEYS = { version: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv', analysis: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv|zGHXuyDy0d816My3inMPOgkyW87FY0To' };
 
 const servers: RunningServer[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));

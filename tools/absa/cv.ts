@@ -88,13 +88,15 @@ const config: VerticalConfig = {
 };
 const options = (prefix: string, base: TrainOptions): TrainOptions => ({
   ...base,
+  seed: Number(arg(`${prefix}seed`) ?? base.seed),
   epochs: Number(arg(`${prefix}epochs`) ?? base.epochs),
   rate: Number(arg(`${prefix}rate`) ?? base.rate),
   l2: Number(arg(`${prefix}l2`) ?? base.l2),
   minCount: Number(arg(`${prefix}min-count`) ?? base.minCount),
   bags: Number(arg(`${prefix}bags`) ?? base.bags),
 });
-// --rate etc. set the polarity model's options, --cat-rate etc. the category model's.
+// --seed, --rate etc. set the polarity model's options, --cat-seed, --cat-rate etc. the category model's (the
+// category perceptron takes the category seed).
 const opts = { category: options('cat-', DEFAULT_CATEGORY), polarity: options('', { ...DEFAULT_POLARITY, ...config.polarityTrain }) };
 const folds = Number(arg('folds') ?? 0);
 const lexiconOnly = process.argv.includes('--lexicon-only');
