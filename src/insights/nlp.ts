@@ -78,21 +78,45 @@ function isKnown(lower: string): boolean {
 }
 
 /**
- * A possessive right before punctuation ("Bob's," "the plumber's."). wink reads such a word whole and learns it,
- * and from then on reads it whole everywhere, where before it read "Bob" and "'s": without a space there, a text
- * would tokenise by what the process had read before it.
+ * A word directly followed by one punctuation mark ("Bob's," "wasnt.") goes down a path of wink's own: the word is
+ * taken whole, neither split ("Bob" "'s") nor expanded ("was" "nt"); a contraction taken so has no lemma, and a
+ * possessive is learned whole, so that from then on it is read whole everywhere and a text would tokenise by what
+ * the process had read before it. A space before the mark keeps wink on its ordinary path. Abbreviations that end in
+ * a full stop ("Dr.", "a.m.") are words of wink's vocabulary and keep theirs.
  */
-const POSSESSIVE_BEFORE_PUNCTUATION = /(?<=\p{L}['’]s)(?=[^\s\p{L}\p{N}])/giu;
+const WORD_BEFORE_MARK = /\S*\p{L}(?=(?!['’])\p{P}(?![\p{L}\p{N}]))/gu;
+/** Whether wink reads a word and the full stop after it as one token (an abbreviation), by word; cleared at its cap. */
+const abbreviations = new Map<string, boolean>();
+
+function isAbbreviation(word: string): boolean {
+  let known = abbreviations.get(word);
+  if (known === undefined) {
+    const { nlp } = wink();
+    known = nlp.readDoc(`${word}.`).tokens().length() === 1;
+    if (abbreviations.size >= KNOWN_CAP) abbreviations.clear();
+    abbreviations.set(word, known);
+  }
+  return known;
+}
+
+/** The text as wink should read it: a space between a word and the one punctuation mark after it (see above). */
+function spacedForWink(text: string): string {
+  return text.replace(WORD_BEFORE_MARK, (word, at: number) => {
+    // Reading a word with an apostrophe before a full stop, even to ask, would teach wink that word whole.
+    const keep = text[at + word.length] === '.' && !/['’]/.test(word) && isAbbreviation(word);
+    return keep ? word : `${word} `;
+  });
+}
 
 /** Sentences with their non-whitespace tokens; sentences without a word or symbol are dropped. */
 export function parseText(text: string): ParsedSentence[] {
   const { nlp, its, lemmaOf, firstUnknownId } = wink();
   // Only wink reads the spaced copy: tokens are located in `text` below, so their offsets are the text's own.
-  const doc = nlp.readDoc(text.replace(POSSESSIVE_BEFORE_PUNCTUATION, ' '));
+  const doc = nlp.readDoc(spacedForWink(text));
   const tokens = doc.tokens();
   const values = tokens.out(its.value) as string[];
   const normals = tokens.out(its.normal) as string[];
-  const lemmas = tokens.out(lemmaOf) as string[];
+  const lemmas = tokens.out(lemmaOf) as (string | null)[];
   const tags = tokens.out(its.pos) as string[];
   const negations = tokens.out(its.negationFlag) as unknown as boolean[];
   const ids = tokens.out(its.uniqueId) as number[];
@@ -113,7 +137,9 @@ export function parseText(text: string): ParsedSentence[] {
         ? null
         : {
             normal: normals[i],
-            lemma: lemmas[i].toLowerCase(),
+            // wink gives no lemma for a contraction it read whole; spacedForWink keeps it from that, and an input
+            // it did not foresee costs a lemma, not the analysis of a whole import.
+            lemma: (lemmas[i] ?? normals[i]).toLowerCase(),
             pos: tags[i],
             negated: negations[i],
             oov: ids[i] >= firstUnknownId && LETTERS.test(normals[i]) && (value === normals[i] || !isKnown(normals[i])),
