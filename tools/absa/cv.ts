@@ -39,17 +39,18 @@ const vertical = arg('vertical') ?? 'home_services';
 const base = CONFIGS[vertical];
 if (!base) throw new Error(`no training configuration for ${vertical}`);
 const priors = arg('priors');
-// --cat-mlp HIDDEN:MIX / --pol-mlp HIDDEN:MIX mix a perceptron into the category / polarity model ("none": without);
-// --mlp-epochs, --mlp-rate, --mlp-l2 set its training.
+// --cat-mlp HIDDEN:MIX[:RUNS] / --pol-mlp HIDDEN:MIX[:RUNS] mix a perceptron (the mean of RUNS, default 1) into the
+// category / polarity model ("none": without); --mlp-epochs, --mlp-rate, --mlp-l2 set its training.
 const mlp = (name: string, current: VerticalConfig['categoryMlp']): VerticalConfig['categoryMlp'] => {
   const v = arg(name);
   if (v === undefined) return current;
   if (v === 'none') return null;
-  const [hidden, mix] = v.split(':').map(Number);
+  const [hidden, mix, runs = 1] = v.split(':').map(Number);
   return {
     ...DEFAULT_MLP,
     hidden,
     mix,
+    runs,
     epochs: Number(arg('mlp-epochs') ?? DEFAULT_MLP.epochs),
     rate: Number(arg('mlp-rate') ?? DEFAULT_MLP.rate),
     l2: Number(arg('mlp-l2') ?? DEFAULT_MLP.l2),

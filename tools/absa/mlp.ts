@@ -98,6 +98,35 @@ export function trainMlp(examples: { f: Features; target: (k: number) => number 
   return { input: rounded, output: output.map(round) };
 }
 
+/**
+ * `runs` networks trained with seeds seed, seed+1, …, as one: their hidden layers side by side and their output rows
+ * divided by `runs`, so its outputs are the mean of theirs before the sigmoid or softmax. One run is returned as it is.
+ */
+export function trainMlpMean(
+  examples: { f: Features; target: (k: number) => number }[],
+  width: number,
+  loss: Loss,
+  opts: MlpOptions & { runs: number },
+): Mlp {
+  const nets = Array.from({ length: opts.runs }, (_, r) => trainMlp(examples, width, loss, { ...opts, seed: opts.seed + r }));
+  if (nets.length === 1) return nets[0];
+  const H = opts.hidden;
+  const f = 10 ** opts.decimals;
+  const mean = (x: number) => Math.round((x / nets.length) * f) / f + 0;
+  const input = new Map<string, Float64Array>();
+  for (const name of [...new Set(nets.flatMap((n) => [...n.input.keys()]))].sort()) {
+    const row = new Float64Array(H * nets.length);
+    nets.forEach((n, r) => {
+      const part = n.input.get(name);
+      if (part) row.set(part, r * H);
+    });
+    input.set(name, row);
+  }
+  const output = nets.flatMap((n) => n.output.slice(0, H).map((row) => row.map(mean)));
+  output.push(Float64Array.from({ length: width }, (_, k) => mean(nets.reduce((sum, n) => sum + n.output[H][k], 0))));
+  return { input, output };
+}
+
 function forward(rows: Float64Array[], values: number[], output: Float64Array[], h: Float64Array, z: Float64Array): void {
   const H = h.length;
   h.fill(0);

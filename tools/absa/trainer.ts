@@ -16,7 +16,7 @@ import {
   sentenceEvidence,
 } from '../../src/insights/index.js';
 import { DEFAULT_TRAIN, type TrainOptions, trainOneVsRest, trainSoftmax } from './logistic.js';
-import { DEFAULT_MLP, type Mlp, type MlpOptions, trainMlp } from './mlp.js';
+import { DEFAULT_MLP, type Mlp, type MlpOptions, trainMlpMean } from './mlp.js';
 
 /**
  * Chosen by 5-fold cross-validation on the home_services train split (tools/absa/cv.ts). The category model
@@ -68,7 +68,8 @@ export interface VerticalConfig {
   polarityMlp: MlpMix | null;
 }
 
-export type MlpMix = MlpOptions & { mix: number };
+/** A perceptron's share in its model's mix, and how many runs (seeds seed, seed+1, …) its outputs are the mean of. */
+export type MlpMix = MlpOptions & { mix: number; runs: number };
 
 export interface PolarityFile {
   vertical: string;
@@ -104,7 +105,7 @@ const ours = (vertical: string, other: string): VerticalConfig => ({
   categoryVectors: 10,
   polarityVectors: 10,
   polarityTrain: {},
-  categoryMlp: { ...DEFAULT_MLP, hidden: 48, mix: 0.5 },
+  categoryMlp: { ...DEFAULT_MLP, hidden: 48, mix: 0.5, runs: 1 },
   polarityMlp: null,
 });
 
@@ -246,7 +247,7 @@ export function trainModel(
         config.categoryMlp &&
         mlpRecord(
           config.categoryMlp,
-          trainMlp(
+          trainMlpMean(
             examples.map((e) => ({ f: e.f, target: (k: number) => (e.labels.has(k) ? 1 : 0) })),
             aspects.length + 1,
             'sigmoid',
@@ -277,7 +278,7 @@ export function trainModel(
       config.polarityMlp &&
       mlpRecord(
         config.polarityMlp,
-        trainMlp(
+        trainMlpMean(
           pairs.map((p) => ({ f: p.f, target: (k: number) => (k === p.y ? 1 : 0) })),
           POLARITY_CLASSES.length,
           'softmax',
@@ -325,7 +326,8 @@ function optionRecord(o: TrainOptions): Record<string, number> {
 }
 
 function mlpRecord(mix: MlpMix, m: Mlp): NonNullable<NonNullable<ModelFile['polarity']>['mlp']> {
-  return { hidden: mix.hidden, mix: mix.mix, input: toRecord(m.input), output: m.output.map((row) => [...row]) };
+  // The width written is the network's: `runs` networks side by side are `runs` times as wide as one.
+  return { hidden: m.output.length - 1, mix: mix.mix, input: toRecord(m.input), output: m.output.map((row) => [...row]) };
 }
 
 function toRecord(w: Map<string, Float64Array>): Record<string, number[]> {
