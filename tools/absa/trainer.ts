@@ -79,7 +79,7 @@ export interface PolarityFile {
 
 /**
  * The labelled splits a vertical trains on: train, and since 2.6.0 the former held-out dev and test splits (dev
- * had informed one choice and test had been scored twice; fresh.xml, fresh2.xml and fresh3.xml, written later by
+ * had informed one choice and test had been scored twice; fresh.xml to fresh4.xml, written later by
  * writers who read none of them, are the held-out sets now). pending.xml stays out: with it, dev scored lower
  * (docs/insights.md).
  */
