@@ -18,6 +18,7 @@ import {
   serializeModel,
   sha256,
   trainMlp,
+  trainMlpMean,
   trainModel,
 } from '../../tools/absa/index.js';
 
@@ -91,6 +92,22 @@ describe('the perceptron mixed into the category model', () => {
       if (e.y === 1) assert.ok(p > 0.8, `${e.names.join('+')}: ${p}`);
       else assert.ok(p < 0.2, `${e.names.join('+')}: ${p}`);
     }
+  });
+
+  it('as the mean of several runs, scores the mean of their logits', () => {
+    const logit = (p: number) => Math.log(p / (1 - p));
+    const read = (m: ReturnType<typeof train>, names: string[]) =>
+      logit(sigmoidProbabilities(new Map(), { ...m, mix: 1 }, 1, { names, values: names.map(() => 1) })[0]);
+    const opts = { ...DEFAULT_MLP, hidden: 4, minCount: 1, epochs: 40, rate: 0.3, seed: DEFAULT_MLP.seed };
+    const mean = trainMlpMean(examples, 1, 'sigmoid', { ...opts, runs: 3 });
+    assert.equal(mean.output.length, 3 * 4 + 1);
+    const runs = [0, 1, 2].map((r) => train(DEFAULT_MLP.seed + r));
+    for (const e of xor) {
+      const expected = runs.reduce((sum, m) => sum + read(m, e.names), 0) / 3;
+      // Output rows are rounded to 4 decimals after the division: 13 of them, each off by at most 5e-5.
+      assert.ok(Math.abs(read(mean, e.names) - expected) < 1e-3, `${e.names.join('+')}: ${read(mean, e.names)} vs ${expected}`);
+    }
+    assert.deepEqual(trainMlpMean(examples, 1, 'sigmoid', { ...opts, runs: 1 }), train(DEFAULT_MLP.seed));
   });
 
   it('is deterministic: same seed, same weights; another seed, other weights', () => {

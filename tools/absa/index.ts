@@ -1,5 +1,5 @@
 export { DEFAULT_TRAIN } from './logistic.js';
-export { DEFAULT_MLP, trainMlp } from './mlp.js';
+export { DEFAULT_MLP, trainMlp, trainMlpMean } from './mlp.js';
 export { evaluate, mapCategories, type Prediction, parseSemEvalXml, predict } from './semeval.js';
 export {
   CONFIGS,
