@@ -84,7 +84,9 @@ function isKnown(lower: string): boolean {
  * the process had read before it. A space before the mark keeps wink on its ordinary path. Abbreviations that end in
  * a full stop ("Dr.", "a.m.") are words of wink's vocabulary and keep theirs.
  */
-const WORD_BEFORE_MARK = /\S*\p{L}(?=(?!['’])\p{P}(?![\p{L}\p{N}]))/gu;
+const BEFORE_MARK = /(?<=\p{L})(?=(?!['’])\p{P}(?![\p{L}\p{N}]))/gu;
+/** Longer words are never abbreviations; the bound keeps the look back constant on a text without spaces. */
+const LONGEST_ABBREVIATION = 16;
 /** Whether wink reads a word and the full stop after it as one token (an abbreviation), by word; cleared at its cap. */
 const abbreviations = new Map<string, boolean>();
 
@@ -101,10 +103,13 @@ function isAbbreviation(word: string): boolean {
 
 /** The text as wink should read it: a space between a word and the one punctuation mark after it (see above). */
 function spacedForWink(text: string): string {
-  return text.replace(WORD_BEFORE_MARK, (word, at: number) => {
+  return text.replace(BEFORE_MARK, (_, at: number) => {
+    if (text[at] !== '.') return ' ';
+    const from = Math.max(0, at - LONGEST_ABBREVIATION - 1);
+    const word = /\S*$/u.exec(text.slice(from, at))?.[0] ?? '';
     // Reading a word with an apostrophe before a full stop, even to ask, would teach wink that word whole.
-    const keep = text[at + word.length] === '.' && !/['’]/.test(word) && isAbbreviation(word);
-    return keep ? word : `${word} `;
+    const keep = word.length <= LONGEST_ABBREVIATION && !/['’]/.test(word) && isAbbreviation(word);
+    return keep ? '' : ' ';
   });
 }
 
