@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type { Model } from 'wink-eng-lite-web-model';
 import type winkNLP from 'wink-nlp';
 import type { ItsFunction } from 'wink-nlp';
+import { cappedMemo } from './capped-memo.js';
 
 export interface Token {
   /** Lowercased surface form (wink's `normal`, which also expands contractions: "n't" → "not"). */
@@ -61,21 +62,15 @@ function wink(): Wink {
   return loaded;
 }
 const LETTERS = /^[a-z]+$/;
-/** Lowercased forms already looked up in the vocabulary; cleared when it grows past its cap. */
-const knownLower = new Map<string, boolean>();
+/** Words remembered by each lookup below. */
 const KNOWN_CAP = 50_000;
 
-function isKnown(lower: string): boolean {
-  let known = knownLower.get(lower);
-  if (known === undefined) {
-    const { nlp, its, firstUnknownId } = wink();
-    const ids = nlp.readDoc(lower).tokens().out(its.uniqueId) as number[];
-    known = ids.length !== 1 || ids[0] < firstUnknownId;
-    if (knownLower.size >= KNOWN_CAP) knownLower.clear();
-    knownLower.set(lower, known);
-  }
-  return known;
-}
+/** Whether the vocabulary knows a lowercased form. */
+const isKnown = cappedMemo((lower) => {
+  const { nlp, its, firstUnknownId } = wink();
+  const ids = nlp.readDoc(lower).tokens().out(its.uniqueId) as number[];
+  return ids.length !== 1 || ids[0] < firstUnknownId;
+}, KNOWN_CAP);
 
 /**
  * A word directly followed by one punctuation mark ("Bob's," "wasnt.") goes down a path of wink's own: the word is
@@ -87,19 +82,8 @@ function isKnown(lower: string): boolean {
 const BEFORE_MARK = /(?<=\p{L})(?=(?!['’])\p{P}(?![\p{L}\p{N}]))/gu;
 /** Longer words are never abbreviations; the bound keeps the look back constant on a text without spaces. */
 const LONGEST_ABBREVIATION = 16;
-/** Whether wink reads a word and the full stop after it as one token (an abbreviation), by word; cleared at its cap. */
-const abbreviations = new Map<string, boolean>();
-
-function isAbbreviation(word: string): boolean {
-  let known = abbreviations.get(word);
-  if (known === undefined) {
-    const { nlp } = wink();
-    known = nlp.readDoc(`${word}.`).tokens().length() === 1;
-    if (abbreviations.size >= KNOWN_CAP) abbreviations.clear();
-    abbreviations.set(word, known);
-  }
-  return known;
-}
+/** Whether wink reads a word and the full stop after it as one token (an abbreviation). */
+const isAbbreviation = cappedMemo((word) => wink().nlp.readDoc(`${word}.`).tokens().length() === 1, KNOWN_CAP);
 
 /** The text as wink should read it: a space between a word and the one punctuation mark after it (see above). */
 function spacedForWink(text: string): string {

@@ -2,16 +2,19 @@
 // read as the lexicon word it is one edit from (two for long words), when exactly one such word exists.
 // The first letter must agree, which keeps unknown names from turning into opinion words.
 
+import { cappedMemo } from './capped-memo.js';
+
 /** Shortest unknown word that is corrected at all, and the shortest allowed two edits. */
 const MIN_LENGTH = 6;
 const TWO_EDITS_FROM = 8;
-/** Corrections remembered per fixer; the memo is cleared when it reaches this size. */
+/** Corrections remembered per fixer. */
 const MEMO_CAP = 20_000;
 
 export class SpellFixer {
   private readonly byInitial = new Map<string, string[]>();
   private readonly known = new Set<string>();
-  private readonly memo = new Map<string, string | null>();
+  /** The correction of each unknown word, or null. */
+  private readonly corrected = cappedMemo((word) => this.search(word), MEMO_CAP);
 
   constructor(words: Iterable<string>) {
     for (const w of words) {
@@ -26,13 +29,7 @@ export class SpellFixer {
   /** The lexicon word an unknown word is a typo of, or null. */
   fix(word: string): string | null {
     if (word.length < MIN_LENGTH || this.known.has(word)) return null;
-    let fixed = this.memo.get(word);
-    if (fixed === undefined) {
-      fixed = this.search(word);
-      if (this.memo.size >= MEMO_CAP) this.memo.clear();
-      this.memo.set(word, fixed);
-    }
-    return fixed;
+    return this.corrected(word);
   }
 
   private search(word: string): string | null {

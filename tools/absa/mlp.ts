@@ -88,14 +88,19 @@ export function trainMlp(examples: { f: Features; target: (k: number) => number 
       }
     }
   }
-  const f = 10 ** opts.decimals;
-  const round = (row: Float64Array) => row.map((x) => Math.round(x * f) / f + 0);
+  const round = rounder(opts.decimals);
   const rounded = new Map<string, Float64Array>();
   for (const n of names) {
-    const row = round(input.get(n)!);
+    const row = input.get(n)!.map(round);
     if (row.some((x) => x !== 0)) rounded.set(n, row);
   }
-  return { input: rounded, output: output.map(round) };
+  return { input: rounded, output: output.map((row) => row.map(round)) };
+}
+
+/** Rounds to fixed decimals, and -0 to 0, so that weights serialise the same on every run. */
+function rounder(decimals: number): (x: number) => number {
+  const f = 10 ** decimals;
+  return (x) => Math.round(x * f) / f + 0;
 }
 
 /**
@@ -111,8 +116,8 @@ export function trainMlpMean(
   const nets = Array.from({ length: opts.runs }, (_, r) => trainMlp(examples, width, loss, { ...opts, seed: opts.seed + r }));
   if (nets.length === 1) return nets[0];
   const H = opts.hidden;
-  const f = 10 ** opts.decimals;
-  const mean = (x: number) => Math.round((x / nets.length) * f) / f + 0;
+  const round = rounder(opts.decimals);
+  const mean = (x: number) => round(x / nets.length);
   const input = new Map<string, Float64Array>();
   for (const name of [...new Set(nets.flatMap((n) => [...n.input.keys()]))].sort()) {
     const row = new Float64Array(H * nets.length);

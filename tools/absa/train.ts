@@ -8,7 +8,7 @@ import { modelUrl } from '../../src/insights/index.js';
 import { CONFIGS, loadTraining, prepare, serializeModel, trainModel } from './trainer.js';
 
 /** What a model was trained on: its own sentences, and those that train its polarity model only (MAMS for restaurants). */
-const read = (own: unknown[], pooled: unknown[]) =>
+const trainedOn = (own: unknown[], pooled: unknown[]) =>
   `${own.length} sentences${pooled.length > 0 ? `, ${pooled.length} more for polarity` : ''}`;
 
 function main(argv: string[]): number {
@@ -39,11 +39,11 @@ function main(argv: string[]): number {
       const same = shipped === text;
       if (!same) failed++;
       process.stdout.write(
-        `${vertical}: ${same ? 'shipped model reproduced byte for byte' : 'DIFFERS from the shipped model'} (${read(sentences, extra)}, ${seconds} s)\n`,
+        `${vertical}: ${same ? 'shipped model reproduced byte for byte' : 'DIFFERS from the shipped model'} (${trainedOn(sentences, extra)}, ${seconds} s)\n`,
       );
     } else {
       writeFileSync(path, text);
-      process.stdout.write(`${vertical}: wrote ${path} (${read(sentences, extra)}, ${text.length} bytes, ${seconds} s)\n`);
+      process.stdout.write(`${vertical}: wrote ${path} (${trainedOn(sentences, extra)}, ${text.length} bytes, ${seconds} s)\n`);
     }
   }
   return failed === 0 ? 0 : 1;

@@ -8,7 +8,7 @@
 //
 // Words kept: the package's most frequent lowercase words (it lists them in frequency order), every word of the
 // train.xml splits as they were at 2.5.0 (dev and test, which train since 2.6.0, and the sentences added to
-// train.xml for 2.8.0 were not read; the held-out fresh.xml and fresh2.xml never are), and every word of the
+// train.xml for 2.8.0 and 2.9.0 were not read; the held-out fresh*.xml never are), and every word of the
 // taxonomies and of the VADER and AFINN lexicons.
 // Each vector is scaled to unit length and stored as int8 with one float32 scale (format in vectors.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
