@@ -5,6 +5,7 @@ import {
   buildNextRevision,
   type Catalog,
   CorpusWorker,
+  type Engine,
   type HeldRevision,
   loadRevision,
   NO_PROFILE,
@@ -12,7 +13,7 @@ import {
   snapshotFormat,
 } from '../catalog/index.js';
 import { NotReadyError } from '../domain/index.js';
-import { engine as nlp } from '../insights/index.js';
+import { engine as defaultEngine } from '../insights/index.js';
 import type { Listener, Store } from '../store/index.js';
 import { drainSteps, runInSlices, SliceClock } from '../threads/index.js';
 import { collectGarbage } from './collect-garbage.js';
@@ -79,6 +80,7 @@ export class RevisionScheduler {
   private soon = false;
   /** The store's count of announced writes when last looked at (null: not yet). */
   private noticesSeen: number | null = null;
+  private readonly nlp: Engine;
 
   constructor(
     private readonly store: Store,
@@ -94,9 +96,13 @@ export class RevisionScheduler {
        * QuietCollector.expectGarbage).
        */
       onStored?: () => void;
+      /** The NLP engine (a test hands in one of its own); the insights engine without it. */
+      engine?: Engine;
       log: Logger;
     },
-  ) {}
+  ) {
+    this.nlp = opts.engine ?? defaultEngine;
+  }
 
   get(): Catalog {
     if (!this.current) throw new NotReadyError(this.waiting ?? 'The catalog is still loading; retry in a moment.');
@@ -137,7 +143,7 @@ export class RevisionScheduler {
     const started = performance.now();
     const deps = {
       store: this.store,
-      engine: nlp,
+      engine: this.nlp,
       corpus: () => this.corpus(),
       publicBaseUrl: this.opts.publicBaseUrl(),
       log: this.opts.log,
@@ -296,7 +302,7 @@ export class RevisionScheduler {
     // Idle too since a restart, which starts none: one stands by from now on.
     if (this.standby) return;
     try {
-      this.standby = new CorpusWorker(nlp);
+      this.standby = new CorpusWorker(this.nlp);
       this.opts.log.info({ revision: this.state?.revision }, 'a corpus thread stands by');
     } catch (err) {
       // Only a head start: the next take-over starts its own.
@@ -310,7 +316,7 @@ export class RevisionScheduler {
     this.standby = null;
     if (standing && !standing.failed) return (this.tookStandby = standing);
     if (standing) this.letGo(standing);
-    return new CorpusWorker(nlp);
+    return new CorpusWorker(this.nlp);
   }
 
   /**
@@ -429,7 +435,7 @@ export class RevisionScheduler {
 
   /** The snapshot's key of a revision rendered for `base`. */
   private snapshotKey(revision: number, base: string) {
-    return { revision, base_url: base, engine: snapshotFormat(nlp.version) };
+    return { revision, base_url: base, engine: snapshotFormat(this.nlp.version) };
   }
 
   /**
@@ -475,7 +481,7 @@ export class RevisionScheduler {
         this.nextSnapshot = null;
         const started = performance.now();
         try {
-          const stored = await job.catalog.snapshot(snapshotFormat(nlp.version));
+          const stored = await job.catalog.snapshot(snapshotFormat(this.nlp.version));
           await this.storeWriter().saveSnapshot(
             {
               revision: job.catalog.revision,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
-import { type ChangesReader, MemoBudget } from '../catalog/index.js';
+import { type ChangesReader, type Engine, MemoBudget } from '../catalog/index.js';
 import { type Config, type ConfigInput, loadConfig } from '../config.js';
 import { DEFAULT_API_OPTIONS, SyncScheduler, sourceStatuses, sourcesMetricsText } from '../connectors/index.js';
 import { buildApp, FastPathCounts, fastPathMetricsText, memoMetricsText } from '../http/index.js';
@@ -34,7 +34,8 @@ export async function startServer(
   overrides: Partial<ConfigInput> = {},
   /** fastPath: false serves the datasets through Fastify too, as they are without the fast path (for comparing the two). */
   /** quietCollection: when a full collection follows a busy spell (tests look more often, at less growth). */
-  opts: { logger?: Logger; fastPath?: boolean; quietCollection?: QuietCollection } = {},
+  /** engine: the NLP engine (a test's own); the insights engine without it. */
+  opts: { logger?: Logger; fastPath?: boolean; quietCollection?: QuietCollection; engine?: Engine } = {},
 ): Promise<RunningServer> {
   const config = loadConfig(overrides);
   const log = opts.logger ?? pino({ level: config.logLevel });
@@ -52,6 +53,7 @@ export async function startServer(
     pollMs: config.pollMs,
     corpusIdle: config.corpusIdle,
     onStored: () => quiet.expectGarbage(),
+    engine: opts.engine,
     log,
   });
   const hubConfig = hubConfigFrom(config);

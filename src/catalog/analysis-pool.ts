@@ -1,12 +1,19 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../threads/index.js';
+import type { AnalysisFailure, OnAnalysisFailure } from './analyze-or-rate.js';
 import type { AnalysisInput, AnalyzerOptions, Engine } from './engine.js';
 
 const BATCH = 250;
 
+/** A batch's analyses, and the reviews among them whose text the engine could not read (see analyzeOrRate). */
+interface Answer {
+  analyses: string[];
+  failures: AnalysisFailure[];
+}
+
 interface Pending {
-  resolve(analyses: string[]): void;
+  resolve(answer: Answer): void;
   reject(err: Error): void;
 }
 
@@ -31,11 +38,11 @@ export class AnalysisPool {
     const size = Math.max(1, Math.min(availableParallelism(), Math.ceil(reviews / BATCH)));
     this.workers = Array.from({ length: size }, () => {
       const w = startWorker('analysis-thread', import.meta.url, { engine: engine.module, options });
-      w.on('message', (m: { id: number; analyses?: string[]; error?: string }) => {
+      w.on('message', (m: { id: number; analyses?: string[]; failures?: AnalysisFailure[]; error?: string }) => {
         const p = this.pending.get(m.id)!;
         this.pending.delete(m.id);
         if (m.error) p.reject(new Error(`analysis failed: ${m.error}`));
-        else p.resolve(m.analyses!);
+        else p.resolve({ analyses: m.analyses!, failures: m.failures! });
         this.idle.push(w);
         this.pump();
       });
@@ -56,24 +63,32 @@ export class AnalysisPool {
     while (this.idle.length > 0 && this.queue.length > 0) this.idle.pop()!.postMessage(this.queue.shift());
   }
 
-  private batch(inputs: AnalysisInput[]): Promise<string[]> {
+  private batch(inputs: AnalysisInput[]): Promise<Answer> {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.nextId++;
-    const done = new Promise<string[]>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    const done = new Promise<Answer>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     this.queue.push({ id, inputs });
     this.pump();
     return done;
   }
 
-  /** The analyses of `inputs` (JSON text), in order; `onProgress` after each batch. */
-  async analyze(inputs: readonly AnalysisInput[], onProgress?: (done: number, total: number) => void): Promise<string[]> {
+  /**
+   * The analyses of `inputs` (JSON text), in order; `onProgress` after each batch, `onFailure` for each review
+   * whose analysis is its rating's alone because the engine threw on its text.
+   */
+  async analyze(
+    inputs: readonly AnalysisInput[],
+    onProgress?: (done: number, total: number) => void,
+    onFailure?: OnAnalysisFailure,
+  ): Promise<string[]> {
     const out: string[] = new Array(inputs.length);
     let done = 0;
     const batches: Promise<void>[] = [];
     for (let i = 0; i < inputs.length; i += BATCH) {
       const slice = inputs.slice(i, i + BATCH);
       batches.push(
-        this.batch(slice).then((analyses) => {
+        this.batch(slice).then(({ analyses, failures }) => {
+          for (const [id, error] of failures) onFailure?.(id, error);
           for (let k = 0; k < analyses.length; k++) out[i + k] = analyses[k];
           done += analyses.length;
           onProgress?.(done, inputs.length);

@@ -1,5 +1,6 @@
 // Worker thread: analyses batches of reviews for AnalysisPool. Pure CPU work, no store access.
 import { parentPort, workerData } from 'node:worker_threads';
+import { type AnalysisFailure, analyzeOrRate } from './analyze-or-rate.js';
 import { type AnalysisInput, type AnalyzerOptions, loadEngine } from './engine.js';
 
 type Batch = { id: number; inputs: AnalysisInput[] };
@@ -8,7 +9,13 @@ let analyzer: ReturnType<Awaited<ReturnType<typeof loadEngine>>['createAnalyzer'
 
 function handle({ id, inputs }: Batch): void {
   try {
-    parentPort!.postMessage({ id, analyses: inputs.map((input) => JSON.stringify(analyzer.analyze(input))) });
+    const failures: AnalysisFailure[] = [];
+    const analyses = inputs.map((input) => {
+      const { analysis, failure } = analyzeOrRate(analyzer, input);
+      if (failure !== null) failures.push([input.id, failure]);
+      return JSON.stringify(analysis);
+    });
+    parentPort!.postMessage({ id, analyses, failures });
   } catch (err) {
     parentPort!.postMessage({ id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   }

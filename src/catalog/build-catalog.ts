@@ -10,6 +10,7 @@ import {
 import type { Revision } from '../store/index.js';
 import type { SliceClock, Steps } from '../threads/index.js';
 import { everyPosition, runInSlices, sharedBuffer } from '../threads/index.js';
+import type { AnalysisFailure } from './analyze-or-rate.js';
 import type { Catalog, CatalogParts } from './catalog.js';
 import type { CorpusRow } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
@@ -52,6 +53,8 @@ export interface StagedReviews {
   order: Int32Array;
   /** Analyses the corpus made because none was stored (JSON), by id. */
   analysed: ReadonlyMap<string, string>;
+  /** Reviews among those whose text the engine could not read: their analyses are their ratings' (see analyzeOrRate). */
+  failed: readonly AnalysisFailure[];
   /** The row version of each review that had no stored analysis: what a made analysis is stored under. */
   versions: ReadonlyMap<string, string>;
 }
@@ -133,7 +136,7 @@ export async function stageAll(
     if (found) withMentions(reviews[i], found);
     if (i % 4096 === 0) await clock.maybePause();
   }
-  return { reviews, order, analysed: staged.analysed, versions };
+  return { reviews, order, analysed: staged.analysed, failed: staged.failed, versions };
 }
 
 function* corpusRows(rows: Iterable<StoredReview>, analyses: ReadonlyMap<string, string>): Steps<CorpusRow[]> {
@@ -258,6 +261,7 @@ async function buildAll(input: CatalogFromStaged, engine: CorpusEngine, clock: S
     attribution,
     index,
     analysed: input.staged.analysed,
+    failed: input.staged.failed,
   };
 }
 
@@ -316,6 +320,7 @@ async function buildUpdate(input: CatalogChanges, previous: Catalog, engine: Cor
     attribution,
     index: index.withReviews(held.reviews),
     analysed: staged.analysed,
+    failed: staged.failed,
   };
 }
 

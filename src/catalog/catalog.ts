@@ -13,6 +13,7 @@ import {
 } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
 import { runAtOnce, runInSlices, SliceClock, type Steps } from '../threads/index.js';
+import type { AnalysisFailure } from './analyze-or-rate.js';
 import { attributionFor, buildParts, type CatalogChanges, type CatalogFromStaged, type CatalogInput, stageAll } from './build-catalog.js';
 import type { SeedBodies } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
@@ -40,6 +41,8 @@ export interface CatalogParts {
   index: ReviewIndex;
   /** Analyses this build made because none was stored (JSON, to be stored). */
   analysed: ReadonlyMap<string, string>;
+  /** Reviews among those whose text the engine could not read: their analyses are their ratings' (see analyzeOrRate). */
+  failed: readonly AnalysisFailure[];
   feeds: { json: Buffer; atom: Buffer };
   gzipped?: { reviews: Buffer; insights: Buffer };
 }
@@ -75,6 +78,8 @@ export class Catalog {
   readonly attribution: Attribution;
   /** Analyses this build made because none was stored (JSON, to be stored); empty for a loaded snapshot. */
   readonly analysed: ReadonlyMap<string, string>;
+  /** Reviews among those whose text the engine could not read: their analyses are their ratings' (see analyzeOrRate). */
+  readonly failed: readonly AnalysisFailure[];
   /** The search index; the next revision's build carries its text index over. */
   readonly index: ReviewIndex;
   readonly reviewsJson: SplicedJson;
@@ -100,6 +105,7 @@ export class Catalog {
     this.attribution = parts.attribution;
     this.index = parts.index;
     this.analysed = parts.analysed;
+    this.failed = parts.failed;
     this.analyses = new Array(this.reviews.length);
     const ids = () => this.reviewsJson.keys;
     let perReview: Insights['per_review'] | undefined;
@@ -175,6 +181,7 @@ export class Catalog {
         input.textIndex,
       ),
       analysed: new Map(),
+      failed: [],
       feeds: renderFeeds(doc.business, reviews.slice(0, FEED_SIZE).map(plainReview), l, revision.created_at),
       gzipped: { reviews: input.reviewsGzip, insights: input.insightsGzip },
     });

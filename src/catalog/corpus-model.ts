@@ -2,6 +2,7 @@ import type { Business, Review, ReviewAnalysis } from '../domain/index.js';
 import { links } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
 import { runAtOnce } from '../threads/index.js';
+import { type AnalysisFailure, analyzeOrRate } from './analyze-or-rate.js';
 import type { CorpusReview, Engine, InsightRow, InsightRowMaker } from './engine.js';
 import { analyzerOptions } from './engine.js';
 import { carriedRuns } from './render/carried-runs.js';
@@ -40,6 +41,8 @@ export interface Staged {
   found: Map<string, FoundMentions>;
   /** Analyses made because none was stored (JSON, to be stored), by id. */
   analysed: Map<string, string>;
+  /** The reviews among those whose text the engine could not read (their analyses are their ratings'). */
+  failed: AnalysisFailure[];
 }
 
 export interface CommitInput {
@@ -182,7 +185,7 @@ export class CorpusModel {
       throw new StaleCorpusError(`the corpus holds rows of the ${this.held.vertical} taxonomy, not ${business.vertical}`);
     // A full stage folds each text as it comes (this thread waits on the reads meanwhile), for textSegment.
     const texts = basedOn === null ? [] : null;
-    this.staging = { business, changed: new Set(), fresh: new Map(), found: new Map(), analysed: new Map(), texts };
+    this.staging = { business, changed: new Set(), fresh: new Map(), found: new Map(), analysed: new Map(), failed: [], texts };
     this.staged = null;
   }
 
@@ -199,13 +202,15 @@ export class CorpusModel {
         json = row.stored;
         analysis = JSON.parse(json) as ReviewAnalysis;
       } else {
-        analysis = this.analyzerFor(s.business).analyze({
+        const made = analyzeOrRate(this.analyzerFor(s.business), {
           id: row.id,
           rating: row.rating,
           text: row.text,
           title: row.title,
           language: row.language,
         });
+        analysis = made.analysis;
+        if (made.failure !== null) s.failed.push([row.id, made.failure]);
         json = JSON.stringify(analysis);
         s.analysed.set(row.id, json);
       }
@@ -249,7 +254,7 @@ export class CorpusModel {
     if (!s) throw new Error('CorpusModel: stage end without a stage begun');
     this.staging = null;
     this.staged = { business: s.business, changed: s.changed, fresh: s.fresh, texts: s.texts };
-    return { found: s.found, analysed: s.analysed };
+    return { found: s.found, analysed: s.analysed, failed: s.failed };
   }
 
   commit(input: CommitInput): Committed {

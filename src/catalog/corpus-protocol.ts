@@ -1,5 +1,6 @@
 import type { Business, Review } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
+import type { AnalysisFailure } from './analyze-or-rate.js';
 import type { CorpusRow, Seeded } from './corpus-model.js';
 
 /** Messages to the corpus thread. A stage is sent in parts, so no one message is large to copy. */
@@ -43,7 +44,7 @@ export type FoundEntry = [string, string[], string[], string[]];
 
 export type FromCorpus =
   | { t: 'staged'; id: number; parts: number }
-  | { t: 'staged-part'; id: number; found: FoundEntry[]; analysed: [string, string][] }
+  | { t: 'staged-part'; id: number; found: FoundEntry[]; analysed: [string, string][]; failed: AnalysisFailure[] }
   /** `body` (its parts) lives in shared memory: handed over without a copy. */
   | {
       t: 'committed';

@@ -1,6 +1,7 @@
 // Worker thread: the corpus model (analyses, insights, per_review body) of CorpusWorker.
 import { parentPort, workerData } from 'node:worker_threads';
 import { ownBytes, sharedBuffer } from '../threads/index.js';
+import type { AnalysisFailure } from './analyze-or-rate.js';
 import { CorpusModel, StaleCorpusError } from './corpus-model.js';
 import { type FoundEntry, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 import { loadEngine } from './engine.js';
@@ -9,7 +10,7 @@ const port = parentPort!;
 const send = (m: FromCorpus) => port.postMessage(m);
 // Bodies in shared memory, so the main thread serves them as they are.
 let model: CorpusModel;
-let outbox: { found: FoundEntry[]; analysed: [string, string][] }[] = [];
+let outbox: { found: FoundEntry[]; analysed: [string, string][]; failed: AnalysisFailure[] }[] = [];
 
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
@@ -27,12 +28,12 @@ function handle(m: ToCorpus): void {
         model.stageAbort();
         return;
       case 'stage-end': {
-        const { found, analysed } = model.stageEnd();
+        const { found, analysed, failed } = model.stageEnd();
         const entries: FoundEntry[] = [...found].map(([id, f]) => [id, [...f.technicians], [...f.services], [...f.service_areas]]);
         const made = [...analysed];
         outbox = [];
-        for (let i = 0; i < Math.max(entries.length, made.length); i += PART)
-          outbox.push({ found: entries.slice(i, i + PART), analysed: made.slice(i, i + PART) });
+        for (let i = 0; i < Math.max(entries.length, made.length, failed.length); i += PART)
+          outbox.push({ found: entries.slice(i, i + PART), analysed: made.slice(i, i + PART), failed: failed.slice(i, i + PART) });
         send({ t: 'staged', id: m.id, parts: outbox.length });
         return;
       }

@@ -196,7 +196,7 @@ export class CorpusWorker implements CorpusEngine {
       end: async () => {
         this.post({ t: 'stage-end', id });
         const { parts } = (await answer) as Extract<FromCorpus, { t: 'staged' }>;
-        const staged: Staged = { found: new Map(), analysed: new Map() };
+        const staged: Staged = { found: new Map(), analysed: new Map(), failed: [] };
         for (let k = 0; k < parts; k++) {
           const take = this.nextId++;
           const part = this.call(take);
@@ -205,6 +205,7 @@ export class CorpusWorker implements CorpusEngine {
           for (const [rid, technicians, services, service_areas] of m.found)
             staged.found.set(rid, { technicians, services, service_areas } satisfies FoundMentions);
           for (const [rid, json] of m.analysed) staged.analysed.set(rid, json);
+          staged.failed.push(...m.failed);
           if (clock?.due()) await clock.pause();
         }
         return staged;

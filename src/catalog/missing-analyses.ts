@@ -1,13 +1,15 @@
 import type { Business, StoredReview } from '../domain/index.js';
 import type { AnalysisContext, Store } from '../store/index.js';
 import { AnalysisPool } from './analysis-pool.js';
+import type { OnAnalysisFailure } from './analyze-or-rate.js';
 import { analyzerOptions, type Engine } from './engine.js';
 
 /**
  * "Analyse these reviews" on every core (a pool of threads for the call), for whoever stores analyses:
- * an import is given this, so the catalog stays the only caller of the analyzer.
+ * an import is given this, so the catalog stays the only caller of the analyzer. `onFailure`: told of each
+ * review the engine could not read (its analysis is its rating's; see analyzeOrRate).
  */
-export const analyseReviews = (engine: Engine) => ({
+export const analyseReviews = (engine: Engine, onFailure?: OnAnalysisFailure) => ({
   engine: engine.version,
   async analyse(
     business: Business,
@@ -19,6 +21,7 @@ export const analyseReviews = (engine: Engine) => ({
       return await pool.analyze(
         reviews.map((r) => ({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language })),
         onProgress,
+        onFailure,
       );
     } finally {
       await pool.close();
@@ -39,6 +42,8 @@ export async function analyzePending(
   engine: Engine,
   opts: {
     onProgress?: (done: number, total: number) => void;
+    /** Told of each review the engine could not read (its analysis is its rating's; see analyzeOrRate). */
+    onFailure?: OnAnalysisFailure;
     /** Only the rows this revision wrote (what an import just changed), instead of scanning every review. */
     revision?: number;
   } = {},
@@ -54,6 +59,8 @@ export async function analyzePending(
       const batch = pending.slice(i, i + BATCH);
       const analyses = await pool.analyze(
         batch.map((r) => ({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language })),
+        undefined,
+        opts.onFailure,
       );
       await store.saveAnalyses(
         batch.map((r, k) => ({ reviewId: r.id, version: r.version, analysis: analyses[k] })),

@@ -131,6 +131,10 @@ export async function buildNextRevision(
   const common = { revision: read.revision, business: read.business, publicBaseUrl: base };
   const analysed: AnalysesToStore = { items: [], ctx: read.ctx };
   const { staged } = read;
+  const tell = (catalog: Catalog) => {
+    for (const [review, err] of catalog.failed)
+      deps.log.warn({ review, err }, 'the engine could not read a review; its insights are from its rating alone');
+  };
   if (staged) {
     const ids = new Set<string>();
     for (let i = 0; i < staged.reviews.length; i++) {
@@ -138,6 +142,7 @@ export async function buildNextRevision(
       if (i % 4096 === 0) await clock.maybePause();
     }
     const catalog = await Catalog.fromStaged({ ...common, staged }, engine, clock);
+    tell(catalog);
     for (const [id, analysis] of catalog.analysed) {
       analysed.items.push({ reviewId: id, version: staged.versions.get(id)!, analysis });
       if (clock.due()) await clock.pause();
@@ -167,6 +172,7 @@ export async function buildNextRevision(
     deps.log.warn({ err: err.message }, 'the corpus thread is not at the held revision; reading everything');
     return buildNextRevision(null, deps);
   }
+  tell(catalog);
   for (const [id, analysis] of catalog.analysed) {
     analysed.items.push({ reviewId: id, version: byId.get(id)!.version, analysis });
     if (clock.due()) await clock.pause();

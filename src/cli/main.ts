@@ -28,6 +28,10 @@ async function withStore<T>(opts: { databaseUrl?: string }, fn: (store: Store) =
     await store.close();
   }
 }
+/** A review the engine could not read: said on stderr (its analysis is its rating's; see analyzeOrRate). */
+const reportAnalysisFailure = (reviewId: string, error: string) =>
+  console.error(`warning: review ${reviewId}: the engine could not read its text; its insights are from its rating alone\n  ${error}`);
+
 /**
  * The catalog's analyzer running this engine, for the commands that analyse. The engine's version is
  * read at once (it keys the analyses an import plans); the analyzer (the catalog, the larger part) is
@@ -40,7 +44,7 @@ async function importAnalyser(): Promise<AnalyseReviews> {
   return {
     engine: engine.version,
     async analyse(...args) {
-      analyser ??= import('../catalog/index.js').then(({ analyseReviews }) => analyseReviews(engine));
+      analyser ??= import('../catalog/index.js').then(({ analyseReviews }) => analyseReviews(engine, reportAnalysisFailure));
       return (await analyser).analyse(...args);
     },
   };
@@ -250,7 +254,7 @@ program
     ]);
     await withStore(opts, async (store) => {
       const bar = progress('analysing');
-      const r = await analyzePending(store, engine, { onProgress: bar.update });
+      const r = await analyzePending(store, engine, { onProgress: bar.update, onFailure: reportAnalysisFailure });
       bar.stop();
       console.log(`analysed ${r.analysed} published review(s) that had no current analysis`);
     });

@@ -1,5 +1,6 @@
 export { carriedByKey, carriedFrom } from './carried.js';
 export { competingWriter } from './competing-writer.js';
+export { engine as faultyEngine, FAULT } from './faulty-engine.js';
 export { client } from './http.js';
 export { GOOD_RECORD, importedState, importFileIn } from './import-files.js';
 export { capturedLog } from './log.js';
