@@ -77,7 +77,7 @@ describe('contrast', () => {
   });
   // The models read "it" as the work, an aspect the lexicon did not name, so over the whole sentence with the
   // conceded side's words marked. The engines have read this pair four ways: 2.7.0 both negative, 2.8.0 both
-  // positive, 2.9.0 to 2.11.0 both negative ("awful but good" at -0.05 to -0.12), 2.12.0 both right. Engines are
+  // positive, 2.9.0 to 2.11.0 both negative ("awful but good" at -0.05 to -0.12), 2.12.0 and 2.13.0 both right. Engines are
   // chosen by a rule fixed before their scoring on a held-out set, not on these sentences.
   it('home services: "good but awful" is negative', () => {
     assert.ok((analyze('It was good but awful.').text_sentiment ?? 0) < 0);
@@ -230,7 +230,7 @@ describe('other verticals', () => {
     assert.equal(polarities(a).safety, 'negative');
     assert.deepEqual([...a.problems].sort(), ['falls', 'understaffing']);
   });
-  // 2.8.0's category model named safety alone here; 2.6.0, 2.7.0 and 2.9.0 to 2.12.0 name staff too.
+  // 2.8.0's category model named safety alone here; 2.6.0, 2.7.0 and 2.9.0 to 2.13.0 name staff too.
   it('senior living: "understaffed" is a staff complaint', () => {
     assert.equal(polarities(of('senior_living', 'Mom fell twice; the place is understaffed.')).staff, 'negative');
   });
@@ -301,7 +301,7 @@ describe('narrative and overall-verdict sentences', () => {
   it('an overall verdict still counts in the review sentiment', () => {
     assert.ok((analyze('Would recommend.').text_sentiment ?? 0) > 0);
   });
-  // 2.9.1 and 2.9.2 read the burst pipe on a Sunday as responsiveness praise (+0.39); 2.9.0 and 2.10.0 to 2.12.0 do not.
+  // 2.9.1 and 2.9.2 read the burst pipe on a Sunday as responsiveness praise (+0.39); 2.9.0 and 2.10.0 to 2.13.0 do not.
   it('a review mixing narrative and judgement reports only the judged aspects', () => {
     const a = analyze('We called them about a burst pipe on a Sunday. The tech was friendly but the repair failed a week later.');
     assert.deepEqual(a.sentences[0].aspects, []);
