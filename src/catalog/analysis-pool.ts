@@ -12,6 +12,9 @@ interface Answer {
   failures: AnalysisFailure[];
 }
 
+/** What the analysis thread answers a batch with. */
+export type FromAnalysis = { id: number } & (Answer | { error: string });
+
 interface Pending {
   resolve(answer: Answer): void;
   reject(err: Error): void;
@@ -38,11 +41,11 @@ export class AnalysisPool {
     const size = Math.max(1, Math.min(availableParallelism(), Math.ceil(reviews / BATCH)));
     this.workers = Array.from({ length: size }, () => {
       const w = startWorker('analysis-thread', import.meta.url, { engine: engine.module, options });
-      w.on('message', (m: { id: number; analyses?: string[]; failures?: AnalysisFailure[]; error?: string }) => {
+      w.on('message', (m: FromAnalysis) => {
         const p = this.pending.get(m.id)!;
         this.pending.delete(m.id);
-        if (m.error) p.reject(new Error(`analysis failed: ${m.error}`));
-        else p.resolve({ analyses: m.analyses!, failures: m.failures! });
+        if ('error' in m) p.reject(new Error(`analysis failed: ${m.error}`));
+        else p.resolve(m);
         this.idle.push(w);
         this.pump();
       });
@@ -74,7 +77,7 @@ export class AnalysisPool {
 
   /**
    * The analyses of `inputs` (JSON text), in order; `onProgress` after each batch, `onFailure` for each review
-   * whose analysis is its rating's alone because the engine threw on its text.
+   * whose analysis is its rating's and title's alone because the engine threw on its text.
    */
   async analyze(
     inputs: readonly AnalysisInput[],

@@ -1,11 +1,12 @@
 // Worker thread: analyses batches of reviews for AnalysisPool. Pure CPU work, no store access.
 import { parentPort, workerData } from 'node:worker_threads';
+import type { FromAnalysis } from './analysis-pool.js';
 import { type AnalysisFailure, analyzeOrRate } from './analyze-or-rate.js';
-import { type AnalysisInput, type AnalyzerOptions, loadEngine } from './engine.js';
+import { type AnalysisInput, type Analyzer, type AnalyzerOptions, loadEngine } from './engine.js';
 
 type Batch = { id: number; inputs: AnalysisInput[] };
 const { engine, options } = workerData as { engine: string; options: AnalyzerOptions };
-let analyzer: ReturnType<Awaited<ReturnType<typeof loadEngine>>['createAnalyzer']>;
+let analyzer: Analyzer;
 
 function handle({ id, inputs }: Batch): void {
   try {
@@ -15,9 +16,9 @@ function handle({ id, inputs }: Batch): void {
       if (failure !== null) failures.push([input.id, failure]);
       return JSON.stringify(analysis);
     });
-    parentPort!.postMessage({ id, analyses, failures });
+    parentPort!.postMessage({ id, analyses, failures } satisfies FromAnalysis);
   } catch (err) {
-    parentPort!.postMessage({ id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    parentPort!.postMessage({ id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies FromAnalysis);
   }
 }
 

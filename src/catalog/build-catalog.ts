@@ -53,7 +53,7 @@ export interface StagedReviews {
   order: Int32Array;
   /** Analyses the corpus made because none was stored (JSON), by id. */
   analysed: ReadonlyMap<string, string>;
-  /** Reviews among those whose text the engine could not read: their analyses are their ratings' (see analyzeOrRate). */
+  /** Reviews among those whose text the engine could not read: their analyses are their ratings' and titles' (see analyzeOrRate). */
   failed: readonly AnalysisFailure[];
   /** The row version of each review that had no stored analysis: what a made analysis is stored under. */
   versions: ReadonlyMap<string, string>;

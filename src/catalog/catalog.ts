@@ -41,7 +41,7 @@ export interface CatalogParts {
   index: ReviewIndex;
   /** Analyses this build made because none was stored (JSON, to be stored). */
   analysed: ReadonlyMap<string, string>;
-  /** Reviews among those whose text the engine could not read: their analyses are their ratings' (see analyzeOrRate). */
+  /** Reviews among those whose text the engine could not read: their analyses are their ratings' and titles' (see analyzeOrRate). */
   failed: readonly AnalysisFailure[];
   feeds: { json: Buffer; atom: Buffer };
   gzipped?: { reviews: Buffer; insights: Buffer };
@@ -78,7 +78,7 @@ export class Catalog {
   readonly attribution: Attribution;
   /** Analyses this build made because none was stored (JSON, to be stored); empty for a loaded snapshot. */
   readonly analysed: ReadonlyMap<string, string>;
-  /** Reviews among those whose text the engine could not read: their analyses are their ratings' (see analyzeOrRate). */
+  /** Reviews among those whose text the engine could not read: their analyses are their ratings' and titles' (see analyzeOrRate). */
   readonly failed: readonly AnalysisFailure[];
   /** The search index; the next revision's build carries its text index over. */
   readonly index: ReviewIndex;

@@ -3,7 +3,7 @@ import { links } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
 import { runAtOnce } from '../threads/index.js';
 import { type AnalysisFailure, analyzeOrRate } from './analyze-or-rate.js';
-import type { CorpusReview, Engine, InsightRow, InsightRowMaker } from './engine.js';
+import type { Analyzer, CorpusReview, Engine, InsightRow, InsightRowMaker } from './engine.js';
 import { analyzerOptions } from './engine.js';
 import { carriedRuns } from './render/carried-runs.js';
 import { renderFeeds } from './render/feeds.js';
@@ -41,7 +41,7 @@ export interface Staged {
   found: Map<string, FoundMentions>;
   /** Analyses made because none was stored (JSON, to be stored), by id. */
   analysed: Map<string, string>;
-  /** The reviews among those whose text the engine could not read (their analyses are their ratings'). */
+  /** The reviews among those whose text the engine could not read (their analyses are their ratings' and titles'). */
   failed: AnalysisFailure[];
 }
 
@@ -143,7 +143,7 @@ export class CorpusModel {
   private staged: StagedRows | null = null;
   /** A stage under way (between stageBegin and stageEnd). */
   private staging: (StagedRows & Staged) | null = null;
-  private analyzer: { key: string; analyzer: ReturnType<Engine['createAnalyzer']> } | null = null;
+  private analyzer: { key: string; analyzer: Analyzer } | null = null;
   private rowMaker: { vertical: string; maker: InsightRowMaker } | null = null;
 
   constructor(

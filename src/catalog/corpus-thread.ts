@@ -1,7 +1,6 @@
 // Worker thread: the corpus model (analyses, insights, per_review body) of CorpusWorker.
 import { parentPort, workerData } from 'node:worker_threads';
 import { ownBytes, sharedBuffer } from '../threads/index.js';
-import type { AnalysisFailure } from './analyze-or-rate.js';
 import { CorpusModel, StaleCorpusError } from './corpus-model.js';
 import { type FoundEntry, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 import { loadEngine } from './engine.js';
@@ -10,7 +9,7 @@ const port = parentPort!;
 const send = (m: FromCorpus) => port.postMessage(m);
 // Bodies in shared memory, so the main thread serves them as they are.
 let model: CorpusModel;
-let outbox: { found: FoundEntry[]; analysed: [string, string][]; failed: AnalysisFailure[] }[] = [];
+let outbox: Omit<Extract<FromCorpus, { t: 'staged-part' }>, 't' | 'id'>[] = [];
 
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
@@ -32,7 +31,8 @@ function handle(m: ToCorpus): void {
         const entries: FoundEntry[] = [...found].map(([id, f]) => [id, [...f.technicians], [...f.services], [...f.service_areas]]);
         const made = [...analysed];
         outbox = [];
-        for (let i = 0; i < Math.max(entries.length, made.length, failed.length); i += PART)
+        // A failed review is among those analysed: `made` is never shorter.
+        for (let i = 0; i < Math.max(entries.length, made.length); i += PART)
           outbox.push({ found: entries.slice(i, i + PART), analysed: made.slice(i, i + PART), failed: failed.slice(i, i + PART) });
         send({ t: 'staged', id: m.id, parts: outbox.length });
         return;

@@ -56,6 +56,9 @@ export interface InsightRowMaker {
   }): Insights;
 }
 
+/** What createAnalyzer makes: one profile's analyzer. */
+export type Analyzer = ReturnType<Engine['createAnalyzer']>;
+
 /** The engine a worker thread was given the module of. */
 export const loadEngine = async (module: string): Promise<Engine> => ((await import(module)) as { engine: Engine }).engine;
 

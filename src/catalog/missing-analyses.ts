@@ -7,7 +7,7 @@ import { analyzerOptions, type Engine } from './engine.js';
 /**
  * "Analyse these reviews" on every core (a pool of threads for the call), for whoever stores analyses:
  * an import is given this, so the catalog stays the only caller of the analyzer. `onFailure`: told of each
- * review the engine could not read (its analysis is its rating's; see analyzeOrRate).
+ * review the engine could not read (its analysis is its rating's and title's; see analyzeOrRate).
  */
 export const analyseReviews = (engine: Engine, onFailure?: OnAnalysisFailure) => ({
   engine: engine.version,
@@ -42,7 +42,7 @@ export async function analyzePending(
   engine: Engine,
   opts: {
     onProgress?: (done: number, total: number) => void;
-    /** Told of each review the engine could not read (its analysis is its rating's; see analyzeOrRate). */
+    /** Told of each review the engine could not read (its analysis is its rating's and title's; see analyzeOrRate). */
     onFailure?: OnAnalysisFailure;
     /** Only the rows this revision wrote (what an import just changed), instead of scanning every review. */
     revision?: number;

@@ -133,7 +133,7 @@ export async function buildNextRevision(
   const { staged } = read;
   const tell = (catalog: Catalog) => {
     for (const [review, err] of catalog.failed)
-      deps.log.warn({ review, err }, 'the engine could not read a review; its insights are from its rating alone');
+      deps.log.warn({ review, err }, 'the engine could not read a review; its analysis is from its rating and title alone');
   };
   if (staged) {
     const ids = new Set<string>();

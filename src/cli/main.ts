@@ -28,9 +28,11 @@ async function withStore<T>(opts: { databaseUrl?: string }, fn: (store: Store) =
     await store.close();
   }
 }
-/** A review the engine could not read: said on stderr (its analysis is its rating's; see analyzeOrRate). */
+/** A review the engine could not read: said on stderr (its analysis is its rating's and title's; see analyzeOrRate). */
 const reportAnalysisFailure = (reviewId: string, error: string) =>
-  console.error(`warning: review ${reviewId}: the engine could not read its text; its insights are from its rating alone\n  ${error}`);
+  console.error(
+    `warning: review ${reviewId}: the engine could not read its text; its analysis is from its rating and title alone\n  ${error}`,
+  );
 
 /**
  * The catalog's analyzer running this engine, for the commands that analyse. The engine's version is

@@ -1,11 +1,22 @@
 // An engine fault on one review's text costs that review its aspects, never the import, re-analysis or
 // revision holding it: its analysis is its rating's alone, and whoever stores it is told which review.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { analyseReviews, analyzerOptions, Catalog, CorpusWorker, LocalCorpus } from '../../src/catalog/index.js';
+import {
+  analyseReviews,
+  analyzePending,
+  analyzerOptions,
+  Catalog,
+  CorpusWorker,
+  type Engine,
+  LocalCorpus,
+} from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import type { ReviewAnalysis, StoredReview } from '../../src/domain/index.js';
-import { FAULT, faultyEngine, storedReviews } from '../helpers/index.js';
+import { importFile } from '../../src/ingest/index.js';
+import { Store } from '../../src/store/index.js';
+import { FAULT, faultyEngine, GOOD_RECORD, importFileIn, storedReviews, tempDir } from '../helpers/index.js';
 
 const business = demoBusiness();
 const rows = storedReviews(40, 21);
@@ -17,6 +28,12 @@ const analyzer = faultyEngine.createAnalyzer(analyzerOptions(business));
 const ratingAlone = analyzer.analyze({ ...faulty, text: null });
 const input = (r: StoredReview) => ({ id: r.id, rating: r.rating, text: r.text, title: r.title, language: r.language });
 
+const common = (revision: number) => ({
+  revision: { id: revision, created_at: `2026-12-0${revision}T00:00:00.000Z` },
+  business,
+  publicBaseUrl: 'https://reviews.example',
+});
+
 test('the faulty engine throws on the fault, and reads the same review without it', () => {
   assert.throws(() => analyzer.analyze(input(faulty)), /engine fault/);
   const clean = analyzer.analyze({ ...input(faulty), text: 'The tech was great and the bill was fair.' });
@@ -25,7 +42,7 @@ test('the faulty engine throws on the fault, and reads the same review without i
   assert.equal(ratingAlone.aspects.length, 0);
 });
 
-test('an import analyses every review when the engine throws on one, and names that one', async () => {
+test('the analysis pool analyses every review when the engine throws on one, and names that one', async () => {
   const failures: [string, string][] = [];
   const analyses = await analyseReviews(faultyEngine, (id, error) => failures.push([id, error])).analyse(business, rows.map(input));
   assert.equal(analyses.length, rows.length);
@@ -39,10 +56,62 @@ test('an import analyses every review when the engine throws on one, and names t
   for (const k of [0, 16, 18, 39]) assert.deepEqual(JSON.parse(analyses[k]), analyzer.analyze(input(rows[k])));
 });
 
-const common = (revision: number) => ({
-  revision: { id: revision, created_at: `2026-12-0${revision}T00:00:00.000Z` },
-  business,
-  publicBaseUrl: 'https://reviews.example',
+const records = [
+  { ...GOOD_RECORD, source_review_id: 'g-fault', text: `Fixed the leak fast. ${FAULT}` },
+  { ...GOOD_RECORD, source_review_id: 'g-clean', text: 'Fixed the leak fast and cleaned up.' },
+];
+
+async function storeWithProfile(): Promise<Store> {
+  const store = await Store.open(join(tempDir(), 'analysis-failure.db'));
+  await store.setBusiness(business, '2026-12-01T00:00:00.000Z');
+  return store;
+}
+
+test('an import and `reviewcast analyze` store the rating-alone analysis as current, and name the review', async () => {
+  const ctx = { engine: faultyEngine.version, business };
+  const told: string[] = [];
+  const imported = await storeWithProfile();
+  try {
+    const path = importFileIn(tempDir(), 'faulty.json', JSON.stringify(records));
+    const report = await importFile(imported, path, { analyze: analyseReviews(faultyEngine, (id) => told.push(id)) });
+    assert.equal(report.added, 2);
+    assert.equal(told.length, 1);
+    assert.deepEqual(await imported.pendingAnalyses(ctx), [], 'nothing left to analyse: the import stored both');
+  } finally {
+    await imported.close();
+  }
+  const later = await storeWithProfile();
+  try {
+    await importFile(later, importFileIn(tempDir(), 'faulty.json', JSON.stringify(records)));
+    assert.equal((await later.pendingAnalyses(ctx)).length, 2);
+    const analysed = await analyzePending(later, faultyEngine, { onFailure: (id) => told.push(id) });
+    assert.equal(analysed.analysed, 2);
+    assert.equal(told.length, 2);
+    assert.deepEqual(await later.pendingAnalyses(ctx), []);
+  } finally {
+    await later.close();
+  }
+});
+
+test('an engine that fails on a plain sentence too fails the batch, as before: the fault is not in one review', async () => {
+  // In this thread only (LocalCorpus): its module is not one a thread could load it from.
+  const broken: Engine = {
+    ...faultyEngine,
+    createAnalyzer: (options) => {
+      const real = faultyEngine.createAnalyzer(options);
+      return {
+        analyze: (i) => {
+          if (i.text) throw new Error('a data file is missing (test)');
+          return real.analyze(i);
+        },
+      };
+    },
+  };
+  const some = new Map(rows.slice(0, 5).map((r) => [r.id, r]));
+  await assert.rejects(
+    Catalog.fromReviews({ ...common(4), rows: some, analyses: new Map() }, new LocalCorpus(broken)),
+    /a data file is missing/,
+  );
 });
 
 const worker = new CorpusWorker(faultyEngine);
@@ -52,7 +121,7 @@ for (const [where, corpus] of [
   ['in this thread', new LocalCorpus(faultyEngine)],
   ['on the corpus thread', worker],
 ] as const) {
-  test(`a revision holding the faulty review is built ${where}, with its analysis from its rating alone`, async () => {
+  test(`a revision holding the faulty review is built ${where}, with its analysis from its rating and title alone`, async () => {
     const clean = new Map(rows.filter((r) => r !== faulty).map((r) => [r.id, r]));
     const first = await Catalog.fromReviews({ ...common(1), rows: new Map([...clean, [faulty.id, faulty]]), analyses: new Map() }, corpus);
     assert.equal(first.reviews.length, rows.length);
@@ -86,6 +155,7 @@ for (const [where, corpus] of [
       [faulty.id],
     );
     assert.deepEqual(next.analysisOf(faulty.id), ratingAlone);
+    assert.deepEqual(JSON.parse(next.analysed.get(faulty.id)!), ratingAlone, 'handed back to be stored');
     const made = next.analysisOf(fresh.id) as ReviewAnalysis;
     assert.deepEqual(made, analyzer.analyze(input(fresh)));
   });
