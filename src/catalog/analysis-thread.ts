@@ -1,5 +1,6 @@
 // Worker thread: analyses batches of reviews for AnalysisPool. Pure CPU work, no store access.
 import { parentPort, workerData } from 'node:worker_threads';
+import { errorText } from '../threads/index.js';
 import type { FromAnalysis } from './analysis-pool.js';
 import { type AnalysisFailure, analyzeOrRate } from './analyze-or-rate.js';
 import { type AnalysisInput, type Analyzer, type AnalyzerOptions, loadEngine } from './engine.js';
@@ -18,7 +19,7 @@ function handle({ id, inputs }: Batch): void {
     });
     parentPort!.postMessage({ id, analyses, failures } satisfies FromAnalysis);
   } catch (err) {
-    parentPort!.postMessage({ id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies FromAnalysis);
+    parentPort!.postMessage({ id, error: errorText(err) } satisfies FromAnalysis);
   }
 }
 

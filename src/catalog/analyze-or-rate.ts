@@ -1,4 +1,5 @@
 import type { ReviewAnalysis } from '../domain/index.js';
+import { errorText } from '../threads/index.js';
 import type { AnalysisInput, Analyzer } from './engine.js';
 
 /** A review's analysis, and why the engine could not read its text (null when it could). */
@@ -27,7 +28,7 @@ export function analyzeOrRate(analyzer: Analyzer, input: AnalysisInput): Analyse
     } catch {
       throw err;
     }
-    const failure = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    const failure = errorText(err);
     try {
       return { analysis: analyzer.analyze({ ...input, text: null }), failure };
     } catch {

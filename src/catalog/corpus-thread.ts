@@ -1,6 +1,6 @@
 // Worker thread: the corpus model (analyses, insights, per_review body) of CorpusWorker.
 import { parentPort, workerData } from 'node:worker_threads';
-import { ownBytes, sharedBuffer } from '../threads/index.js';
+import { errorText, ownBytes, sharedBuffer } from '../threads/index.js';
 import { CorpusModel, StaleCorpusError } from './corpus-model.js';
 import { type FoundEntry, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 import { loadEngine } from './engine.js';
@@ -93,7 +93,7 @@ function handle(m: ToCorpus): void {
     send({
       t: 'failed',
       id: m.id,
-      message: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      message: errorText(err),
       stale: err instanceof StaleCorpusError,
     });
   }

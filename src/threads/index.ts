@@ -1,3 +1,4 @@
+export { errorText } from './error-text.js';
 export {
   type Allocate,
   drainSteps,
