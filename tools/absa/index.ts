@@ -1,5 +1,6 @@
 export { DEFAULT_TRAIN } from './logistic.js';
 export { DEFAULT_MLP, trainMlp, trainMlpMean } from './mlp.js';
+export { type NearTwin, nearTwins, wordsOf } from './near-twins.js';
 export { evaluate, mapCategories, type Prediction, parseSemEvalXml, predict } from './semeval.js';
 export {
   CONFIGS,
