@@ -1,5 +1,5 @@
 // Near twins between labelled sets: two sentences sharing at least half their words (Jaccard over lowercased
-// words), the rule every held-out set and training addition was assembled by (data/absa/README.md). A held-out
+// words), the rule the held-out sets and the later training additions were assembled by (data/absa/README.md). A held-out
 // sentence with a twin in what trains would measure memory, not reading.
 import type { GoldSentence } from './semeval.js';
 
