@@ -124,6 +124,35 @@ describe('eval:absa command', () => {
     assert.match(run.stdout, /sentences\s+2 /);
     assert.match(run.stdout, /polarity confusion/);
   });
+  it("scores several files as one set: every count is the sum of the files' counts", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'absa-'));
+    const files = [join(dir, 'a.xml'), join(dir, 'b.xml')];
+    writeFileSync(files[0], HOME_XML);
+    writeFileSync(files[1], HOME_XML.replace('two hours late', 'on time and fixed it').replace('t-1', 't-3').replace('t-2', 't-4'));
+    const score = (paths: string[]) => {
+      const run = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', 'tools/absa/eval.ts', '--vertical', 'home_services', '--json', ...paths],
+        {
+          encoding: 'utf8',
+        },
+      );
+      assert.equal(run.status, 0, run.stderr);
+      return JSON.parse(run.stdout) as {
+        files: string[];
+        sentences: number;
+        polarityTotal: number;
+        perCategory: Record<string, Record<string, number>>;
+      };
+    };
+    const [a, b, both] = [score([files[0]]), score([files[1]]), score(files)];
+    assert.deepEqual(both.files, files);
+    assert.equal(both.sentences, a.sentences + b.sentences);
+    assert.equal(both.polarityTotal, a.polarityTotal + b.polarityTotal);
+    for (const c of new Set([...Object.keys(a.perCategory), ...Object.keys(b.perCategory), ...Object.keys(both.perCategory)]))
+      for (const k of ['tp', 'fp', 'fn'])
+        assert.equal(both.perCategory[c]?.[k] ?? 0, (a.perCategory[c]?.[k] ?? 0) + (b.perCategory[c]?.[k] ?? 0), `${c} ${k}`);
+  });
   it('fails with usage on an unknown vertical', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'tools/absa/eval.ts', '--vertical', 'bakery', 'x.xml'], {
       encoding: 'utf8',

@@ -1,18 +1,18 @@
-// npm run eval:absa -- [--vertical NAME] PATH.xml [--errors N] [--split even|odd] [--json]
+// npm run eval:absa -- [--vertical NAME] PATH.xml... [--errors N] [--split even|odd] [--json]
 // Scores the shipped engine of one vertical (default restaurant) on any file in the SemEval-2014 Task 4 XML
 // shape: category detection P/R/F1, polarity accuracy with the gold categories given, per-category figures
-// and the polarity confusion matrix. With --vertical restaurant, MAMS-ACSA's categories are mapped onto
+// and the polarity confusion matrix. Several files are scored as one set (pooled micro figures). With --vertical restaurant, MAMS-ACSA's categories are mapped onto
 // SemEval's. --errors N lists N sentences the engine got wrong; --split even|odd keeps the sentences whose
 // numeric id is even (or odd); --json prints the figures as JSON instead of tables.
 import { readFileSync } from 'node:fs';
 import { createAnalyzer, ENGINE_VERSION, VERTICALS } from '../../src/insights/index.js';
 import { type EvalResult, evaluate, type GoldSentence, mapCategories, parseSemEvalXml, predict } from './semeval.js';
 
-const USAGE = 'usage: npm run eval:absa -- [--vertical NAME] PATH.xml [--errors N] [--split even|odd] [--json]\n';
+const USAGE = 'usage: npm run eval:absa -- [--vertical NAME] PATH.xml... [--errors N] [--split even|odd] [--json]\n';
 const CLASSES = ['positive', 'negative', 'neutral', 'conflict'];
 
 interface Args {
-  path: string;
+  paths: string[];
   vertical: string;
   errors: number;
   split: 'even' | 'odd' | undefined;
@@ -21,7 +21,7 @@ interface Args {
 
 function parseArgs(argv: string[]): Args | null {
   const args = argv.filter((a) => a !== '--');
-  const out: Partial<Args> = { vertical: 'restaurant', errors: 0, json: false };
+  const out: Partial<Args> = { vertical: 'restaurant', errors: 0, json: false, paths: [] };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--vertical') out.vertical = args[++i];
@@ -31,10 +31,11 @@ function parseArgs(argv: string[]): Args | null {
       if (v !== 'even' && v !== 'odd') return null;
       out.split = v;
     } else if (a === '--json') out.json = true;
-    else if (a.startsWith('--') || out.path !== undefined) return null;
-    else out.path = a;
+    else if (a.startsWith('--')) return null;
+    else out.paths?.push(a);
   }
-  if (!out.path || !out.vertical || !(VERTICALS as readonly string[]).includes(out.vertical) || !Number.isInteger(out.errors)) return null;
+  if (out.paths?.length === 0 || !out.vertical || !(VERTICALS as readonly string[]).includes(out.vertical) || !Number.isInteger(out.errors))
+    return null;
   return out as Args;
 }
 
@@ -49,7 +50,9 @@ function main(argv: string[]): number {
     process.stderr.write(`${USAGE}verticals: ${VERTICALS.join(', ')}\n`);
     return 2;
   }
-  const { sentences: all, mapped } = mapCategories(parseSemEvalXml(readFileSync(args.path, 'utf8')), args.vertical);
+  const files = args.paths.map((path) => mapCategories(parseSemEvalXml(readFileSync(path, 'utf8')), args.vertical));
+  const all = files.flatMap((f) => f.sentences);
+  const mapped = files.some((f) => f.mapped);
   const gold = args.split === undefined ? all : all.filter((s) => idNumber(s.id) % 2 === (args.split === 'even' ? 0 : 1));
   const analyzer = createAnalyzer({ vertical: args.vertical, technicians: [], services: [], serviceAreas: [] });
   const errors: string[] = [];
@@ -76,13 +79,13 @@ function main(argv: string[]): number {
   const seconds = (performance.now() - started) / 1000;
   if (args.json) {
     process.stdout.write(
-      `${JSON.stringify({ engine: ENGINE_VERSION, vertical: args.vertical, file: args.path, split: args.split ?? null, mapped, ...result })}\n`,
+      `${JSON.stringify({ engine: ENGINE_VERSION, vertical: args.vertical, file: args.paths.join(' '), files: args.paths, split: args.split ?? null, mapped, ...result })}\n`,
     );
     return 0;
   }
   const head = [
     `engine            ${ENGINE_VERSION} (vertical: ${args.vertical})`,
-    `file              ${args.path}${args.split ? ` (${args.split} ids)` : ''}${mapped ? " (MAMS categories mapped to SemEval's)" : ''}`,
+    `${args.paths.length > 1 ? 'files (pooled)   ' : 'file             '} ${args.paths.join(' ')}${args.split ? ` (${args.split} ids)` : ''}${mapped ? " (MAMS categories mapped to SemEval's)" : ''}`,
     `sentences         ${result.sentences} (${Math.round(result.sentences / seconds)} sentences/s)`,
     '',
   ];
