@@ -139,6 +139,7 @@ describe('eval:absa command', () => {
       );
       assert.equal(run.status, 0, run.stderr);
       return JSON.parse(run.stdout) as {
+        file: string | null;
         files: string[];
         sentences: number;
         polarityTotal: number;
@@ -146,7 +147,8 @@ describe('eval:absa command', () => {
       };
     };
     const [a, b, both] = [score([files[0]]), score([files[1]]), score(files)];
-    assert.deepEqual(both.files, files);
+    assert.deepEqual([both.file, both.files], [null, files]);
+    assert.equal(a.file, files[0]);
     assert.equal(both.sentences, a.sentences + b.sentences);
     assert.equal(both.polarityTotal, a.polarityTotal + b.polarityTotal);
     for (const c of new Set([...Object.keys(a.perCategory), ...Object.keys(b.perCategory), ...Object.keys(both.perCategory)]))
@@ -159,6 +161,11 @@ describe('eval:absa command', () => {
     });
     assert.equal(run.status, 2);
     assert.match(run.stderr, /usage/);
+  });
+  it('fails with usage when a file does not exist (a value without its flag, say)', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'tools/absa/eval.ts', 'x.xml', '5'], { encoding: 'utf8' });
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /no such file: x\.xml, 5\nusage/);
   });
   it('fails with usage when no file is given', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'tools/absa/eval.ts'], { encoding: 'utf8' });

@@ -4,7 +4,7 @@
 // and the polarity confusion matrix. Several files are scored as one set (pooled micro figures). With --vertical restaurant, MAMS-ACSA's categories are mapped onto
 // SemEval's. --errors N lists N sentences the engine got wrong; --split even|odd keeps the sentences whose
 // numeric id is even (or odd); --json prints the figures as JSON instead of tables.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createAnalyzer, ENGINE_VERSION, VERTICALS } from '../../src/insights/index.js';
 import { type EvalResult, evaluate, type GoldSentence, mapCategories, parseSemEvalXml, predict } from './semeval.js';
 
@@ -21,7 +21,8 @@ interface Args {
 
 function parseArgs(argv: string[]): Args | null {
   const args = argv.filter((a) => a !== '--');
-  const out: Partial<Args> = { vertical: 'restaurant', errors: 0, json: false, paths: [] };
+  const paths: string[] = [];
+  const out: Partial<Args> = { vertical: 'restaurant', errors: 0, json: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--vertical') out.vertical = args[++i];
@@ -32,11 +33,11 @@ function parseArgs(argv: string[]): Args | null {
       out.split = v;
     } else if (a === '--json') out.json = true;
     else if (a.startsWith('--')) return null;
-    else out.paths?.push(a);
+    else paths.push(a);
   }
-  if (out.paths?.length === 0 || !out.vertical || !(VERTICALS as readonly string[]).includes(out.vertical) || !Number.isInteger(out.errors))
+  if (paths.length === 0 || !out.vertical || !(VERTICALS as readonly string[]).includes(out.vertical) || !Number.isInteger(out.errors))
     return null;
-  return out as Args;
+  return { ...out, paths } as Args;
 }
 
 function idNumber(id: string): number {
@@ -48,6 +49,11 @@ function main(argv: string[]): number {
   const args = parseArgs(argv);
   if (!args) {
     process.stderr.write(`${USAGE}verticals: ${VERTICALS.join(', ')}\n`);
+    return 2;
+  }
+  const missing = args.paths.filter((path) => !existsSync(path));
+  if (missing.length > 0) {
+    process.stderr.write(`no such file: ${missing.join(', ')}\n${USAGE}`);
     return 2;
   }
   const files = args.paths.map((path) => mapCategories(parseSemEvalXml(readFileSync(path, 'utf8')), args.vertical));
@@ -79,13 +85,13 @@ function main(argv: string[]): number {
   const seconds = (performance.now() - started) / 1000;
   if (args.json) {
     process.stdout.write(
-      `${JSON.stringify({ engine: ENGINE_VERSION, vertical: args.vertical, file: args.paths.join(' '), files: args.paths, split: args.split ?? null, mapped, ...result })}\n`,
+      `${JSON.stringify({ engine: ENGINE_VERSION, vertical: args.vertical, file: args.paths.length === 1 ? args.paths[0] : null, files: args.paths, split: args.split ?? null, mapped, ...result })}\n`,
     );
     return 0;
   }
   const head = [
     `engine            ${ENGINE_VERSION} (vertical: ${args.vertical})`,
-    `${args.paths.length > 1 ? 'files (pooled)   ' : 'file             '} ${args.paths.join(' ')}${args.split ? ` (${args.split} ids)` : ''}${mapped ? " (MAMS categories mapped to SemEval's)" : ''}`,
+    `${(args.paths.length > 1 ? 'files (pooled)' : 'file').padEnd(17)} ${args.paths.join(' ')}${args.split ? ` (${args.split} ids)` : ''}${mapped ? " (MAMS categories mapped to SemEval's)" : ''}`,
     `sentences         ${result.sentences} (${Math.round(result.sentences / seconds)} sentences/s)`,
     '',
   ];

@@ -3,7 +3,7 @@
 // sentence with a twin in what trains would measure memory, not reading.
 import type { GoldSentence } from './semeval.js';
 
-/** A sentence's words as the assembly compared them: lowercased runs of letters, digits and apostrophes. */
+/** A sentence's words: lowercased runs of letters, digits and apostrophes (as the assembly scripts split them). */
 export function wordsOf(text: string): Set<string> {
   return new Set(text.toLowerCase().match(/[a-z0-9']+/g) ?? []);
 }
@@ -30,7 +30,9 @@ export function nearTwins(sentences: readonly GoldSentence[], against: readonly 
   for (const { words } of [...left, ...right]) for (const w of words) count.set(w, (count.get(w) ?? 0) + 1);
   const prefix = (words: Set<string>): string[] => {
     const ordered = [...words].sort((a, b) => count.get(a)! - count.get(b)! || (a < b ? -1 : a > b ? 1 : 0));
-    return ordered.slice(0, ordered.length - Math.ceil(threshold * ordered.length) + 1);
+    // t·n can come out a hair over a whole number (0.28 × 25); one word too many in a prefix costs a comparison, one
+    // too few could miss a pair.
+    return ordered.slice(0, ordered.length - Math.ceil(threshold * ordered.length - 1e-9) + 1);
   };
   const index = new Map<string, number[]>();
   right.forEach(({ words }, j) => {
