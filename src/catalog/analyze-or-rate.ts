@@ -20,21 +20,27 @@ const PLAIN: AnalysisInput = { id: 'plain', rating: 5, text: 'The work was done 
  * for every review until the next engine version.
  */
 export function analyzeOrRate(analyzer: Analyzer, input: AnalysisInput): Analysed {
+  let failure: string;
   try {
     return { analysis: analyzer.analyze(input), failure: null };
   } catch (err) {
-    try {
-      analyzer.analyze(PLAIN);
-    } catch {
-      throw err;
-    }
-    const failure = errorText(err);
-    try {
-      return { analysis: analyzer.analyze({ ...input, text: null }), failure };
-    } catch {
-      // The title was the trouble: the rating alone.
-      return { analysis: analyzer.analyze({ ...input, text: null, title: null }), failure };
-    }
+    if (throws(() => analyzer.analyze(PLAIN))) throw err;
+    failure = errorText(err);
+  }
+  try {
+    return { analysis: analyzer.analyze({ ...input, text: null }), failure };
+  } catch {
+    // The title was the trouble too: the rating alone.
+    return { analysis: analyzer.analyze({ ...input, text: null, title: null }), failure };
+  }
+}
+
+function throws(f: () => unknown): boolean {
+  try {
+    f();
+    return false;
+  } catch {
+    return true;
   }
 }
 

@@ -1,9 +1,11 @@
 // An engine fault on one review's text costs that review its aspects, never the import, re-analysis or
-// revision holding it: its analysis is its rating's alone, and whoever stores it is told which review.
+// revision holding it: its analysis is its rating's and title's alone (its rating's alone when the title is the
+// trouble too), and whoever stores it is told which review.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import {
+  type AnalysisInput,
   analyseReviews,
   analyzePending,
   analyzerOptions,
@@ -93,24 +95,45 @@ test('an import and `reviewcast analyze` store the rating-alone analysis as curr
   }
 });
 
-test('an engine that fails on a plain sentence too fails the batch, as before: the fault is not in one review', async () => {
-  // In this thread only (LocalCorpus): its module is not one a thread could load it from.
-  const broken: Engine = {
+/**
+ * The faulty engine, also throwing `message` on the inputs `when` picks; usable in this thread only (LocalCorpus):
+ * its module is not one a thread could load it from.
+ */
+function throwingOn(when: (input: AnalysisInput) => boolean, message: string): Engine {
+  return {
     ...faultyEngine,
     createAnalyzer: (options) => {
       const real = faultyEngine.createAnalyzer(options);
       return {
         analyze: (i) => {
-          if (i.text) throw new Error('a data file is missing (test)');
+          if (when(i)) throw new Error(message);
           return real.analyze(i);
         },
       };
     },
   };
+}
+
+test('an engine that fails on a plain sentence too fails the batch, as before: the fault is not in one review', async () => {
+  const broken = throwingOn((i) => Boolean(i.text), 'a data file is missing (test)');
   const some = new Map(rows.slice(0, 5).map((r) => [r.id, r]));
   await assert.rejects(
     Catalog.fromReviews({ ...common(4), rows: some, analyses: new Map() }, new LocalCorpus(broken)),
     /a data file is missing/,
+  );
+});
+
+test('a review whose title the engine also throws on is analysed from its rating alone', async () => {
+  const titles = throwingOn((i) => Boolean(i.title?.includes(FAULT)), 'engine fault in a title (test)');
+  const both = { ...faulty, title: `Late again ${FAULT}` };
+  const catalog = await Catalog.fromReviews(
+    { ...common(5), rows: new Map([[both.id, both]]), analyses: new Map() },
+    new LocalCorpus(titles),
+  );
+  assert.deepEqual(catalog.analysisOf(both.id), analyzer.analyze({ ...input(both), text: null, title: null }));
+  assert.deepEqual(
+    catalog.failed.map(([id]) => id),
+    [both.id],
   );
 });
 
