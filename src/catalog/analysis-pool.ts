@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
+import type { AnalysisInput } from '../domain/index.js';
 import { startWorker } from '../threads/index.js';
 import type { AnalysisFailure, OnAnalysisFailure } from './analyze-or-rate.js';
-import type { AnalysisInput, AnalyzerOptions, Engine } from './engine.js';
+import type { AnalyzerOptions, Engine } from './engine.js';
 
 const BATCH = 250;
 

@@ -1,9 +1,10 @@
 // Worker thread: analyses batches of reviews for AnalysisPool. Pure CPU work, no store access.
 import { parentPort, workerData } from 'node:worker_threads';
+import type { AnalysisInput } from '../domain/index.js';
 import { errorText } from '../threads/index.js';
 import type { FromAnalysis } from './analysis-pool.js';
 import { type AnalysisFailure, analyzeOrRate } from './analyze-or-rate.js';
-import { type AnalysisInput, type Analyzer, type AnalyzerOptions, loadEngine } from './engine.js';
+import { type Analyzer, type AnalyzerOptions, loadEngine } from './engine.js';
 
 type Batch = { id: number; inputs: AnalysisInput[] };
 const { engine, options } = workerData as { engine: string; options: AnalyzerOptions };

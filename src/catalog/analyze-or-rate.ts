@@ -1,6 +1,6 @@
-import type { ReviewAnalysis } from '../domain/index.js';
+import type { AnalysisInput, ReviewAnalysis } from '../domain/index.js';
 import { errorText } from '../threads/index.js';
-import type { AnalysisInput, Analyzer } from './engine.js';
+import type { Analyzer } from './engine.js';
 
 /** A review's analysis, and why the engine could not read its text (null when it could). */
 interface Analysed {

@@ -1,7 +1,4 @@
-import type { Business, Insights, ReviewAnalysis, StoredReview } from '../domain/index.js';
-
-/** A review as the engine analyses it. */
-export type AnalysisInput = Pick<StoredReview, 'id' | 'rating' | 'text' | 'title' | 'language'>;
+import type { AnalysisInput, Business, Insights, ReviewAnalysis, StoredReview } from '../domain/index.js';
 
 /** A published review as the corpus insights read it (its attributions include the mentions its analysis found). */
 export type CorpusReview = Pick<StoredReview, 'id' | 'rating' | 'date' | 'text' | 'technicians' | 'services' | 'service_area'>;

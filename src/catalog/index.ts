@@ -3,7 +3,7 @@ export { Catalog, type Representations } from './catalog.js';
 export { type ChangesReader, changesPage } from './change-feed.js';
 export { type Seeded, StaleCorpusError } from './corpus-model.js';
 export { type CorpusEngine, CorpusWorker, LocalCorpus } from './corpus-worker.js';
-export { type AnalysisInput, analyzerOptions, type Engine } from './engine.js';
+export { analyzerOptions, type Engine } from './engine.js';
 export { analyseReviews, analyzePending } from './missing-analyses.js';
 export { NeedleMemo } from './needle-memo.js';
 export {

@@ -51,6 +51,7 @@ export {
 } from './public-paths.js';
 export type { Result } from './result.js';
 export {
+  type AnalysisInput,
   EARLIEST_REVIEW_DATE,
   FUTURE_TOLERANCE_MS,
   type ImportRecord,

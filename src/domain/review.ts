@@ -59,6 +59,9 @@ export const StoredReviewSchema = ReviewSchema.omit({ url: true }).extend({
 });
 export type StoredReview = z.infer<typeof StoredReviewSchema>;
 
+/** A review as the insights engine analyses it. */
+export type AnalysisInput = Pick<StoredReview, 'id' | 'rating' | 'text' | 'title' | 'language'>;
+
 /** A stored analysis of a review: current when `key` is the analysis key of the review's version under this profile and engine. */
 const StoredAnalysisSchema = z.object({
   review_id: z.string(),

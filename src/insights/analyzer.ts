@@ -1,6 +1,6 @@
 // Per-review analysis: sentences with their aspects, overall sentiment, language, mentioned entities,
 // problems and key phrases. Everything here is derived from one review; corpus-level work is in corpus/.
-import type { AspectMention, Polarity, ReviewAnalysis, ReviewAspect, SentenceAnalysis } from '../domain/index.js';
+import type { AnalysisInput, AspectMention, Polarity, ReviewAnalysis, ReviewAspect, SentenceAnalysis } from '../domain/index.js';
 import { createMentionMatcher, foldText, type Nameable } from '../domain/index.js';
 import { analyzeSentence } from './absa.js';
 import { categoryFeatures, polarityFeatures, type SentenceEvidence } from './features.js';
@@ -12,14 +12,6 @@ import { loadModel, type Model, modelAspects, sigmoidProbabilities, softmaxProba
 import { isInflectionOfKnown, type ParsedSentence, parseText, type Token } from './nlp.js';
 import { normalize, polarityOf, ratingScore, round } from './score.js';
 import { ENGINE_VERSION } from './version.js';
-
-export interface AnalysisInput {
-  id: string;
-  rating: number;
-  text: string | null;
-  title: string | null;
-  language: string | null;
-}
 
 export interface AnalyzerOptions {
   vertical: string;

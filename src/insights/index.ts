@@ -1,8 +1,8 @@
 // Public face of the insights engine: per-review analysis (createAnalyzer) and corpus insights
 // (buildInsights). Both are pure: no I/O beyond reading the taxonomy files that ship beside the engine.
 
-export type { Insights, ReviewAnalysis } from '../domain/index.js';
-export type { AnalysisInput, Analyzer, AnalyzerOptions } from './analyzer.js';
+export type { AnalysisInput, Insights, ReviewAnalysis } from '../domain/index.js';
+export type { Analyzer, AnalyzerOptions } from './analyzer.js';
 export { createAnalyzer, sentenceEvidence } from './analyzer.js';
 export type { BuildInsightsInput } from './corpus/build.js';
 export { buildInsights } from './corpus/build.js';

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import {
-  type AnalysisInput,
   analyseReviews,
   analyzePending,
   analyzerOptions,
@@ -15,7 +14,7 @@ import {
   LocalCorpus,
 } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
-import type { ReviewAnalysis, StoredReview } from '../../src/domain/index.js';
+import type { AnalysisInput, ReviewAnalysis, StoredReview } from '../../src/domain/index.js';
 import { importFile } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
 import { FAULT, faultyEngine, GOOD_RECORD, importFileIn, storedReviews, tempDir } from '../helpers/index.js';
