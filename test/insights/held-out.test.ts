@@ -44,11 +44,8 @@ describe('held-out sets', () => {
     const config = CONFIGS[vertical];
     const held = heldOut(vertical).flatMap(read);
 
-    it(`${vertical}: the held-out sets are fresh4.xml to fresh9.xml`, () => {
-      assert.deepEqual(
-        heldOut(vertical),
-        [4, 5, 6, 7, 8, 9].map((n) => `data/absa/${vertical}/fresh${n}.xml`),
-      );
+    it(`${vertical}: the held-out sets are fresh4.xml to fresh11.xml`, () => {
+      assert.deepEqual(heldOut(vertical), [4, 5, 6, 7, 8, 9, 10, 11].map((n) => `data/absa/${vertical}/fresh${n}.xml`).sort());
     });
 
     it(`${vertical}: no held-out sentence has a near twin among its own vertical's training sentences`, () => {

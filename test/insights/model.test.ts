@@ -39,7 +39,7 @@ describe('shipped model provenance', () => {
       assert.equal(model.training.sha256, sha256(model.training.files.map((f) => f.sha256).join('\n')));
       assert.equal(model.training.lexicon_sha256, lexiconDigest(vertical));
       // Only data vendored in the project trains: no path outside data/absa, never the held-out fresh4.xml to
-      // fresh9.xml, nor untrained.xml or restaurant/written.xml (the former dev and test splits train since 2.6.0, the former
+      // fresh11.xml, nor untrained.xml or restaurant/written.xml (the former dev and test splits train since 2.6.0, the former
       // fresh.xml to fresh3.xml since 2.11.0; MAMS's own test split never does).
       for (const f of model.training.files)
         assert.match(
