@@ -33,19 +33,23 @@ describe('shipped model provenance', () => {
       const config = CONFIGS[vertical];
       assert.deepEqual(
         model.training.files.map((f) => f.path),
-        [...config.files, ...config.polarityFiles.map((f) => f.path)],
+        [...config.files, ...config.polarityFiles.map((f) => f.path), ...config.categoryOnlyFiles],
       );
       for (const f of model.training.files) assert.equal(f.sha256, sha256(readFileSync(`${ROOT}${f.path}`)), f.path);
       assert.equal(model.training.sha256, sha256(model.training.files.map((f) => f.sha256).join('\n')));
       assert.equal(model.training.lexicon_sha256, lexiconDigest(vertical));
       // Only data vendored in the project trains: no path outside data/absa, never the held-out fresh4.xml to
-      // fresh11.xml, nor untrained.xml or restaurant/written.xml (the former dev and test splits train since 2.6.0, the former
-      // fresh.xml to fresh3.xml since 2.11.0; MAMS's own test split never does).
-      for (const f of model.training.files)
+      // fresh11.xml, nor pending.xml or restaurant/written.xml (the former dev and test splits train since 2.6.0, the former
+      // fresh.xml to fresh3.xml since 2.11.0; MAMS's own test split never does). untrained.xml and contrast.xml train
+      // the category model only (2.14.0).
+      const categoryOnly = model.training.files.length - config.categoryOnlyFiles.length;
+      for (const f of model.training.files.slice(0, categoryOnly))
         assert.match(
           f.path,
           /^data\/absa\/(home_services|senior_living)\/(train|dev|test|fresh|fresh2|fresh3)\.xml$|^data\/absa\/mams-acsa\/train\.xml$/,
         );
+      for (const f of model.training.files.slice(categoryOnly))
+        assert.match(f.path, /^data\/absa\/(home_services|senior_living)\/(untrained|contrast)\.xml$/);
     });
   }
 });
@@ -54,8 +58,8 @@ describe('training is reproducible', () => {
   for (const vertical of Object.keys(CONFIGS)) {
     it(`${vertical}: retraining from data/absa gives the shipped file byte for byte`, () => {
       const config = CONFIGS[vertical];
-      const { sentences, extra, files } = loadTraining(config);
-      assert.equal(serializeModel(trainModel(config, prepare(vertical, sentences), extra, files)), shipped(vertical));
+      const training = loadTraining(config);
+      assert.equal(serializeModel(trainModel(config, prepare(vertical, training.sentences), training)), shipped(vertical));
     });
   }
 
@@ -65,10 +69,15 @@ describe('training is reproducible', () => {
     const prepared = prepare('senior_living', sentences.slice(0, 150));
     const train = (seed: number) =>
       serializeModel(
-        trainModel(config, prepared, [], files, {
-          category: { ...DEFAULT_CATEGORY, seed, epochs: 5 },
-          polarity: { ...DEFAULT_POLARITY, ...config.polarityTrain, seed, epochs: 5 },
-        }),
+        trainModel(
+          config,
+          prepared,
+          { extra: [], categoryOnly: [], files },
+          {
+            category: { ...DEFAULT_CATEGORY, seed, epochs: 5 },
+            polarity: { ...DEFAULT_POLARITY, ...config.polarityTrain, seed, epochs: 5 },
+          },
+        ),
       );
     assert.equal(train(DEFAULT_TRAIN.seed), train(DEFAULT_TRAIN.seed));
     assert.notEqual(train(DEFAULT_TRAIN.seed), train(DEFAULT_TRAIN.seed + 1));

@@ -5,11 +5,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { modelUrl } from '../../src/insights/index.js';
-import { CONFIGS, loadTraining, prepare, serializeModel, trainModel } from './trainer.js';
+import { CONFIGS, loadTraining, prepare, serializeModel, type Training, trainModel } from './trainer.js';
 
-/** What a model was trained on: its own sentences, and those that train its polarity model only (MAMS for restaurants). */
-const trainedOn = (own: unknown[], pooled: unknown[]) =>
-  `${own.length} sentences${pooled.length > 0 ? `, ${pooled.length} more for polarity` : ''}`;
+/**
+ * What a model was trained on: its own sentences, those that train its polarity model only (the other vertical's,
+ * MAMS for restaurants) and those that train its category model only.
+ */
+const trainedOn = ({ sentences, extra, categoryOnly }: Training) =>
+  `${sentences.length} sentences${extra.length > 0 ? `, ${extra.length} more for polarity` : ''}${categoryOnly.length > 0 ? `, ${categoryOnly.length} more for categories` : ''}`;
 
 function main(argv: string[]): number {
   const check = argv.includes('--check');
@@ -25,8 +28,8 @@ function main(argv: string[]): number {
   for (const vertical of named.length > 0 ? named : Object.keys(CONFIGS)) {
     const config = CONFIGS[vertical];
     const started = performance.now();
-    const { sentences, extra, files } = loadTraining(config);
-    const text = serializeModel(trainModel(config, prepare(vertical, sentences), extra, files));
+    const training = loadTraining(config);
+    const text = serializeModel(trainModel(config, prepare(vertical, training.sentences), training));
     const path = fileURLToPath(modelUrl(vertical));
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     if (check) {
@@ -39,11 +42,11 @@ function main(argv: string[]): number {
       const same = shipped === text;
       if (!same) failed++;
       process.stdout.write(
-        `${vertical}: ${same ? 'shipped model reproduced byte for byte' : 'DIFFERS from the shipped model'} (${trainedOn(sentences, extra)}, ${seconds} s)\n`,
+        `${vertical}: ${same ? 'shipped model reproduced byte for byte' : 'DIFFERS from the shipped model'} (${trainedOn(training)}, ${seconds} s)\n`,
       );
     } else {
       writeFileSync(path, text);
-      process.stdout.write(`${vertical}: wrote ${path} (${trainedOn(sentences, extra)}, ${text.length} bytes, ${seconds} s)\n`);
+      process.stdout.write(`${vertical}: wrote ${path} (${trainedOn(training)}, ${text.length} bytes, ${seconds} s)\n`);
     }
   }
   return failed === 0 ? 0 : 1;
