@@ -83,8 +83,8 @@ export interface PolarityFile {
  * The labelled splits a vertical trains on: train; since 2.6.0 the former held-out dev and test splits (dev had
  * informed one choice and test had been scored twice); since 2.11.0 the former held-out fresh.xml to fresh3.xml
  * (each had informed several choices). fresh4.xml to fresh11.xml, written later by writers who read none of them,
- * are the held-out sets now. pending.xml stays out (with it, dev scored lower), and untrained.xml (two candidates
- * trained on it were refused in session 41, two trained on it for categories alone vetoed in session 42; docs/insights.md).
+ * are the held-out sets now. pending.xml stays out (with it, dev scored lower). untrained.xml and contrast.xml train
+ * the category model only (categoryOnlyFiles, below; docs/insights.md, "Engine 2.14.0").
  */
 const trainingSplits = (vertical: string): string[] =>
   ['train', 'dev', 'test', 'fresh', 'fresh2', 'fresh3'].map((split) => `data/absa/${vertical}/${split}.xml`);
