@@ -42,14 +42,14 @@ describe('shipped model provenance', () => {
       // fresh11.xml, nor pending.xml or restaurant/written.xml (the former dev and test splits train since 2.6.0, the former
       // fresh.xml to fresh3.xml since 2.11.0; MAMS's own test split never does). untrained.xml and contrast.xml train
       // the category model only (2.14.0).
-      const categoryOnly = model.training.files.length - config.categoryOnlyFiles.length;
-      for (const f of model.training.files.slice(0, categoryOnly))
+      const firstCategoryOnly = model.training.files.length - config.categoryOnlyFiles.length;
+      for (const f of model.training.files.slice(0, firstCategoryOnly))
         assert.match(
           f.path,
           /^data\/absa\/(home_services|senior_living)\/(train|dev|test|fresh|fresh2|fresh3)\.xml$|^data\/absa\/mams-acsa\/train\.xml$/,
         );
-      for (const f of model.training.files.slice(categoryOnly))
-        assert.match(f.path, /^data\/absa\/(home_services|senior_living)\/(untrained|contrast)\.xml$/);
+      for (const f of model.training.files.slice(firstCategoryOnly))
+        assert.match(f.path, new RegExp(`^data/absa/${vertical}/(untrained|contrast)\\.xml$`));
     });
   }
 });
@@ -81,6 +81,21 @@ describe('training is reproducible', () => {
       );
     assert.equal(train(DEFAULT_TRAIN.seed), train(DEFAULT_TRAIN.seed));
     assert.notEqual(train(DEFAULT_TRAIN.seed), train(DEFAULT_TRAIN.seed + 1));
+  });
+
+  it('category-only sentences change the category model and leave the polarity model as it was', () => {
+    const config = CONFIGS.senior_living;
+    const { sentences, categoryOnly, files } = loadTraining(config);
+    const prepared = prepare('senior_living', sentences.slice(0, 150));
+    const opts = {
+      category: { ...DEFAULT_CATEGORY, epochs: 5 },
+      polarity: { ...DEFAULT_POLARITY, ...config.polarityTrain, epochs: 5 },
+    };
+    const train = (only: typeof categoryOnly) => trainModel(config, prepared, { extra: [], categoryOnly: only, files }, opts);
+    const without = train([]);
+    const withThem = train(categoryOnly.slice(0, 60));
+    assert.deepEqual(withThem.polarity, without.polarity);
+    assert.notDeepEqual(withThem.category, without.category);
   });
 });
 

@@ -1,5 +1,7 @@
 // Measures a training configuration without touching the shipped weights:
 //   node --import tsx tools/absa/cv.ts --vertical NAME [--folds K] [--score-first N] [--eval FILE]... [--epochs N --rate R --l2 L --min-count M --threshold T]
+// The vertical's category-only files (untrained.xml, contrast.xml since 2.14.0) train the category model in every fold
+// and are never scored; --category-only none leaves them out (as before 2.14.0), --category-only a.xml,b.xml names others.
 // --tune-thresholds measures per-aspect category thresholds chosen on the folds' predictions (see tuneThresholds).
 // K-fold cross-validation over the vertical's training files (folds by position, so runs repeat exactly),
 // and/or a model trained on all of them scored on each --eval file. Prints the same figures as eval:absa.
@@ -69,6 +71,8 @@ const config: VerticalConfig = {
   lexiconFirst: arg('lexicon-first') === undefined ? base.lexiconFirst : arg('lexicon-first') === 'true',
   categoryVectors: Number(arg('cat-vectors') ?? base.categoryVectors),
   polarityVectors: Number(arg('pol-vectors') ?? base.polarityVectors),
+  categoryOnlyFiles:
+    arg('category-only') === undefined ? base.categoryOnlyFiles : arg('category-only') === 'none' ? [] : arg('category-only')!.split(','),
   polarityFiles:
     arg('pool') === undefined
       ? base.polarityFiles

@@ -177,6 +177,7 @@ export function loadTraining(config: VerticalConfig): Training {
   const categoryOnly = prepare(
     config.vertical,
     config.categoryOnlyFiles.flatMap((path) => read(path, config.vertical)),
+    config.categoryVectors,
   );
   return { sentences, extra, categoryOnly, files };
 }
