@@ -72,7 +72,7 @@ describe('training is reproducible', () => {
         trainModel(
           config,
           prepared,
-          { extra: [], categoryOnly: [], files },
+          { polarityOnly: [], categoryOnly: [], files },
           {
             category: { ...DEFAULT_CATEGORY, seed, epochs: 5 },
             polarity: { ...DEFAULT_POLARITY, ...config.polarityTrain, seed, epochs: 5 },
@@ -91,7 +91,7 @@ describe('training is reproducible', () => {
       category: { ...DEFAULT_CATEGORY, epochs: 5 },
       polarity: { ...DEFAULT_POLARITY, ...config.polarityTrain, epochs: 5 },
     };
-    const train = (only: typeof categoryOnly) => trainModel(config, prepared, { extra: [], categoryOnly: only, files }, opts);
+    const train = (only: typeof categoryOnly) => trainModel(config, prepared, { polarityOnly: [], categoryOnly: only, files }, opts);
     const without = train([]);
     const withThem = train(categoryOnly.slice(0, 60));
     assert.deepEqual(withThem.polarity, without.polarity);

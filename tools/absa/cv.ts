@@ -106,7 +106,7 @@ const opts = { category: options('cat-', DEFAULT_CATEGORY), polarity: options(''
 const folds = Number(arg('folds') ?? 0);
 const lexiconOnly = process.argv.includes('--lexicon-only');
 
-const { sentences, extra, categoryOnly, files } = loadTraining(config);
+const { sentences, polarityOnly, categoryOnly, files } = loadTraining(config);
 const prepared = prepare(vertical, sentences, config.categoryVectors);
 const pct = (x: number) => (x * 100).toFixed(2);
 const line = (name: string, r: EvalResult) =>
@@ -114,7 +114,7 @@ const line = (name: string, r: EvalResult) =>
   `confusion ${['positive', 'negative', 'neutral', 'conflict'].map((g) => `${g[0]}:${['positive', 'negative', 'neutral', 'conflict'].map((p) => r.confusion[g]?.[p] ?? 0).join('/')}`).join(' ')}`;
 
 function modelFor(train: typeof prepared): Model | null {
-  return lexiconOnly ? null : compileModel(trainModel(config, train, { extra, categoryOnly, files }, opts));
+  return lexiconOnly ? null : compileModel(trainModel(config, train, { polarityOnly, categoryOnly, files }, opts));
 }
 function analyzerFor(model: Model | null): Analyzer {
   return createAnalyzer({ vertical, technicians: [], services: [], serviceAreas: [], model });

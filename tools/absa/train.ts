@@ -11,8 +11,8 @@ import { CONFIGS, loadTraining, prepare, serializeModel, type Training, trainMod
  * What a model was trained on: its own sentences, those that train its polarity model only (the other vertical's,
  * MAMS for restaurants) and those that train its category model only.
  */
-const trainedOn = ({ sentences, extra, categoryOnly }: Training) =>
-  `${sentences.length} sentences${extra.length > 0 ? `, ${extra.length} more for polarity` : ''}${categoryOnly.length > 0 ? `, ${categoryOnly.length} more for categories` : ''}`;
+const trainedOn = ({ sentences, polarityOnly, categoryOnly }: Training) =>
+  `${sentences.length} sentences${polarityOnly.length > 0 ? `, ${polarityOnly.length} more for polarity` : ''}${categoryOnly.length > 0 ? `, ${categoryOnly.length} more for categories` : ''}`;
 
 function main(argv: string[]): number {
   const check = argv.includes('--check');

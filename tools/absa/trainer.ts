@@ -152,7 +152,7 @@ export function sha256(bytes: Buffer | string): string {
 export interface Training {
   sentences: GoldSentence[];
   /** Sentences of other verticals that train the polarity model only, prepared with their own lexicon. */
-  extra: Prepared[];
+  polarityOnly: Prepared[];
   /** Sentences that train the category model only. */
   categoryOnly: Prepared[];
   /** Every file read, with its hash. */
@@ -168,7 +168,7 @@ export function loadTraining(config: VerticalConfig): Training {
     return mapCategories(parseSemEvalXml(bytes.toString('utf8')), vertical).sentences;
   };
   const sentences = config.files.flatMap((path) => read(path, config.vertical));
-  const extra = config.polarityFiles.flatMap(({ vertical, path, exclude = [] }) =>
+  const polarityOnly = config.polarityFiles.flatMap(({ vertical, path, exclude = [] }) =>
     prepare(
       vertical,
       read(path, vertical).map((s) => ({ ...s, categories: s.categories.filter((c) => !exclude.includes(c.category)) })),
@@ -179,7 +179,7 @@ export function loadTraining(config: VerticalConfig): Training {
     config.categoryOnlyFiles.flatMap((path) => read(path, config.vertical)),
     config.categoryVectors,
   );
-  return { sentences, extra, categoryOnly, files };
+  return { sentences, polarityOnly, categoryOnly, files };
 }
 
 /** sha256 over the lexicons that features are computed from: taxonomies, general word lists, word clusters, and the word vectors where the vertical's models read them. */
@@ -230,7 +230,7 @@ export function taxonomyAspects(vertical: string): { aspects: string[]; defaultA
 export function trainModel(
   config: VerticalConfig,
   prepared: Prepared[],
-  { extra, categoryOnly, files }: Pick<Training, 'extra' | 'categoryOnly' | 'files'>,
+  { polarityOnly, categoryOnly, files }: Pick<Training, 'polarityOnly' | 'categoryOnly' | 'files'>,
   opts: { category: TrainOptions; polarity: TrainOptions } = {
     category: DEFAULT_CATEGORY,
     polarity: { ...DEFAULT_POLARITY, ...config.polarityTrain },
@@ -279,7 +279,7 @@ export function trainModel(
 
   const classIndex = new Map<string, number>(POLARITY_CLASSES.map((c, i) => [c, i]));
   const pairs: { f: Features; y: number; weight: number }[] = [];
-  for (const p of [...prepared, ...extra]) {
+  for (const p of [...prepared, ...polarityOnly]) {
     for (const c of p.sentence.categories) {
       const y = classIndex.get(c.polarity);
       if (y === undefined) continue;
@@ -316,7 +316,7 @@ export function trainModel(
       files,
       sha256: sha256(files.map((f) => f.sha256).join('\n')),
       lexicon_sha256: lexiconDigest(config.vertical),
-      sentences: prepared.length + extra.length,
+      sentences: prepared.length + polarityOnly.length,
       pairs: pairs.length,
       options: {
         ...Object.fromEntries(Object.entries(optionRecord(opts.category)).map(([k, v]) => [`category_${k}`, v])),
