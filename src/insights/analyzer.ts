@@ -170,12 +170,7 @@ function decide(ev: SentenceEvidence, lex: Lexicon, model: Model | null): Decide
   let ids: string[];
   if (model?.category) {
     const c = model.category;
-    ids = modelAspects(
-      c,
-      sigmoidProbabilities(c.weights, c.mlp, c.aspects.length + 1, categoryFeatures(ev, c.vectors)),
-      lexical,
-      lex.defaultAspect,
-    );
+    ids = modelAspects(c, sigmoidProbabilities(c.weights, c.mlp, categoryFeatures(ev, c.vectors)), lexical, lex.defaultAspect);
   } else {
     ids = lexical.map((a) => a.aspect);
   }
@@ -199,7 +194,7 @@ function verdict(ev: SentenceEvidence, aspect: string, model: Model | null): { p
 
 function modelPolarity(ev: SentenceEvidence, aspect: string, model: Model): { polarity: Polarity; score: number } {
   const p = model.polarity!;
-  const probs = softmaxProbabilities(p.weights, p.mlp, p.classes.length, polarityFeatures(ev, aspect, p.words, p.vectors));
+  const probs = softmaxProbabilities(p.weights, p.mlp, polarityFeatures(ev, aspect, p.words, p.vectors));
   let best = 0;
   for (let k = 1; k < probs.length; k++) if (probs[k] > probs[best]) best = k;
   const pos = probs[p.classes.indexOf('positive')] ?? 0;

@@ -23,6 +23,7 @@ export {
   modelUrl,
   POLARITY_CLASSES,
   sigmoidProbabilities,
+  weightTable,
 } from './model.js';
 export { editDistance, SpellFixer } from './spelling.js';
 export { decodeVectors, encodeVectors, wordVectors } from './vectors.js';

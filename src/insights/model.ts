@@ -81,15 +81,37 @@ export const ModelFile = z.object({
 });
 export type ModelFile = z.infer<typeof ModelFile>;
 
-interface CompiledMlp {
+/**
+ * Weights of sparse features: a row of `width` numbers per feature name, every row in one typed array. A typed
+ * array per name (as the trainer keeps them) held about twice the memory, in a million small objects the garbage
+ * collector walks.
+ */
+export interface WeightTable {
+  width: number;
+  /** Each feature name's row, as its offset in `data`. */
+  rows: Map<string, number>;
+  data: Float64Array;
+}
+
+export function weightTable(width: number, rows: Iterable<readonly [string, ArrayLike<number>]>): WeightTable {
+  const list = [...rows];
+  const table: WeightTable = { width, rows: new Map(), data: new Float64Array(list.length * width) };
+  list.forEach(([name, row], i) => {
+    if (row.length !== width) throw new Error(`weights of ${name}: ${row.length} numbers, not ${width}`);
+    table.rows.set(name, i * width);
+    table.data.set(row, i * width);
+  });
+  return table;
+}
+
+export interface CompiledMlp {
   mix: number;
-  input: Map<string, Float64Array>;
+  input: WeightTable;
   output: Float64Array[];
 }
 
-/** A loaded model: weights per feature name as typed arrays, one entry per aspect or class. */
+/** A loaded model: a weight table per part, a column per aspect or class (the parsed file is not kept). */
 export interface Model {
-  file: ModelFile;
   category: {
     aspects: string[];
     /** Each aspect's threshold, in the order of `aspects` (all `threshold` in a file; the CV tool tries others). */
@@ -98,7 +120,7 @@ export interface Model {
     lexicon: 'attached' | 'all' | 'none';
     lexiconMin: number;
     vectors: number;
-    weights: Map<string, Float64Array>;
+    weights: WeightTable;
     mlp: CompiledMlp | null;
   } | null;
   polarity: {
@@ -106,7 +128,7 @@ export interface Model {
     words: boolean;
     lexiconFirst: boolean;
     vectors: number;
-    weights: Map<string, Float64Array>;
+    weights: WeightTable;
     mlp: CompiledMlp | null;
   } | null;
 }
@@ -116,11 +138,9 @@ export function modelUrl(vertical: string): URL {
 }
 
 export function compileModel(file: ModelFile): Model {
-  const toMap = (w: Record<string, number[]>) => new Map(Object.entries(w).map(([k, v]) => [k, Float64Array.from(v)]));
   const toMlp = (m: z.infer<typeof Mlp> | null): CompiledMlp | null =>
-    m && { mix: m.mix, input: toMap(m.input), output: m.output.map((row) => Float64Array.from(row)) };
+    m && { mix: m.mix, input: weightTable(m.hidden, Object.entries(m.input)), output: m.output.map((row) => Float64Array.from(row)) };
   return {
-    file,
     category: file.category && {
       aspects: file.category.aspects,
       thresholds: new Float64Array(file.category.aspects.length).fill(file.category.threshold),
@@ -128,7 +148,7 @@ export function compileModel(file: ModelFile): Model {
       lexicon: file.category.lexicon,
       lexiconMin: file.category.lexicon_min,
       vectors: file.category.vectors,
-      weights: toMap(file.category.weights),
+      weights: weightTable(file.category.aspects.length + 1, Object.entries(file.category.weights)),
       mlp: toMlp(file.category.mlp),
     },
     polarity: file.polarity && {
@@ -136,7 +156,7 @@ export function compileModel(file: ModelFile): Model {
       words: file.polarity.words,
       lexiconFirst: file.polarity.lexicon_first,
       vectors: file.polarity.vectors,
-      weights: toMap(file.polarity.weights),
+      weights: weightTable(file.polarity.classes.length, Object.entries(file.polarity.weights)),
       mlp: toMlp(file.polarity.mlp),
     },
   };
@@ -181,13 +201,14 @@ export function modelAspects(
 }
 
 /** Linear scores (one per output) of sparse features. */
-export function linear(weights: Map<string, Float64Array>, width: number, f: Features): Float64Array {
+export function linear(weights: WeightTable, f: Features): Float64Array {
+  const { width, rows, data } = weights;
   const z = new Float64Array(width);
   for (let i = 0; i < f.names.length; i++) {
-    const w = weights.get(f.names[i]);
-    if (w === undefined) continue;
+    const at = rows.get(f.names[i]);
+    if (at === undefined) continue;
     const v = f.values[i];
-    for (let k = 0; k < width; k++) z[k] += w[k] * v;
+    for (let k = 0; k < width; k++) z[k] += data[at + k] * v;
   }
   return z;
 }
@@ -195,7 +216,7 @@ export function linear(weights: Map<string, Float64Array>, width: number, f: Fea
 /** The perceptron's output scores (before sigmoid or softmax) of sparse features. */
 function mlpScores(m: CompiledMlp, width: number, f: Features): Float64Array {
   const H = m.output.length - 1;
-  const h = linear(m.input, H, f);
+  const h = linear(m.input, f);
   const z = Float64Array.from(m.output[H]);
   for (let j = 0; j < H; j++) {
     const a = Math.tanh(h[j]);
@@ -206,13 +227,9 @@ function mlpScores(m: CompiledMlp, width: number, f: Features): Float64Array {
 }
 
 /** Independent probabilities of each output (multi-label), the perceptron's mixed in when there is one. */
-export function sigmoidProbabilities(
-  weights: Map<string, Float64Array>,
-  mlp: CompiledMlp | null,
-  width: number,
-  f: Features,
-): Float64Array {
-  const p = linear(weights, width, f).map(sigmoid);
+export function sigmoidProbabilities(weights: WeightTable, mlp: CompiledMlp | null, f: Features): Float64Array {
+  const width = weights.width;
+  const p = linear(weights, f).map(sigmoid);
   if (mlp === null) return p;
   const q = mlpScores(mlp, width, f);
   for (let k = 0; k < width; k++) p[k] = (1 - mlp.mix) * p[k] + mlp.mix * sigmoid(q[k]);
@@ -220,13 +237,9 @@ export function sigmoidProbabilities(
 }
 
 /** Class probabilities (one softmax), the perceptron's mixed in when there is one. */
-export function softmaxProbabilities(
-  weights: Map<string, Float64Array>,
-  mlp: CompiledMlp | null,
-  width: number,
-  f: Features,
-): Float64Array {
-  const p = softmax(linear(weights, width, f));
+export function softmaxProbabilities(weights: WeightTable, mlp: CompiledMlp | null, f: Features): Float64Array {
+  const width = weights.width;
+  const p = softmax(linear(weights, f));
   if (mlp === null) return p;
   const q = softmax(mlpScores(mlp, width, f));
   for (let k = 0; k < width; k++) p[k] = (1 - mlp.mix) * p[k] + mlp.mix * q[k];

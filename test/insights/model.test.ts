@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ENGINE_VERSION, ModelFile, modelUrl, sigmoidProbabilities } from '../../src/insights/index.js';
+import { ENGINE_VERSION, ModelFile, modelUrl, sigmoidProbabilities, weightTable } from '../../src/insights/index.js';
 import {
   CONFIGS,
   DEFAULT_CATEGORY,
@@ -110,12 +110,15 @@ describe('the perceptron mixed into the category model', () => {
   const examples = Array.from({ length: 50 }, () => xor)
     .flat()
     .map((e) => ({ f: { names: e.names, values: e.names.map(() => 1) }, target: () => e.y }));
+  // The trained perceptron as the engine holds it, scoring alone (no logistic weights, all its share).
+  const NO_WEIGHTS = weightTable(1, []);
+  const alone = (m: ReturnType<typeof trainMlp>) => ({ mix: 1, input: weightTable(m.output.length - 1, m.input), output: m.output });
   const train = (seed: number) => trainMlp(examples, 1, 'sigmoid', { ...DEFAULT_MLP, hidden: 4, minCount: 1, epochs: 40, rate: 0.3, seed });
 
   it("learns a decision no linear model can, read through the engine's own scoring", () => {
     const mlp = train(DEFAULT_MLP.seed);
     for (const e of xor) {
-      const [p] = sigmoidProbabilities(new Map(), { ...mlp, mix: 1 }, 1, { names: e.names, values: e.names.map(() => 1) });
+      const [p] = sigmoidProbabilities(NO_WEIGHTS, alone(mlp), { names: e.names, values: e.names.map(() => 1) });
       if (e.y === 1) assert.ok(p > 0.8, `${e.names.join('+')}: ${p}`);
       else assert.ok(p < 0.2, `${e.names.join('+')}: ${p}`);
     }
@@ -124,7 +127,7 @@ describe('the perceptron mixed into the category model', () => {
   it('as the mean of several runs, scores the mean of their logits', () => {
     const logit = (p: number) => Math.log(p / (1 - p));
     const read = (m: ReturnType<typeof train>, names: string[]) =>
-      logit(sigmoidProbabilities(new Map(), { ...m, mix: 1 }, 1, { names, values: names.map(() => 1) })[0]);
+      logit(sigmoidProbabilities(NO_WEIGHTS, alone(m), { names, values: names.map(() => 1) })[0]);
     const opts = { ...DEFAULT_MLP, hidden: 4, minCount: 1, epochs: 40, rate: 0.3, seed: DEFAULT_MLP.seed };
     const mean = trainMlpMean(examples, 1, 'sigmoid', { ...opts, runs: 3 });
     assert.equal(mean.output.length, 3 * 4 + 1);

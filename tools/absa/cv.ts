@@ -133,7 +133,7 @@ if (folds > 1) {
       if (c)
         outOfFold[i] = {
           p,
-          z: sigmoidProbabilities(c.weights, c.mlp, c.aspects.length + 1, categoryFeatures(p.evidence, config.categoryVectors)),
+          z: sigmoidProbabilities(c.weights, c.mlp, categoryFeatures(p.evidence, config.categoryVectors)),
         };
     });
   }
