@@ -82,9 +82,8 @@ export const ModelFile = z.object({
 export type ModelFile = z.infer<typeof ModelFile>;
 
 /**
- * Weights of sparse features: a row of `width` numbers per feature name, every row in one typed array. A typed
- * array per name (as the trainer keeps them) held about twice the memory, in a million small objects the garbage
- * collector walks.
+ * Weights of sparse features: a row of `width` numbers per feature name, every row in one typed array, rather than
+ * a typed array per name as the trainer keeps them (about 100,000 small objects per model for the collector to walk).
  */
 export interface WeightTable {
   width: number;
@@ -98,6 +97,7 @@ export function weightTable(width: number, rows: Iterable<readonly [string, Arra
   const table: WeightTable = { width, rows: new Map(), data: new Float64Array(list.length * width) };
   list.forEach(([name, row], i) => {
     if (row.length !== width) throw new Error(`weights of ${name}: ${row.length} numbers, not ${width}`);
+    if (table.rows.has(name)) throw new Error(`weights of ${name}: listed twice`);
     table.rows.set(name, i * width);
     table.data.set(row, i * width);
   });
@@ -110,7 +110,7 @@ export interface CompiledMlp {
   output: Float64Array[];
 }
 
-/** A loaded model: a weight table per part, a column per aspect or class (the parsed file is not kept). */
+/** A loaded model: a weight table per part, a row per feature name (the parsed file is not kept). */
 export interface Model {
   category: {
     aspects: string[];
@@ -138,8 +138,13 @@ export function modelUrl(vertical: string): URL {
 }
 
 export function compileModel(file: ModelFile): Model {
-  const toMlp = (m: z.infer<typeof Mlp> | null): CompiledMlp | null =>
-    m && { mix: m.mix, input: weightTable(m.hidden, Object.entries(m.input)), output: m.output.map((row) => Float64Array.from(row)) };
+  // The perceptron's output has a row per hidden unit and one for the bias, each as wide as the part's outputs.
+  const toMlp = (m: z.infer<typeof Mlp> | null, width: number): CompiledMlp | null => {
+    if (m === null) return null;
+    if (m.output.length !== m.hidden + 1 || m.output.some((row) => row.length !== width))
+      throw new Error(`perceptron output: ${m.output.length} rows, not ${m.hidden + 1} of ${width}`);
+    return { mix: m.mix, input: weightTable(m.hidden, Object.entries(m.input)), output: m.output.map((row) => Float64Array.from(row)) };
+  };
   return {
     category: file.category && {
       aspects: file.category.aspects,
@@ -149,7 +154,7 @@ export function compileModel(file: ModelFile): Model {
       lexiconMin: file.category.lexicon_min,
       vectors: file.category.vectors,
       weights: weightTable(file.category.aspects.length + 1, Object.entries(file.category.weights)),
-      mlp: toMlp(file.category.mlp),
+      mlp: toMlp(file.category.mlp, file.category.aspects.length + 1),
     },
     polarity: file.polarity && {
       classes: file.polarity.classes,
@@ -157,7 +162,7 @@ export function compileModel(file: ModelFile): Model {
       lexiconFirst: file.polarity.lexicon_first,
       vectors: file.polarity.vectors,
       weights: weightTable(file.polarity.classes.length, Object.entries(file.polarity.weights)),
-      mlp: toMlp(file.polarity.mlp),
+      mlp: toMlp(file.polarity.mlp, file.polarity.classes.length),
     },
   };
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ENGINE_VERSION, ModelFile, modelUrl, sigmoidProbabilities, weightTable } from '../../src/insights/index.js';
+import { compileModel, ENGINE_VERSION, ModelFile, modelUrl, sigmoidProbabilities, weightTable } from '../../src/insights/index.js';
 import {
   CONFIGS,
   DEFAULT_CATEGORY,
@@ -38,8 +38,8 @@ describe('shipped model provenance', () => {
       for (const f of model.training.files) assert.equal(f.sha256, sha256(readFileSync(`${ROOT}${f.path}`)), f.path);
       assert.equal(model.training.sha256, sha256(model.training.files.map((f) => f.sha256).join('\n')));
       assert.equal(model.training.lexicon_sha256, lexiconDigest(vertical));
-      // Only data vendored in the project trains: no path outside data/absa, never the held-out fresh12.xml and
-      // fresh13.xml, nor pending.xml or restaurant/written.xml (the former dev and test splits train since 2.6.0, the former
+      // Only data vendored in the project trains: no path outside data/absa, never the held-out fresh12.xml to
+      // fresh14.xml, nor pending.xml or restaurant/written.xml (the former dev and test splits train since 2.6.0, the former
       // fresh.xml to fresh3.xml since 2.11.0, fresh4.xml to fresh11.xml since 2.15.0; MAMS's own test split never does).
       // untrained.xml and contrast.xml train the category model only (2.14.0).
       const firstCategoryOnly = model.training.files.length - config.categoryOnlyFiles.length;
@@ -144,5 +144,43 @@ describe('the perceptron mixed into the category model', () => {
     const flat = (m: ReturnType<typeof train>) => JSON.stringify([[...m.input].map(([k, v]) => [k, [...v]]), m.output.map((r) => [...r])]);
     assert.equal(flat(train(DEFAULT_MLP.seed)), flat(train(DEFAULT_MLP.seed)));
     assert.notEqual(flat(train(DEFAULT_MLP.seed)), flat(train(DEFAULT_MLP.seed + 1)));
+  });
+});
+
+describe('a loaded model', () => {
+  it('holds each row where its feature name points, and scores by it', () => {
+    const table = weightTable(2, [
+      ['bias', [0.5, -1]],
+      ['good', [2, 0.25]],
+    ]);
+    assert.deepEqual(
+      [...table.rows],
+      [
+        ['bias', 0],
+        ['good', 2],
+      ],
+    );
+    // Unknown names add nothing; each known one adds its row times its value.
+    const [p, q] = sigmoidProbabilities(table, null, { names: ['bias', 'unknown', 'good'], values: [1, 9, 0.5] });
+    assert.equal(p, 1 / (1 + Math.exp(-1.5)));
+    assert.equal(q, 1 / (1 + Math.exp(0.875)));
+  });
+
+  it('refuses weights of the wrong shape rather than scoring NaN', () => {
+    assert.throws(() => weightTable(2, [['bias', [1]]]), /weights of bias: 1 numbers, not 2/);
+    assert.throws(
+      () =>
+        weightTable(1, [
+          ['a', [1]],
+          ['a', [2]],
+        ]),
+      /weights of a: listed twice/,
+    );
+    const file = ModelFile.parse(JSON.parse(readFileSync(modelUrl('home_services'), 'utf8')));
+    const mlp = file.category!.mlp!;
+    assert.throws(
+      () => compileModel({ ...file, category: { ...file.category!, mlp: { ...mlp, output: mlp.output.slice(1) } } }),
+      /perceptron output/,
+    );
   });
 });
