@@ -104,7 +104,7 @@ export function weightTable(width: number, rows: Iterable<readonly [string, Arra
   return table;
 }
 
-export interface CompiledMlp {
+interface CompiledMlp {
   mix: number;
   input: WeightTable;
   output: Float64Array[];
@@ -220,7 +220,7 @@ export function linear(weights: WeightTable, f: Features): Float64Array {
 
 /** The perceptron's output scores (before sigmoid or softmax) of sparse features. */
 function mlpScores(m: CompiledMlp, width: number, f: Features): Float64Array {
-  const H = m.output.length - 1;
+  const H = m.input.width;
   const h = linear(m.input, f);
   const z = Float64Array.from(m.output[H]);
   for (let j = 0; j < H; j++) {

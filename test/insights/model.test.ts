@@ -17,6 +17,7 @@ import {
   ROOT,
   serializeModel,
   sha256,
+  trainedPaths,
   trainMlp,
   trainMlpMean,
   trainModel,
@@ -33,7 +34,7 @@ describe('shipped model provenance', () => {
       const config = CONFIGS[vertical];
       assert.deepEqual(
         model.training.files.map((f) => f.path),
-        [...config.files, ...config.polarityFiles.map((f) => f.path), ...config.categoryOnlyFiles],
+        trainedPaths(config),
       );
       for (const f of model.training.files) assert.equal(f.sha256, sha256(readFileSync(`${ROOT}${f.path}`)), f.path);
       assert.equal(model.training.sha256, sha256(model.training.files.map((f) => f.sha256).join('\n')));

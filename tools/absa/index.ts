@@ -12,5 +12,6 @@ export {
   ROOT,
   serializeModel,
   sha256,
+  trainedPaths,
   trainModel,
 } from './trainer.js';

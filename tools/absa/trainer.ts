@@ -162,6 +162,11 @@ export interface Training {
   files: { path: string; sha256: string }[];
 }
 
+/** Every file a vertical's models train on, in the order loadTraining reads them (and the model records them). */
+export function trainedPaths(config: VerticalConfig): string[] {
+  return [...config.files, ...config.polarityFiles.map((f) => f.path), ...config.categoryOnlyFiles];
+}
+
 /** The labelled sentences of a vertical's training files (MAMS mapped to SemEval's categories) and their hashes. */
 export function loadTraining(config: VerticalConfig): Training {
   const files: { path: string; sha256: string }[] = [];
