@@ -39,21 +39,11 @@ function vocabulary(examples: { f: Features }[], minCount: number): Set<string> 
   return keep;
 }
 
-interface Params {
-  w: Map<string, Float64Array>;
-  g: Map<string, Float64Array>;
-}
-
-function paramsFor(p: Params, name: string, width: number): [Float64Array, Float64Array] {
-  let w = p.w.get(name);
-  let g = p.g.get(name);
-  if (!w || !g) {
-    w = new Float64Array(width);
-    g = new Float64Array(width);
-    p.w.set(name, w);
-    p.g.set(name, g);
-  }
-  return [w, g];
+/** An example with its kept features as row offsets into the weight table (a name's row is resolved once). */
+interface Kept {
+  offsets: Int32Array;
+  values: Float64Array;
+  weight: number;
 }
 
 /**
@@ -67,61 +57,71 @@ function sgd(
   gradient: (index: number, z: Float64Array, out: Float64Array) => void,
 ): Map<string, Float64Array> {
   const vocab = vocabulary(examples, opts.minCount);
-  const kept = examples.map((e) => {
-    const names: string[] = [];
+  const row = new Map<string, number>();
+  const kept: Kept[] = examples.map((e) => {
+    const offsets: number[] = [];
     const values: number[] = [];
     e.f.names.forEach((n, i) => {
-      if (vocab.has(n)) {
-        names.push(n);
-        values.push(e.f.values[i]);
+      if (!vocab.has(n)) return;
+      let r = row.get(n);
+      if (r === undefined) {
+        r = row.size;
+        row.set(n, r);
       }
+      offsets.push(r * width);
+      values.push(e.f.values[i]);
     });
-    return { names, values, weight: e.weight };
+    return { offsets: Int32Array.from(offsets), values: Float64Array.from(values), weight: e.weight };
   });
   const sum = new Map<string, Float64Array>();
   for (let bag = 0; bag < opts.bags; bag++) {
-    for (const [name, w] of fit(kept, width, { ...opts, seed: opts.seed + bag }, gradient)) {
-      const row = sum.get(name) ?? new Float64Array(width);
-      for (let k = 0; k < width; k++) row[k] += w[k] / opts.bags;
-      sum.set(name, row);
+    const w = fit(kept, row.size, width, { ...opts, seed: opts.seed + bag }, gradient);
+    for (const [name, r] of row) {
+      const s = sum.get(name) ?? new Float64Array(width);
+      for (let k = 0; k < width; k++) s[k] += w[r * width + k] / opts.bags;
+      sum.set(name, s);
     }
   }
   return rounded(sum, opts.decimals);
 }
 
+/** One run of AdaGrad over the examples; the weights of every row, `width` entries each, in one table. */
 function fit(
-  kept: { names: string[]; values: number[]; weight: number }[],
+  kept: Kept[],
+  rows: number,
   width: number,
   opts: TrainOptions,
   gradient: (index: number, z: Float64Array, out: Float64Array) => void,
-): Map<string, Float64Array> {
-  const p: Params = { w: new Map(), g: new Map() };
+): Float64Array {
+  const w = new Float64Array(rows * width);
+  const g = new Float64Array(rows * width);
+  const { rate, l2 } = opts;
   const rnd = prng(opts.seed);
   const z = new Float64Array(width);
   const grad = new Float64Array(width);
   for (let epoch = 0; epoch < opts.epochs; epoch++) {
     for (const idx of shuffled(kept.length, rnd)) {
-      const e = kept[idx];
+      const { offsets, values, weight } = kept[idx];
       z.fill(0);
-      const rows = e.names.map((n) => paramsFor(p, n, width));
-      for (let i = 0; i < rows.length; i++) {
-        const w = rows[i][0];
-        for (let k = 0; k < width; k++) z[k] += w[k] * e.values[i];
+      for (let i = 0; i < offsets.length; i++) {
+        const o = offsets[i];
+        const v = values[i];
+        for (let k = 0; k < width; k++) z[k] += w[o + k] * v;
       }
       gradient(idx, z, grad);
-      for (let i = 0; i < rows.length; i++) {
-        const [w, g] = rows[i];
-        const v = e.values[i];
+      for (let i = 0; i < offsets.length; i++) {
+        const o = offsets[i];
+        const v = values[i];
         for (let k = 0; k < width; k++) {
-          const d = e.weight * grad[k] * v + opts.l2 * w[k];
+          const d = weight * grad[k] * v + l2 * w[o + k];
           if (d === 0) continue;
-          g[k] += d * d;
-          w[k] -= (opts.rate * d) / Math.sqrt(g[k]);
+          g[o + k] += d * d;
+          w[o + k] -= (rate * d) / Math.sqrt(g[o + k]);
         }
       }
     }
   }
-  return p.w;
+  return w;
 }
 
 /** Weights rounded to fixed decimals, names sorted, all-zero rows dropped. */

@@ -59,10 +59,11 @@ export function trainMlp(examples: { f: Features; target: (k: number) => number 
   const z = new Float64Array(width);
   const g = new Float64Array(width);
   const dh = new Float64Array(H);
+  const { rate, l2 } = opts;
   const step = (w: Float64Array, acc: Float64Array, k: number, d: number) => {
-    const dd = d + opts.l2 * w[k];
+    const dd = d + l2 * w[k];
     acc[k] += dd * dd;
-    w[k] -= (opts.rate * dd) / Math.sqrt(acc[k]);
+    w[k] -= (rate * dd) / Math.sqrt(acc[k]);
   };
   const order = Array.from({ length: kept.length }, (_, i) => i);
   for (let epoch = 0; epoch < opts.epochs; epoch++) {
@@ -76,15 +77,21 @@ export function trainMlp(examples: { f: Features; target: (k: number) => number 
       outputGradient(z, loss, e.target, g);
       dh.fill(0);
       for (let j = 0; j < H; j++) {
-        for (let k = 0; k < width; k++) dh[j] += g[k] * output[j][k];
+        const out = output[j];
+        for (let k = 0; k < width; k++) dh[j] += g[k] * out[k];
         dh[j] *= 1 - h[j] * h[j];
       }
       for (let j = 0; j <= H; j++) {
         const a = j === H ? 1 : h[j];
-        for (let k = 0; k < width; k++) step(output[j], outputG[j], k, g[k] * a);
+        const out = output[j];
+        const acc = outputG[j];
+        for (let k = 0; k < width; k++) step(out, acc, k, g[k] * a);
       }
       for (let i = 0; i < e.rows.length; i++) {
-        for (let j = 0; j < H; j++) step(e.rows[i], e.grads[i], j, dh[j] * e.values[i]);
+        const row = e.rows[i];
+        const acc = e.grads[i];
+        const v = e.values[i];
+        for (let j = 0; j < H; j++) step(row, acc, j, dh[j] * v);
       }
     }
   }
@@ -135,10 +142,19 @@ export function trainMlpMean(
 function forward(rows: Float64Array[], values: number[], output: Float64Array[], h: Float64Array, z: Float64Array): void {
   const H = h.length;
   h.fill(0);
-  for (let i = 0; i < rows.length; i++) for (let j = 0; j < H; j++) h[j] += rows[i][j] * values[i];
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    const v = values[i];
+    for (let j = 0; j < H; j++) h[j] += row[j] * v;
+  }
   for (let j = 0; j < H; j++) h[j] = Math.tanh(h[j]);
   z.set(output[H]);
-  for (let j = 0; j < H; j++) for (let k = 0; k < z.length; k++) z[k] += h[j] * output[j][k];
+  const width = z.length;
+  for (let j = 0; j < H; j++) {
+    const out = output[j];
+    const a = h[j];
+    for (let k = 0; k < width; k++) z[k] += a * out[k];
+  }
 }
 
 function outputGradient(z: Float64Array, loss: Loss, target: (k: number) => number, out: Float64Array): void {
