@@ -1,7 +1,8 @@
+export { type Assembled, assembleSet, type Batch } from './assembly.js';
 export { DEFAULT_TRAIN } from './logistic.js';
 export { DEFAULT_MLP, trainMlp, trainMlpMean } from './mlp.js';
 export { type NearTwin, nearTwins, wordsOf } from './near-twins.js';
-export { evaluate, mapCategories, type Prediction, parseSemEvalXml, predict } from './semeval.js';
+export { evaluate, mapCategories, type Prediction, parseSemEvalXml, predict, semEvalXml } from './semeval.js';
 export {
   CONFIGS,
   DEFAULT_CATEGORY,

@@ -151,3 +151,23 @@ export function evaluate(gold: GoldSentence[], predictFn: (s: GoldSentence) => P
     perCategory,
   };
 }
+
+const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeAttribute = (value: string) => escapeText(value).replace(/"/g, '&quot;');
+
+/**
+ * Sentences in the shape of the project's sets (data/absa/): the SemEval-2014 XML with the vertical and the split
+ * as attributes of the root, one category per line, an empty `<aspectCategories/>` for a sentence with none.
+ */
+export function semEvalXml(sentences: readonly GoldSentence[], { vertical, split }: { vertical: string; split: string }): string {
+  const categories = (s: GoldSentence) =>
+    s.categories.length === 0
+      ? '    <aspectCategories/>\n'
+      : `    <aspectCategories>\n${s.categories
+          .map((c) => `      <aspectCategory category="${escapeAttribute(c.category)}" polarity="${c.polarity}"/>\n`)
+          .join('')}    </aspectCategories>\n`;
+  const body = sentences
+    .map((s) => `  <sentence id="${escapeAttribute(s.id)}">\n    <text>${escapeText(s.text)}</text>\n${categories(s)}  </sentence>\n`)
+    .join('');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<sentences vertical="${escapeAttribute(vertical)}" split="${escapeAttribute(split)}">\n${body}</sentences>\n`;
+}
