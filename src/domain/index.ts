@@ -23,6 +23,7 @@ export {
   type Insights,
   InsightsSchema,
   type MonthlyPoint,
+  POLARITIES,
   type Polarity,
   type ProblemInsight,
   type ReviewAnalysis,

@@ -13,6 +13,8 @@ const PercentSchema = z.number().min(0).max(100);
 
 const PolaritySchema = z.enum(['positive', 'negative', 'neutral', 'conflict']);
 export type Polarity = z.infer<typeof PolaritySchema>;
+/** The four polarities, in the schema's order (SemEval-2014's labels). */
+export const POLARITIES = PolaritySchema.options;
 
 const YearMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
 

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { assembleSet, parseSemEvalXml, ROOT, semEvalXml } from '../../tools/absa/index.js';
+import { assembleSet, type Batch, parseSemEvalXml, ROOT, semEvalXml, writeRefusal } from '../../tools/absa/index.js';
 
 type Sentence = ReturnType<typeof parseSemEvalXml>[number];
 const s = (id: string, text: string, ...labels: [string, Sentence['categories'][number]['polarity']][]): Sentence => ({
@@ -53,8 +53,8 @@ describe('assembleSet', () => {
   });
 
   it('refuses a batch that breaks the shape, naming the batch, the sentence and why', () => {
-    const refuse = (sentences: Sentence[], reason: RegExp, name = 'w-a') =>
-      assert.throws(() => assembleSet([{ name, sentences }], ASPECTS, []), reason);
+    const refuseAll = (batches: Batch[], reason: RegExp) => assert.throws(() => assembleSet(batches, ASPECTS, project), reason);
+    const refuse = (sentences: Sentence[], reason: RegExp, name = 'w-a') => refuseAll([{ name, sentences }], reason);
     refuse([s('x-001', 'Fine work.', ['workmanship', 'positive'])], /batch w-a, sentence x-001: its id does not start with "w-a-"/);
     refuse([s('w-a-001', 'Fine work.'), s('w-a-001', 'Slow work.')], /batch w-a, sentence w-a-001: the id is used twice/);
     refuse([s('w-a-001', 'Lovely dining room.', ['dining', 'positive'])], /sentence w-a-001: "dining" is not an aspect/);
@@ -62,26 +62,46 @@ describe('assembleSet', () => {
       [s('w-a-001', 'Cheap and cheap.', ['pricing', 'positive'], ['pricing', 'negative'])],
       /sentence w-a-001: "pricing" is labelled twice/,
     );
-    refuse([s('w-a-001', '  ')], /sentence w-a-001: no text/);
-    assert.throws(
-      () =>
-        assembleSet(
-          [
-            { name: 'w-a', sentences: [] },
-            { name: 'w-a', sentences: [] },
-          ],
-          ASPECTS,
-          [],
-        ),
+    refuse([s('w-a-001', ' ... ')], /sentence w-a-001: no words in its text/);
+    refuse([], /batch w-a: no sentences/);
+    refuse([s('old-1', 'Fine work.')], /batch old, sentence old-1: the id is already used in the project/, 'old');
+    const fine = [s('w-a-001', 'Fine work.')];
+    refuseAll(
+      [
+        { name: 'w-a', sentences: fine },
+        { name: 'w-a', sentences: [s('w-a-002', 'Slow work.')] },
+      ],
       /batch w-a: named twice/,
     );
+    // Each id has its batch's prefix, yet the two are one id.
+    refuseAll(
+      [
+        { name: 'w', sentences: fine },
+        { name: 'w-a', sentences: [s('w-a-001', 'Slow work.')] },
+      ],
+      /batch w-a, sentence w-a-001: the id is used twice/,
+    );
+  });
+});
+
+describe('writeRefusal', () => {
+  const trained = new Set(['/p/data/absa/home_services/train.xml']);
+  it('never writes over a file a model trains on, and over another existing file only when asked', () => {
+    for (const replace of [false, true])
+      assert.match(writeRefusal('/p/data/absa/home_services/train.xml', { trained, exists: true, replace }) ?? '', /trains a model/);
+    assert.match(
+      writeRefusal('/p/data/absa/home_services/fresh14.xml', { trained, exists: true, replace: false }) ?? '',
+      /exists: give --replace/,
+    );
+    assert.equal(writeRefusal('/p/data/absa/home_services/fresh14.xml', { trained, exists: true, replace: true }), null);
+    assert.equal(writeRefusal('/p/data/absa/home_services/fresh99.xml', { trained, exists: false, replace: false }), null);
   });
 });
 
 describe('semEvalXml', () => {
   it("writes each of the project's held-out sets back to its own bytes", () => {
     for (const vertical of ['home_services', 'senior_living'])
-      for (const split of ['fresh12', 'fresh13', 'fresh14']) {
+      for (const split of ['fresh12', 'fresh13', 'fresh14', 'fresh15']) {
         const bytes = readFileSync(`${ROOT}data/absa/${vertical}/${split}.xml`, 'utf8');
         assert.equal(semEvalXml(parseSemEvalXml(bytes), { vertical, split }), bytes, `${vertical}/${split}`);
       }
@@ -132,7 +152,7 @@ describe('npm run assemble:absa', () => {
     );
   });
 
-  it('writes nothing when a batch is faulty, and never over a file a model trains on', () => {
+  it('writes nothing when a batch is faulty or the file exists, and replaces a file only when asked', () => {
     const dir = mkdtempSync(join(tmpdir(), 'assemble-'));
     const out = join(dir, 'set.xml');
     const bad = batch(dir, 'zz-a', [s('zz-a-001', 'The dining room was spotless.', ['dining', 'positive'])]);
@@ -140,10 +160,26 @@ describe('npm run assemble:absa', () => {
     assert.equal(r.status, 1);
     assert.match(r.stderr, /batch zz-a, sentence zz-a-001: "dining" is not an aspect of the vertical\nnothing written/);
     assert.equal(existsSync(out), false);
+    const broken = join(dir, 'zz-c.xml');
+    writeFileSync(broken, '<sentences><sentence id="zz-c-001"><text>Zq9 came on time.</sentence></sentences>');
+    const unclosed = run('--vertical', 'home_services', '--set', 'x', '--out', out, broken);
+    assert.equal(unclosed.status, 1);
+    assert.match(unclosed.stderr, /zz-c\.xml: not well-formed XML: .*\nnothing written/);
+    assert.equal(existsSync(out), false);
+
     const good = batch(dir, 'zz-b', [s('zz-b-001', 'Zq9 came on time.', ['punctuality', 'positive'])]);
-    const train = run('--vertical', 'home_services', '--set', 'train', good);
-    assert.equal(train.status, 2);
-    assert.match(train.stderr, /trains a model/);
+    writeFileSync(out, 'kept as it was');
+    const exists = run('--vertical', 'home_services', '--set', 'x', '--out', out, good);
+    assert.equal(exists.status, 2);
+    assert.match(exists.stderr, /exists: give --replace to write over it/);
+    assert.equal(readFileSync(out, 'utf8'), 'kept as it was');
+    assert.equal(run('--vertical', 'home_services', '--set', 'x', '--out', out, '--replace', good).status, 0);
+    assert.deepEqual(
+      parseSemEvalXml(readFileSync(out, 'utf8')).map((x) => x.id),
+      ['zz-b-001'],
+    );
     assert.equal(run('--vertical', 'home_services', good).status, 2, 'a set needs a name');
+    assert.equal(run('--vertical', 'constructor', '--set', 'x', good).status, 2, 'only a vertical with training data');
+    assert.equal(run('--vertical', 'home_services', '--set', 'x', good, '--out').status, 2, 'an option needs its value');
   });
 });

@@ -52,6 +52,22 @@ describe('SemEval parsing', () => {
     );
     assert.deepEqual(gold[1].categories, [{ category: 'service', polarity: 'negative' }]);
   });
+
+  it('refuses what would read as something else, and keeps a text as written', () => {
+    assert.throws(() => parseSemEvalXml('just words'), /not well-formed XML/);
+    assert.throws(() => parseSemEvalXml('<sentences><sentence id="1"><text>open</sentence></sentences>'), /not well-formed XML/);
+    assert.throws(
+      () => parseSemEvalXml('<reviews><sentence id="1"><text>x</text></sentence></reviews>'),
+      /root element is not <sentences>/,
+    );
+    assert.throws(() => parseSemEvalXml('<sentences><sentence id="1"/></sentences>'), /sentence 1: no <text>/);
+    assert.throws(
+      () => parseSemEvalXml('<sentences><sentence id="2"><text>a <b>bold</b> one</text></sentence></sentences>'),
+      /sentence 2: no <text>, or markup/,
+    );
+    assert.deepEqual(parseSemEvalXml('<sentences><sentence id="3"><text>007</text></sentence></sentences>')[0].text, '007');
+    assert.deepEqual(parseSemEvalXml('<sentences></sentences>'), []);
+  });
 });
 
 describe('MAMS category mapping', () => {

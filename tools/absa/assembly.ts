@@ -1,7 +1,7 @@
 // A new labelled set from writers' batch files, by the rule every held-out set and training addition since
 // fresh.xml was assembled by (data/absa/README.md): each batch is checked whole, and a sentence sharing half its
 // words with any sentence of the project, or with one kept before it in the new set, is left out unread.
-import { nearTwins } from './near-twins.js';
+import { nearTwins, wordsOf } from './near-twins.js';
 import type { GoldSentence } from './semeval.js';
 
 export interface Batch {
@@ -17,19 +17,25 @@ export interface Assembled {
   batches: { name: string; written: number; leftOut: number }[];
 }
 
-/** Throws on the first sentence that breaks the batches' shape, naming its batch, its id and why. */
-function validate(batches: readonly Batch[], aspects: ReadonlySet<string>): void {
+/**
+ * Throws on the first fault in the batches' shape, naming its batch, its sentence and why. Ids must be unique across
+ * the batches and new to the project: a set's ids name its sentences in reports and in the near-twin test.
+ */
+function validate(batches: readonly Batch[], aspects: ReadonlySet<string>, projectIds: ReadonlySet<string>): void {
   const names = new Set<string>();
+  const ids = new Set<string>();
   for (const { name, sentences } of batches) {
     if (names.has(name)) throw new Error(`batch ${name}: named twice`);
     names.add(name);
-    const ids = new Set<string>();
+    if (sentences.length === 0) throw new Error(`batch ${name}: no sentences`);
     for (const s of sentences) {
       const where = `batch ${name}, sentence ${s.id}`;
       if (!s.id.startsWith(`${name}-`)) throw new Error(`${where}: its id does not start with "${name}-"`);
       if (ids.has(s.id)) throw new Error(`${where}: the id is used twice`);
+      if (projectIds.has(s.id)) throw new Error(`${where}: the id is already used in the project`);
       ids.add(s.id);
-      if (s.text.trim() === '') throw new Error(`${where}: no text`);
+      // A sentence without words would never be anyone's near twin, so the rule could not hold it to anything.
+      if (wordsOf(s.text).size === 0) throw new Error(`${where}: no words in its text`);
       const seen = new Set<string>();
       for (const { category } of s.categories) {
         if (!aspects.has(category)) throw new Error(`${where}: "${category}" is not an aspect of the vertical`);
@@ -41,32 +47,46 @@ function validate(batches: readonly Batch[], aspects: ReadonlySet<string>): void
 }
 
 /**
- * The batches as one set: validated against the vertical's `aspects`, then each sentence kept unless it is a near
- * twin of a sentence of `project` or of a sentence kept before it. Two joins find every twin (nearTwins indexes each
- * side once), so a set of a few hundred sentences against the whole project takes seconds.
+ * The batches as one set: validated against the vertical's `aspects` and the project's ids, then each sentence kept
+ * unless it is a near twin of a sentence of `project` or of a sentence kept before it. Two joins find every twin
+ * (nearTwins indexes each side once), so a set of a few hundred sentences against the whole project takes seconds.
  */
 export function assembleSet(batches: readonly Batch[], aspects: ReadonlySet<string>, project: readonly GoldSentence[]): Assembled {
-  validate(batches, aspects);
-  const written = batches.flatMap((b) => b.sentences);
-  const twinOfProject = new Set(nearTwins(written, project).map((t) => t.id));
-  // Within the set, by position: ids are unique per batch and batch names unique, but positions need no such care.
-  const byPosition = written.map((s, i) => ({ ...s, id: String(i) }));
+  validate(batches, aspects, new Set(project.map((s) => s.id)));
+  // Twins are found by position in the set, so nothing hangs on how the ids read.
+  const written = batches.flatMap((b) => b.sentences).map((s, i) => ({ ...s, id: String(i) }));
+  const twinOfProject = new Set(nearTwins(written, project).map((t) => Number(t.id)));
   const earlierTwins = new Map<number, number[]>();
-  for (const { id, twin } of nearTwins(byPosition, byPosition)) {
+  for (const { id, twin } of nearTwins(written, written)) {
     const [i, j] = [Number(id), Number(twin)];
-    if (j < i) earlierTwins.set(i, [...(earlierTwins.get(i) ?? []), j]);
+    if (j >= i) continue;
+    const list = earlierTwins.get(i);
+    if (list) list.push(j);
+    else earlierTwins.set(i, [j]);
   }
   const kept = new Array<boolean>(written.length).fill(false);
-  written.forEach((s, i) => {
-    kept[i] = !twinOfProject.has(s.id) && !(earlierTwins.get(i) ?? []).some((j) => kept[j]);
-  });
+  for (let i = 0; i < written.length; i++) kept[i] = !twinOfProject.has(i) && !(earlierTwins.get(i) ?? []).some((j) => kept[j]);
+  const all = batches.flatMap((b) => b.sentences);
   let at = 0;
   return {
-    kept: written.filter((_, i) => kept[i]),
+    kept: all.filter((_, i) => kept[i]),
     batches: batches.map(({ name, sentences }) => {
       const from = at;
       at += sentences.length;
       return { name, written: sentences.length, leftOut: kept.slice(from, at).filter((k) => !k).length };
     }),
   };
+}
+
+/**
+ * Why a set may not be written to `out` (a resolved real path), or null. A file a model trains on never; any other
+ * existing file only when asked to replace it (a set re-assembled from its batches).
+ */
+export function writeRefusal(
+  out: string,
+  { trained, exists, replace }: { trained: ReadonlySet<string>; exists: boolean; replace: boolean },
+): string | null {
+  if (trained.has(out)) return `${out} trains a model: a new set is written to a file of its own`;
+  if (exists && !replace) return `${out} exists: give --replace to write over it`;
+  return null;
 }

@@ -6,6 +6,7 @@
 // K-fold cross-validation over the vertical's training files (folds by position, so runs repeat exactly),
 // and/or a model trained on all of them scored on each --eval file. Prints the same figures as eval:absa.
 import { readFileSync } from 'node:fs';
+import { POLARITIES } from '../../src/domain/index.js';
 import {
   type Analyzer,
   categoryFeatures,
@@ -111,7 +112,7 @@ const prepared = prepare(vertical, sentences, config.categoryVectors);
 const pct = (x: number) => (x * 100).toFixed(2);
 const line = (name: string, r: EvalResult) =>
   `${name.padEnd(40)} P ${pct(r.precision)}  R ${pct(r.recall)}  F1 ${pct(r.f1)}  polarity ${pct(r.polarityAccuracy)} (${r.polarityTotal})  ` +
-  `confusion ${['positive', 'negative', 'neutral', 'conflict'].map((g) => `${g[0]}:${['positive', 'negative', 'neutral', 'conflict'].map((p) => r.confusion[g]?.[p] ?? 0).join('/')}`).join(' ')}`;
+  `confusion ${POLARITIES.map((g) => `${g[0]}:${POLARITIES.map((p) => r.confusion[g]?.[p] ?? 0).join('/')}`).join(' ')}`;
 
 function modelFor(train: typeof prepared): Model | null {
   return lexiconOnly ? null : compileModel(trainModel(config, train, { polarityOnly, categoryOnly, files }, opts));

@@ -5,11 +5,11 @@
 // SemEval's. --errors N lists N sentences the engine got wrong; --split even|odd keeps the sentences whose
 // numeric id is even (or odd); --json prints the figures as JSON instead of tables.
 import { existsSync, readFileSync } from 'node:fs';
+import { POLARITIES } from '../../src/domain/index.js';
 import { createAnalyzer, ENGINE_VERSION, VERTICALS } from '../../src/insights/index.js';
 import { type EvalResult, evaluate, type GoldSentence, mapCategories, parseSemEvalXml, predict } from './semeval.js';
 
 const USAGE = 'usage: npm run eval:absa -- [--vertical NAME] PATH.xml... [--errors N] [--split even|odd] [--json]\n';
-const CLASSES = ['positive', 'negative', 'neutral', 'conflict'];
 
 interface Args {
   paths: string[];
@@ -122,8 +122,8 @@ function report(result: EvalResult): string[] {
       }),
     '',
     'polarity confusion (rows gold, columns predicted)',
-    `  ${''.padEnd(10)}${CLASSES.map((c) => c.padStart(10)).join('')}`,
-    ...CLASSES.map((g) => `  ${g.padEnd(10)}${CLASSES.map((p) => String(result.confusion[g]?.[p] ?? 0).padStart(10)).join('')}`),
+    `  ${''.padEnd(10)}${POLARITIES.map((c) => c.padStart(10)).join('')}`,
+    ...POLARITIES.map((g) => `  ${g.padEnd(10)}${POLARITIES.map((p) => String(result.confusion[g]?.[p] ?? 0).padStart(10)).join('')}`),
   ];
 }
 

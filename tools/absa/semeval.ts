@@ -2,8 +2,8 @@
 // sentence as predicted set vs gold set (micro precision/recall/F1, as the official scorer does), and
 // category polarity accuracy with the gold categories given (4 classes: positive/negative/neutral/conflict).
 // Reads any file in the SemEval XML shape: the task's own, MAMS-ACSA, and the project's sets in data/absa/.
-import { XMLParser } from 'fast-xml-parser';
-import type { Polarity } from '../../src/domain/index.js';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { POLARITIES, type Polarity } from '../../src/domain/index.js';
 import type { Analyzer } from '../../src/insights/index.js';
 
 export interface GoldSentence {
@@ -29,32 +29,47 @@ export interface EvalResult {
   perCategory: Record<string, { tp: number; fp: number; fn: number }>;
 }
 
-const POLARITIES = new Set(['positive', 'negative', 'neutral', 'conflict']);
+const POLARITY_SET: ReadonlySet<string> = new Set(POLARITIES);
 
+/**
+ * The sentences of a file in the SemEval-2014 shape. Refuses what would otherwise read as something else: XML that is
+ * not well formed, a root other than <sentences>, and a sentence without a plain <text> (missing, or holding markup).
+ * Texts stay strings as written ("007" is not a number).
+ */
 export function parseSemEvalXml(xml: string): GoldSentence[] {
+  const wellFormed = XMLValidator.validate(xml);
+  if (wellFormed !== true) throw new Error(`not well-formed XML: ${wellFormed.err.msg} (line ${wellFormed.err.line})`);
   const parser = new XMLParser({
     ignoreAttributes: false,
     attributeNamePrefix: '',
+    parseTagValue: false,
     isArray: (name) => name === 'sentence' || name === 'aspectCategory' || name === 'aspectTerm',
   });
   const doc = parser.parse(xml) as {
-    sentences?: {
-      sentence?: {
-        id?: string | number;
-        text: string | number;
-        aspectCategories?: { aspectCategory?: { category: string; polarity: string }[] } | '';
-      }[];
-    };
+    sentences?:
+      | {
+          sentence?: {
+            id?: string;
+            text?: unknown;
+            aspectCategories?: { aspectCategory?: { category: string; polarity: string }[] } | '';
+          }[];
+        }
+      | '';
   };
+  if (doc.sentences === undefined) throw new Error('the root element is not <sentences>');
   // MAMS sentences carry no id: their position (from 1) stands in.
-  return (doc.sentences?.sentence ?? []).map((s, i) => ({
-    id: s.id === undefined ? String(i + 1) : String(s.id),
-    text: String(s.text),
-    categories: ((s.aspectCategories === '' ? undefined : s.aspectCategories)?.aspectCategory ?? []).map((c) => {
-      if (!POLARITIES.has(c.polarity)) throw new Error(`sentence ${s.id}: unknown polarity ${c.polarity}`);
-      return { category: c.category, polarity: c.polarity as Polarity };
-    }),
-  }));
+  return ((doc.sentences === '' ? undefined : doc.sentences.sentence) ?? []).map((s, i) => {
+    const id = s.id ?? String(i + 1);
+    if (typeof s.text !== 'string') throw new Error(`sentence ${id}: no <text>, or markup inside it`);
+    return {
+      id,
+      text: s.text,
+      categories: ((s.aspectCategories === '' ? undefined : s.aspectCategories)?.aspectCategory ?? []).map((c) => {
+        if (!POLARITY_SET.has(c.polarity)) throw new Error(`sentence ${id}: unknown polarity ${c.polarity}`);
+        return { category: c.category, polarity: c.polarity as Polarity };
+      }),
+    };
+  });
 }
 
 /**
