@@ -143,7 +143,7 @@ describe('npm run split:absa', () => {
     );
     const again = run('home_services', '--staging', join(dir, 'staging'), '--out', out);
     assert.equal(again.status, 2);
-    assert.match(again.stderr, /exist: give --replace/);
+    assert.match(again.stderr, /exists: give --replace/);
     assert.equal(run('home_services', '--staging', join(dir, 'staging'), '--out', out, '--replace').status, 0);
   });
 

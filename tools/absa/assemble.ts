@@ -5,12 +5,13 @@
 // reason); then a sentence that shares half its words with any sentence under data/absa/, or with one kept before it,
 // is left out. Prints counts only, never a sentence, so reading its report tells nothing of a held-out set's wording.
 // Never writes over a file a model trains on, nor over another existing file without --replace.
-import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { POLARITIES } from '../../src/domain/index.js';
-import { type Assembled, assembleSet, writeRefusal } from './assembly.js';
+import { type Assembled, assembleSet } from './assembly.js';
 import { parseSemEvalXml, semEvalXml } from './semeval.js';
-import { CONFIGS, ROOT, taxonomyAspects, trainedPaths } from './trainer.js';
+import { CONFIGS, ROOT, taxonomyAspects } from './trainer.js';
+import { realPath, refuseWrites } from './write-guard.js';
 
 const USAGE = 'usage: npm run assemble:absa -- --vertical NAME --set NAME [--out PATH] [--replace] BATCH.xml...\n';
 
@@ -41,15 +42,12 @@ function parseArgs(argv: string[]): Args | null {
   return { vertical, set, out: resolve(out ?? `${ROOT}data/absa/${vertical}/${set}.xml`), replace, batches };
 }
 
-/** A path with its folder's links resolved, so that a link cannot stand in for a file the guard knows by name. */
-const real = (path: string) => join(realpathSync(dirname(path)), basename(path));
-
 /** Every labelled sentence under data/absa/ (all verticals, MAMS-ACSA included) but the file being written. */
 function projectSentences(except: string) {
   const root = `${ROOT}data/absa`;
   return readdirSync(root, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(`${root}/${d.name}`).map((f) => real(resolve(root, d.name, f))))
+    .flatMap((d) => readdirSync(`${root}/${d.name}`).map((f) => realPath(resolve(root, d.name, f))))
     .filter((path) => path.endsWith('.xml') && path !== except)
     .flatMap((path) => parseSemEvalXml(readFileSync(path, 'utf8')));
 }
@@ -60,16 +58,13 @@ function main(argv: string[]): number {
     process.stderr.write(`${USAGE}verticals: ${Object.keys(CONFIGS).join(', ')}\n`);
     return 2;
   }
-  let out: string;
-  try {
-    out = real(args.out);
-  } catch {
+  if (!existsSync(dirname(args.out))) {
     process.stderr.write(`${args.out}: its folder does not exist\n`);
     return 2;
   }
-  const trained = new Set(Object.values(CONFIGS).flatMap((c) => trainedPaths(c).map((p) => real(resolve(ROOT, p)))));
-  const refusal = writeRefusal(out, { trained, exists: existsSync(out), replace: args.replace });
-  if (refusal) {
+  const out = realPath(args.out);
+  const refusal = refuseWrites([out], args.replace);
+  if (refusal !== null) {
     process.stderr.write(`${refusal}\n`);
     return 2;
   }

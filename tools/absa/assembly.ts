@@ -1,8 +1,9 @@
 // A new labelled set from writers' batch files, by the rule every held-out set and training addition since
 // fresh.xml was assembled by (data/absa/README.md): each batch is checked whole, and a sentence sharing half its
 // words with any sentence of the project, or with one kept before it in the new set, is left out unread.
-import { nearTwins, wordsOf } from './near-twins.js';
+import { nearTwins } from './near-twins.js';
 import type { GoldSentence } from './semeval.js';
+import { sentenceFaults } from './sentence-faults.js';
 
 export interface Batch {
   /** The batch's name, which prefixes each of its ids (`hss-a` → `hss-a-001`, …). */
@@ -34,14 +35,8 @@ function validate(batches: readonly Batch[], aspects: ReadonlySet<string>, proje
       if (ids.has(s.id)) throw new Error(`${where}: the id is used twice`);
       if (projectIds.has(s.id)) throw new Error(`${where}: the id is already used in the project`);
       ids.add(s.id);
-      // A sentence without words would never be anyone's near twin, so the rule could not hold it to anything.
-      if (wordsOf(s.text).size === 0) throw new Error(`${where}: no words in its text`);
-      const seen = new Set<string>();
-      for (const { category } of s.categories) {
-        if (!aspects.has(category)) throw new Error(`${where}: "${category}" is not an aspect of the vertical`);
-        if (seen.has(category)) throw new Error(`${where}: "${category}" is labelled twice`);
-        seen.add(category);
-      }
+      const [fault] = sentenceFaults(s, aspects);
+      if (fault !== undefined) throw new Error(`${where}: ${fault}`);
     }
   }
 }
@@ -76,17 +71,4 @@ export function assembleSet(batches: readonly Batch[], aspects: ReadonlySet<stri
       return { name, written: sentences.length, leftOut: kept.slice(from, at).filter((k) => !k).length };
     }),
   };
-}
-
-/**
- * Why a set may not be written to `out` (a resolved real path), or null. A file a model trains on never; any other
- * existing file only when asked to replace it (a set re-assembled from its batches).
- */
-export function writeRefusal(
-  out: string,
-  { trained, exists, replace }: { trained: ReadonlySet<string>; exists: boolean; replace: boolean },
-): string | null {
-  if (trained.has(out)) return `${out} trains a model: a new set is written to a file of its own`;
-  if (exists && !replace) return `${out} exists: give --replace to write over it`;
-  return null;
 }

@@ -12,6 +12,7 @@ import { POLARITIES } from '../../src/domain/index.js';
 import { parseSemEvalXml, semEvalXml } from './semeval.js';
 import { buildSplits, type SplitName, type SplitSource } from './split.js';
 import { CONFIGS, ROOT, taxonomyAspects } from './trainer.js';
+import { refuseWrites } from './write-guard.js';
 
 const USAGE = 'usage: npm run split:absa -- VERTICAL --staging DIR [--extra DIR]... [--test FILE] [--out DIR] [--replace]\n';
 
@@ -88,9 +89,12 @@ function main(argv: string[]): number {
   }
   const outDir = join(args.out, args.vertical);
   const names: SplitName[] = ['train', 'dev', ...(args.test ? (['test'] as const) : [])];
-  const existing = names.map((n) => join(outDir, `${n}.xml`)).filter((p) => existsSync(p));
-  if (existing.length > 0 && !args.replace) {
-    process.stderr.write(`${existing.join(', ')} exist: give --replace to write over them\n`);
+  const refusal = refuseWrites(
+    names.map((n) => join(outDir, `${n}.xml`)),
+    args.replace,
+  );
+  if (refusal !== null) {
+    process.stderr.write(`${refusal}\n`);
     return 2;
   }
   const { aspects, defaultAspect } = taxonomyAspects(args.vertical);

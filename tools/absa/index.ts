@@ -1,4 +1,4 @@
-export { type Assembled, assembleSet, type Batch, writeRefusal } from './assembly.js';
+export { type Assembled, assembleSet, type Batch } from './assembly.js';
 export { DEFAULT_TRAIN } from './logistic.js';
 export { DEFAULT_MLP, trainMlp, trainMlpMean } from './mlp.js';
 export { type NearTwin, nearTwins, wordsOf } from './near-twins.js';
@@ -17,3 +17,4 @@ export {
   trainedPaths,
   trainModel,
 } from './trainer.js';
+export { writeRefusal } from './write-guard.js';

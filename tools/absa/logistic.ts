@@ -73,16 +73,13 @@ function sgd(
     });
     return { offsets: Int32Array.from(offsets), values: Float64Array.from(values), weight: e.weight };
   });
-  const sum = new Map<string, Float64Array>();
+  // The bags' mean, added bag by bag in the table's layout.
+  const mean = new Float64Array(row.size * width);
   for (let bag = 0; bag < opts.bags; bag++) {
     const w = fit(kept, row.size, width, { ...opts, seed: opts.seed + bag }, gradient);
-    for (const [name, r] of row) {
-      const s = sum.get(name) ?? new Float64Array(width);
-      for (let k = 0; k < width; k++) s[k] += w[r * width + k] / opts.bags;
-      sum.set(name, s);
-    }
+    for (let i = 0; i < mean.length; i++) mean[i] += w[i] / opts.bags;
   }
-  return rounded(sum, opts.decimals);
+  return rounded(new Map([...row].map(([name, r]) => [name, mean.subarray(r * width, (r + 1) * width)])), opts.decimals);
 }
 
 /** One run of AdaGrad over the examples; the weights of every row, `width` entries each, in one table. */

@@ -2,8 +2,8 @@
 // to train only, and an independent held-out test file from another writer (how data/absa/*/train.xml, dev.xml and
 // test.xml began; data/absa/README.md). Every fault is collected, so one run names them all.
 import { createHash } from 'node:crypto';
-import { wordsOf } from './near-twins.js';
 import type { GoldSentence } from './semeval.js';
+import { sentenceFaults } from './sentence-faults.js';
 
 export type SplitName = 'train' | 'dev' | 'test';
 
@@ -55,13 +55,7 @@ export function buildSplits(sources: readonly SplitSource[], aspects: ReadonlySe
       const same = texts.get(textKey(s));
       if (same !== undefined) errors.push(`${where}: repeats the text of ${same}${heldOut ? '' : `: ${s.text}`}`);
       else texts.set(textKey(s), s.id);
-      if (wordsOf(s.text).size === 0) errors.push(`${where}: no words in its text`);
-      const labelled = new Set<string>();
-      for (const { category } of s.categories) {
-        if (!aspects.has(category)) errors.push(`${where}: "${category}" is not an aspect of the vertical`);
-        if (labelled.has(category)) errors.push(`${where}: "${category}" is labelled twice`);
-        labelled.add(category);
-      }
+      errors.push(...sentenceFaults(s, aspects).map((fault) => `${where}: ${fault}`));
       splits[split ?? (isDev(s.id) ? 'dev' : 'train')].push(s);
     }
   }
