@@ -83,7 +83,7 @@ export interface PolarityFile {
  * The labelled splits a vertical trains on: train; since 2.6.0 the former held-out dev and test splits (dev had
  * informed one choice and test had been scored twice); since 2.11.0 the former held-out fresh.xml to fresh3.xml
  * (each had informed several choices); since 2.15.0 fresh4.xml to fresh11.xml (each had informed a choice).
- * fresh12.xml to fresh15.xml, written later by writers who read none of them, are the held-out sets now. pending.xml
+ * fresh12.xml to fresh16.xml, written later by writers who read none of them, are the held-out sets now. pending.xml
  * stays out (with it, dev scored lower). untrained.xml and contrast.xml train the category model only
  * (categoryOnlyFiles, below; docs/insights.md, "Engine 2.14.0").
  */
