@@ -166,6 +166,12 @@ describe('npm run assemble:absa', () => {
     assert.equal(unclosed.status, 1);
     assert.match(unclosed.stderr, /zz-c\.xml: not well-formed XML: .*\nnothing written/);
     assert.equal(existsSync(out), false);
+    const other = join(dir, 'zz-d.xml');
+    writeFileSync(other, semEvalXml([s('zz-d-001', 'Zq9 came on time.')], { vertical: 'senior_living', split: 'batch' }));
+    const elsewhere = run('--vertical', 'home_services', '--set', 'x', '--out', out, other);
+    assert.equal(elsewhere.status, 1);
+    assert.match(elsewhere.stderr, /zz-d\.xml: the root names vertical "senior_living", not "home_services"\nnothing written/);
+    assert.equal(existsSync(out), false);
 
     const good = batch(dir, 'zz-b', [s('zz-b-001', 'Zq9 came on time.', ['punctuality', 'positive'])]);
     writeFileSync(out, 'kept as it was');

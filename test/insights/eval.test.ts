@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createAnalyzer } from '../../src/insights/index.js';
-import { evaluate, mapCategories, type Prediction, parseSemEvalXml, predict } from '../../tools/absa/index.js';
+import { evaluate, mapCategories, type Prediction, parseBatchXml, parseSemEvalXml, predict } from '../../tools/absa/index.js';
 
 const XML = `<?xml version="1.0" encoding="UTF-8"?>
 <sentences>
@@ -67,6 +67,22 @@ describe('SemEval parsing', () => {
     );
     assert.deepEqual(parseSemEvalXml('<sentences><sentence id="3"><text>007</text></sentence></sentences>')[0].text, '007');
     assert.deepEqual(parseSemEvalXml('<sentences></sentences>'), []);
+  });
+
+  it("reads a writers' batch only when its root names the vertical it is for", () => {
+    const one = '<sentence id="b-1"><text>Zq9 came on time.</text></sentence>';
+    assert.deepEqual(
+      parseBatchXml(`<sentences vertical="home_services" split="batch">${one}</sentences>`, 'home_services').map((x) => x.id),
+      ['b-1'],
+    );
+    assert.throws(
+      () => parseBatchXml(`<sentences vertical="senior_living">${one}</sentences>`, 'home_services'),
+      /the root names vertical "senior_living", not "home_services"/,
+    );
+    assert.throws(() => parseBatchXml(`<sentences>${one}</sentences>`, 'home_services'), /the root names no vertical/);
+    assert.throws(() => parseBatchXml('<sentences vertical="home_services"></sentences>', 'senior_living'), /not "senior_living"/);
+    // Sets without the attribute (SemEval-2014, MAMS-ACSA) still read as sets.
+    assert.deepEqual(parseSemEvalXml(`<sentences>${one}</sentences>`).length, 1);
   });
 });
 

@@ -157,5 +157,14 @@ describe('npm run split:absa', () => {
     assert.ok(!r.stderr.includes('secret'));
     assert.equal(existsSync(out), false);
     assert.equal(run('no_such_vertical', '--staging', join(dir, 'staging')).status, 2);
+    // A batch of another vertical in this vertical's folder, even one whose sentences carry no label to tell.
+    writeFileSync(
+      join(dir, 'staging', 'home_services', 'batch-2.xml'),
+      semEvalXml([s('z-1', 'zq9 arrived')], { vertical: 'senior_living', split: 'batch' }),
+    );
+    const stray = run('home_services', '--staging', join(dir, 'staging'), '--out', out);
+    assert.equal(stray.status, 1);
+    assert.match(stray.stderr, /batch-2\.xml: the root names vertical "senior_living", not "home_services"/);
+    assert.equal(existsSync(out), false);
   });
 });

@@ -2,14 +2,14 @@
 // Assembles writers' batch files (each named after the prefix of its ids: hss-a.xml holds hss-a-001, …) into one
 // set of the project, data/absa/<vertical>/<set>.xml unless --out says otherwise (paths are read from the repository
 // root, where npm runs scripts). Every batch is validated first (the first fault stops it, naming batch, id and
-// reason); then a sentence that shares half its words with any sentence under data/absa/, or with one kept before it,
+// reason; a batch's root must name the vertical); then a sentence that shares half its words with any sentence under data/absa/, or with one kept before it,
 // is left out. Prints counts only, never a sentence, so reading its report tells nothing of a held-out set's wording.
 // Never writes over a file a model trains on, nor over another existing file without --replace.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { POLARITIES } from '../../src/domain/index.js';
 import { type Assembled, assembleSet } from './assembly.js';
-import { parseSemEvalXml, semEvalXml } from './semeval.js';
+import { parseBatchXml, parseSemEvalXml, semEvalXml } from './semeval.js';
 import { CONFIGS, ROOT, taxonomyAspects } from './trainer.js';
 import { realPath, refuseWrites } from './write-guard.js';
 
@@ -71,7 +71,7 @@ function main(argv: string[]): number {
   const { aspects, defaultAspect } = taxonomyAspects(args.vertical);
   const read = (path: string) => {
     try {
-      return { name: basename(path, '.xml'), sentences: parseSemEvalXml(readFileSync(path, 'utf8')) };
+      return { name: basename(path, '.xml'), sentences: parseBatchXml(readFileSync(path, 'utf8'), args.vertical) };
     } catch (e) {
       throw new Error(`${path}: ${(e as Error).message}`);
     }

@@ -4,12 +4,14 @@
 //   --extra DIR: DIR/batch-NN.xml       later batches, all to train (so dev stays as it was)
 //   --test FILE                         an independent held-out file from another writer, written as test.xml; its
 //                                       sentences are never printed (only counts and ids)
+// Every file's root must name the vertical (<sentences vertical="...">). Paths are read from the repository root,
+// where npm runs scripts.
 // Writes <out>/<vertical>/train.xml, dev.xml (and test.xml); out defaults to data/absa. Prints sentences per split
 // and labels per aspect and polarity. Writes nothing if any batch is faulty, nor over existing sets without --replace.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { POLARITIES } from '../../src/domain/index.js';
-import { parseSemEvalXml, semEvalXml } from './semeval.js';
+import { parseBatchXml, semEvalXml } from './semeval.js';
 import { buildSplits, type SplitName, type SplitSource } from './split.js';
 import { CONFIGS, ROOT, taxonomyAspects } from './trainer.js';
 import { refuseWrites } from './write-guard.js';
@@ -103,7 +105,7 @@ function main(argv: string[]): number {
   const sources: SplitSource[] = [];
   const read = (file: string, split: SplitSource['split']) => {
     try {
-      sources.push({ file, split, sentences: parseSemEvalXml(readFileSync(file, 'utf8')) });
+      sources.push({ file, split, sentences: parseBatchXml(readFileSync(file, 'utf8'), args.vertical) });
     } catch (e) {
       errors.push(`${file}: ${(e as Error).message}`);
     }

@@ -4,6 +4,7 @@
 // and the polarity confusion matrix. Several files are scored as one set (pooled micro figures). With --vertical restaurant, MAMS-ACSA's categories are mapped onto
 // SemEval's. --errors N lists N sentences the engine got wrong; --split even|odd keeps the sentences whose
 // numeric id is even (or odd); --json prints the figures as JSON instead of tables.
+// Under npm run, paths are read from the repository root.
 import { existsSync, readFileSync } from 'node:fs';
 import { POLARITIES } from '../../src/domain/index.js';
 import { createAnalyzer, ENGINE_VERSION, VERTICALS } from '../../src/insights/index.js';

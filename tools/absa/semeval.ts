@@ -37,6 +37,22 @@ const POLARITY_SET: ReadonlySet<string> = new Set(POLARITIES);
  * Texts stay strings as written ("007" is not a number).
  */
 export function parseSemEvalXml(xml: string): GoldSentence[] {
+  return parseSemEvalSet(xml).sentences;
+}
+
+/**
+ * A writers' batch for `vertical`: its root must name that vertical (`<sentences vertical="...">`, as the guidelines
+ * ask), so a batch of another vertical is refused even where its sentences carry no label to tell.
+ */
+export function parseBatchXml(xml: string, vertical: string): GoldSentence[] {
+  const set = parseSemEvalSet(xml);
+  if (set.vertical !== vertical)
+    throw new Error(set.vertical === null ? 'the root names no vertical' : `the root names vertical "${set.vertical}", not "${vertical}"`);
+  return set.sentences;
+}
+
+/** A SemEval-shaped file's sentences and the vertical its root names (null where it names none: SemEval, MAMS). */
+function parseSemEvalSet(xml: string): { vertical: string | null; sentences: GoldSentence[] } {
   const wellFormed = XMLValidator.validate(xml);
   if (wellFormed !== true) throw new Error(`not well-formed XML: ${wellFormed.err.msg} (line ${wellFormed.err.line})`);
   const parser = new XMLParser({
@@ -48,6 +64,7 @@ export function parseSemEvalXml(xml: string): GoldSentence[] {
   const doc = parser.parse(xml) as {
     sentences?:
       | {
+          vertical?: unknown;
           sentence?: {
             id?: string;
             text?: unknown;
@@ -57,8 +74,9 @@ export function parseSemEvalXml(xml: string): GoldSentence[] {
       | '';
   };
   if (doc.sentences === undefined) throw new Error('the root element is not <sentences>');
+  const root = doc.sentences === '' ? undefined : doc.sentences;
   // MAMS sentences carry no id: their position (from 1) stands in.
-  return ((doc.sentences === '' ? undefined : doc.sentences.sentence) ?? []).map((s, i) => {
+  const sentences = (root?.sentence ?? []).map((s, i) => {
     const id = s.id ?? String(i + 1);
     if (typeof s.text !== 'string') throw new Error(`sentence ${id}: no <text>, or markup inside it`);
     return {
@@ -70,6 +88,7 @@ export function parseSemEvalXml(xml: string): GoldSentence[] {
       }),
     };
   });
+  return { vertical: typeof root?.vertical === 'string' ? root.vertical : null, sentences };
 }
 
 /**
