@@ -81,8 +81,12 @@ describe('SemEval parsing', () => {
     );
     assert.throws(() => parseBatchXml(`<sentences>${one}</sentences>`, 'home_services'), /the root names no vertical/);
     assert.throws(() => parseBatchXml('<sentences vertical="home_services"></sentences>', 'senior_living'), /not "senior_living"/);
-    // Sets without the attribute (SemEval-2014, MAMS-ACSA) still read as sets.
-    assert.deepEqual(parseSemEvalXml(`<sentences>${one}</sentences>`).length, 1);
+    assert.deepEqual(parseBatchXml('<sentences vertical="senior_living" split="batch"/>', 'senior_living'), []);
+    // A child element of that name is not the attribute.
+    assert.throws(
+      () => parseBatchXml(`<sentences><vertical>home_services</vertical>${one}</sentences>`, 'home_services'),
+      /the root names no vertical/,
+    );
   });
 });
 

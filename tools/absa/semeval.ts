@@ -31,11 +31,7 @@ export interface EvalResult {
 
 const POLARITY_SET: ReadonlySet<string> = new Set(POLARITIES);
 
-/**
- * The sentences of a file in the SemEval-2014 shape. Refuses what would otherwise read as something else: XML that is
- * not well formed, a root other than <sentences>, and a sentence without a plain <text> (missing, or holding markup).
- * Texts stay strings as written ("007" is not a number).
- */
+/** The sentences of a file in the SemEval-2014 shape (see parseSemEvalSet for what it refuses). */
 export function parseSemEvalXml(xml: string): GoldSentence[] {
   return parseSemEvalSet(xml).sentences;
 }
@@ -51,24 +47,29 @@ export function parseBatchXml(xml: string, vertical: string): GoldSentence[] {
   return set.sentences;
 }
 
-/** A SemEval-shaped file's sentences and the vertical its root names (null where it names none: SemEval, MAMS). */
+/**
+ * A SemEval-shaped file's sentences and the vertical its root names (null where it names none: SemEval, MAMS).
+ * Refuses what would otherwise read as something else: XML that is not well formed, a root other than <sentences>,
+ * and a sentence without a plain <text> (missing, or holding markup). Texts stay strings as written ("007" is not a
+ * number). Attributes are read apart from child elements, so a <vertical> element does not pass for the attribute.
+ */
 function parseSemEvalSet(xml: string): { vertical: string | null; sentences: GoldSentence[] } {
   const wellFormed = XMLValidator.validate(xml);
   if (wellFormed !== true) throw new Error(`not well-formed XML: ${wellFormed.err.msg} (line ${wellFormed.err.line})`);
   const parser = new XMLParser({
     ignoreAttributes: false,
-    attributeNamePrefix: '',
+    attributeNamePrefix: '@_',
     parseTagValue: false,
     isArray: (name) => name === 'sentence' || name === 'aspectCategory' || name === 'aspectTerm',
   });
   const doc = parser.parse(xml) as {
     sentences?:
       | {
-          vertical?: unknown;
+          '@_vertical'?: unknown;
           sentence?: {
-            id?: string;
+            '@_id'?: string;
             text?: unknown;
-            aspectCategories?: { aspectCategory?: { category: string; polarity: string }[] } | '';
+            aspectCategories?: { aspectCategory?: { '@_category': string; '@_polarity': string }[] } | '';
           }[];
         }
       | '';
@@ -77,18 +78,20 @@ function parseSemEvalSet(xml: string): { vertical: string | null; sentences: Gol
   const root = doc.sentences === '' ? undefined : doc.sentences;
   // MAMS sentences carry no id: their position (from 1) stands in.
   const sentences = (root?.sentence ?? []).map((s, i) => {
-    const id = s.id ?? String(i + 1);
+    const id = s['@_id'] ?? String(i + 1);
     if (typeof s.text !== 'string') throw new Error(`sentence ${id}: no <text>, or markup inside it`);
     return {
       id,
       text: s.text,
       categories: ((s.aspectCategories === '' ? undefined : s.aspectCategories)?.aspectCategory ?? []).map((c) => {
-        if (!POLARITY_SET.has(c.polarity)) throw new Error(`sentence ${id}: unknown polarity ${c.polarity}`);
-        return { category: c.category, polarity: c.polarity as Polarity };
+        const polarity = c['@_polarity'];
+        if (!POLARITY_SET.has(polarity)) throw new Error(`sentence ${id}: unknown polarity ${polarity}`);
+        return { category: c['@_category'], polarity: polarity as Polarity };
       }),
     };
   });
-  return { vertical: typeof root?.vertical === 'string' ? root.vertical : null, sentences };
+  const vertical = root?.['@_vertical'];
+  return { vertical: typeof vertical === 'string' ? vertical : null, sentences };
 }
 
 /**
