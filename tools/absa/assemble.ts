@@ -7,10 +7,11 @@
 // Never writes over a file a model trains on, nor over another existing file without --replace.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { POLARITIES } from '../../src/domain/index.js';
 import { type Assembled, assembleSet } from './assembly.js';
 import { parseBatchXml, parseSemEvalXml, semEvalXml } from './semeval.js';
-import { CONFIGS, ROOT, taxonomyAspects } from './trainer.js';
+import { CONFIGS, labelAspects, ROOT } from './trainer.js';
 import { realPath, refuseWrites } from './write-guard.js';
 
 const USAGE = 'usage: npm run assemble:absa -- --vertical NAME --set NAME [--out PATH] [--replace] BATCH.xml...\n';
@@ -23,21 +24,20 @@ interface Args {
   batches: string[];
 }
 
-function parseArgs(argv: string[]): Args | null {
-  const batches: string[] = [];
-  const named: Record<string, string | undefined> = {};
-  let replace = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--replace') replace = true;
-    else if (a === '--vertical' || a === '--set' || a === '--out') {
-      const value = argv[++i];
-      if (value === undefined || value.startsWith('--')) return null;
-      named[a.slice(2)] = value;
-    } else if (a.startsWith('--')) return null;
-    else batches.push(a);
+/** The command's arguments, or null for the usage line: an unknown option, one without its value, a missing one. */
+function readArgs(args: string[]): Args | null {
+  let parsed: { values: { vertical?: string; set?: string; out?: string; replace?: boolean }; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { vertical: { type: 'string' }, set: { type: 'string' }, out: { type: 'string' }, replace: { type: 'boolean' } },
+    });
+  } catch {
+    return null;
   }
-  const { vertical, set, out } = named;
+  const { vertical, set, out, replace = false } = parsed.values;
+  const batches = parsed.positionals;
   if (!vertical || !Object.hasOwn(CONFIGS, vertical) || !set || !/^[a-z0-9_-]+$/.test(set) || batches.length === 0) return null;
   return { vertical, set, out: resolve(out ?? `${ROOT}data/absa/${vertical}/${set}.xml`), replace, batches };
 }
@@ -53,7 +53,7 @@ function projectSentences(except: string) {
 }
 
 function main(argv: string[]): number {
-  const args = parseArgs(argv.filter((a) => a !== '--'));
+  const args = readArgs(argv.filter((a) => a !== '--'));
   if (!args) {
     process.stderr.write(`${USAGE}verticals: ${Object.keys(CONFIGS).join(', ')}\n`);
     return 2;
@@ -68,7 +68,6 @@ function main(argv: string[]): number {
     process.stderr.write(`${refusal}\n`);
     return 2;
   }
-  const { aspects, defaultAspect } = taxonomyAspects(args.vertical);
   const read = (path: string) => {
     try {
       return { name: basename(path, '.xml'), sentences: parseBatchXml(readFileSync(path, 'utf8'), args.vertical) };
@@ -79,7 +78,7 @@ function main(argv: string[]): number {
   let assembled: Assembled;
   try {
     const batches = args.batches.map(read);
-    assembled = assembleSet(batches, new Set(defaultAspect ? [...aspects, defaultAspect] : aspects), projectSentences(out));
+    assembled = assembleSet(batches, labelAspects(args.vertical), projectSentences(out));
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\nnothing written\n`);
     return 1;

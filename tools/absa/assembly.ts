@@ -49,7 +49,8 @@ function validate(batches: readonly Batch[], aspects: ReadonlySet<string>, proje
 export function assembleSet(batches: readonly Batch[], aspects: ReadonlySet<string>, project: readonly GoldSentence[]): Assembled {
   validate(batches, aspects, new Set(project.map((s) => s.id)));
   // Twins are found by position in the set, so nothing hangs on how the ids read.
-  const written = batches.flatMap((b) => b.sentences).map((s, i) => ({ ...s, id: String(i) }));
+  const all = batches.flatMap((b) => b.sentences);
+  const written = all.map((s, i) => ({ ...s, id: String(i) }));
   const twinOfProject = new Set(nearTwins(written, project).map((t) => Number(t.id)));
   const earlierTwins = new Map<number, number[]>();
   for (const { id, twin } of nearTwins(written, written)) {
@@ -61,7 +62,6 @@ export function assembleSet(batches: readonly Batch[], aspects: ReadonlySet<stri
   }
   const kept = new Array<boolean>(written.length).fill(false);
   for (let i = 0; i < written.length; i++) kept[i] = !twinOfProject.has(i) && !(earlierTwins.get(i) ?? []).some((j) => kept[j]);
-  const all = batches.flatMap((b) => b.sentences);
   let at = 0;
   return {
     kept: all.filter((_, i) => kept[i]),

@@ -10,10 +10,11 @@
 // and labels per aspect and polarity. Writes nothing if any batch is faulty, nor over existing sets without --replace.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { POLARITIES } from '../../src/domain/index.js';
 import { parseBatchXml, semEvalXml } from './semeval.js';
 import { buildSplits, type SplitName, type SplitSource } from './split.js';
-import { CONFIGS, ROOT, taxonomyAspects } from './trainer.js';
+import { CONFIGS, labelAspects, ROOT } from './trainer.js';
 import { refuseWrites } from './write-guard.js';
 
 const USAGE = 'usage: npm run split:absa -- VERTICAL --staging DIR [--extra DIR]... [--test FILE] [--out DIR] [--replace]\n';
@@ -27,29 +28,42 @@ interface Args {
   replace: boolean;
 }
 
-function parseArgs(argv: string[]): Args | null {
-  const args: Args = { vertical: '', staging: '', extra: [], test: null, out: resolve(ROOT, 'data/absa'), replace: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      return v === undefined || v.startsWith('--') ? null : resolve(v);
-    };
-    if (a === '--replace') args.replace = true;
-    else if (a === '--staging' || a === '--test' || a === '--out' || a === '--extra') {
-      const v = value();
-      if (v === null) return null;
-      if (a === '--extra') args.extra.push(v);
-      else if (a === '--staging') args.staging = v;
-      else if (a === '--test') args.test = v;
-      else args.out = v;
-    } else if (a.startsWith('--') || args.vertical !== '') return null;
-    else args.vertical = a;
-  }
-  // Any vertical with a taxonomy can be split, not only those with training data yet.
-  if (!/^[a-z_]+$/.test(args.vertical) || !existsSync(resolve(ROOT, `src/insights/taxonomies/${args.vertical}.json`)) || !args.staging)
+/** The command's arguments, or null for the usage line: an unknown option, one without its value, a missing one. */
+function readArgs(args: string[]): Args | null {
+  let parsed: { values: { staging?: string; extra?: string[]; test?: string; out?: string; replace?: boolean }; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        staging: { type: 'string' },
+        extra: { type: 'string', multiple: true },
+        test: { type: 'string' },
+        out: { type: 'string' },
+        replace: { type: 'boolean' },
+      },
+    });
+  } catch {
     return null;
-  return args;
+  }
+  const { staging, extra = [], test, out, replace = false } = parsed.values;
+  const [vertical, ...more] = parsed.positionals;
+  // Any vertical with a taxonomy can be split, not only those with training data yet.
+  if (
+    more.length > 0 ||
+    !staging ||
+    !/^[a-z_]+$/.test(vertical ?? '') ||
+    !existsSync(resolve(ROOT, `src/insights/taxonomies/${vertical}.json`))
+  )
+    return null;
+  return {
+    vertical,
+    staging: resolve(staging),
+    extra: extra.map((dir) => resolve(dir)),
+    test: test === undefined ? null : resolve(test),
+    out: resolve(out ?? `${ROOT}data/absa`),
+    replace,
+  };
 }
 
 function batchFiles(dir: string): string[] {
@@ -84,7 +98,7 @@ function report(aspects: string[], splits: Record<SplitName, { categories: { cat
 }
 
 function main(argv: string[]): number {
-  const args = parseArgs(argv.filter((a) => a !== '--'));
+  const args = readArgs(argv.filter((a) => a !== '--'));
   if (!args) {
     process.stderr.write(`${USAGE}verticals with a taxonomy; with training data now: ${Object.keys(CONFIGS).join(', ')}\n`);
     return 2;
@@ -99,8 +113,7 @@ function main(argv: string[]): number {
     process.stderr.write(`${refusal}\n`);
     return 2;
   }
-  const { aspects, defaultAspect } = taxonomyAspects(args.vertical);
-  const all = defaultAspect ? [...aspects, defaultAspect] : aspects;
+  const aspects = labelAspects(args.vertical);
   const errors: string[] = [];
   const sources: SplitSource[] = [];
   const read = (file: string, split: SplitSource['split']) => {
@@ -117,7 +130,7 @@ function main(argv: string[]): number {
     errors.push((e as Error).message);
   }
   if (args.test) read(args.test, 'test');
-  const built = buildSplits(sources, new Set(all));
+  const built = buildSplits(sources, aspects);
   errors.push(...built.errors);
   if (errors.length > 0) {
     process.stderr.write(`${errors.length} problem(s), nothing written:\n${errors.join('\n')}\n`);
@@ -130,7 +143,7 @@ function main(argv: string[]): number {
   mkdirSync(outDir, { recursive: true });
   for (const n of names) writeFileSync(join(outDir, `${n}.xml`), semEvalXml(built.splits[n], { vertical: args.vertical, split: n }));
   process.stdout.write(`read ${sources.length} batch files; wrote ${names.map((n) => join(outDir, `${n}.xml`)).join(', ')}\n\n`);
-  process.stdout.write(`${report(all, built.splits)}\n`);
+  process.stdout.write(`${report([...aspects], built.splits)}\n`);
   return 0;
 }
 

@@ -231,6 +231,12 @@ export function taxonomyAspects(vertical: string): { aspects: string[]; defaultA
   };
 }
 
+/** Every aspect id a label of the vertical may name: its aspects, then its default one (restaurant's anecdotes/miscellaneous). */
+export function labelAspects(vertical: string): ReadonlySet<string> {
+  const { aspects, defaultAspect } = taxonomyAspects(vertical);
+  return new Set(defaultAspect ? [...aspects, defaultAspect] : aspects);
+}
+
 /**
  * Trains the model of a vertical on prepared sentences (its own), with the training's sentences that train one
  * model only and the files it read (recorded in the model).
