@@ -68,7 +68,7 @@ async function serve(): Promise<Server> {
     [
       '--import',
       probe,
-      'dist/cli/main.js',
+      'dist/bundle/main.js',
       'serve',
       '--port',
       '0',
@@ -203,7 +203,7 @@ async function load(server: Server) {
 async function oneNewReview(server: Server) {
   const word = `zephyrine${Date.now()}`;
   const file = oneReviewFile(benchDir(), word);
-  const r = spawnSync(process.execPath, ['dist/cli/main.js', 'import', file, '--database-url', db], { cwd: checkout, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['dist/bundle/main.js', 'import', file, '--database-url', db], { cwd: checkout, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`reviewcast import: ${r.stderr.slice(-2000)}`);
   const search = `${server.url}/api/reviews/search?query=${word}`;
   const end = performance.now() + 10 * 60_000;

@@ -61,7 +61,7 @@ buildDist();
 
 function cli(...args: string[]): number {
   const t = performance.now();
-  const run = confined(['dist/cli/main.js', ...args]);
+  const run = confined(['dist/bundle/main.js', ...args]);
   const r = spawnSync(run.file, run.args, { encoding: 'utf8', maxBuffer: 64 << 20 });
   if (r.status !== 0) throw new Error(`reviewcast ${args.join(' ')}: ${r.signal ?? `exit ${r.status}`}: ${r.stderr.slice(-2000)}`);
   return performance.now() - t;

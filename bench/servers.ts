@@ -71,7 +71,7 @@ export function spawnServe(
   /** `nodeOptions`: Node's own flags for the server alone (V8's heap settings, say), as NODE_OPTIONS. */
   opts: { publicBaseUrl?: string; env?: NodeJS.ProcessEnv; compiled?: boolean; nodeOptions?: string; command?: NodeCommand } = {},
 ): ReturnType<typeof spawnServer> {
-  const cli = opts.compiled ? ['dist/cli/main.js'] : ['--import', 'tsx', 'src/cli/main.ts'];
+  const cli = opts.compiled ? ['dist/bundle/main.js'] : ['--import', 'tsx', 'src/cli/main.ts'];
   const base = opts.publicBaseUrl ? ['--public-base-url', opts.publicBaseUrl] : [];
   return spawnServer(
     [...cli, 'serve', '--port', '0', '--host', '127.0.0.1', '--database-url', db, ...base],

@@ -1,5 +1,6 @@
-// Start-up and CLI latency of what ships (the compiled dist/) against the same source run through tsx
-// (how 0.1.0 ran), on a 2,000-review SQLite database. Prints the fastest and the median of N runs: on a
+// Start-up and CLI latency of what ships (the compiled dist/ as bundled into dist/bundle/) against the
+// compiled modules unbundled (how 0.3.0 ran) and the same source run through tsx (how 0.1.0 ran), on a
+// 2,000-review SQLite database. Prints the fastest and the median of N runs: on a
 // shared machine other work only ever adds time, so the fastest run is the steadier figure.
 //   npm run bench -- startup [--runs 7]
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -18,6 +19,7 @@ const BASE_URL = 'https://reviews.bench.example';
 buildDist();
 
 const variants = {
+  bundled: [process.execPath, 'dist/bundle/main.js'],
   compiled: [process.execPath, 'dist/cli/main.js'],
   tsx: [process.execPath, '--import', 'tsx', 'src/cli/main.ts'],
 };
@@ -70,20 +72,20 @@ async function untilListening(cmd: string, args: string[], env: NodeJS.ProcessEn
 }
 
 // The database: the demo business, 2,000 reviews, and the snapshot a first start stores.
-cli('compiled', 'demo', '--reviews', '2000', '--out', join(dir, 'reviews.ndjson'), '--business-out', join(dir, 'business.json'));
-cli('compiled', 'business', 'set', join(dir, 'business.json'), '--database-url', base);
-cli('compiled', 'import', join(dir, 'reviews.ndjson'), '--database-url', base);
-cli('compiled', 'demo', '--reviews', '1', '--seed', '99', '--out', join(dir, 'one.json'));
+cli('bundled', 'demo', '--reviews', '2000', '--out', join(dir, 'reviews.ndjson'), '--business-out', join(dir, 'business.json'));
+cli('bundled', 'business', 'set', join(dir, 'business.json'), '--database-url', base);
+cli('bundled', 'import', join(dir, 'reviews.ndjson'), '--database-url', base);
+cli('bundled', 'demo', '--reviews', '1', '--seed', '99', '--out', join(dir, 'one.json'));
 await untilListening(
   process.execPath,
-  ['dist/cli/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--public-base-url', BASE_URL, '--database-url', base],
+  ['dist/bundle/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--public-base-url', BASE_URL, '--database-url', base],
   {},
 );
 
 const rows: (string | number)[][] = [];
 for (const v of Object.keys(variants) as Variant[]) {
   const [cmd, ...pre] = variants[v];
-  const label = v === 'compiled' ? 'compiled `dist/`' : 'same source through tsx';
+  const label = { bundled: 'bundled `dist/bundle/`', compiled: 'compiled `dist/`, unbundled', tsx: 'same source through tsx' }[v];
   rows.push([
     '`reviewcast --help`',
     label,
@@ -107,7 +109,7 @@ for (const v of Object.keys(variants) as Variant[]) {
 }
 rows.push([
   '`npm start` to listening (npm, the no-op build, then serve)',
-  'compiled `dist/`',
+  'bundled `dist/bundle/`',
   ...(await timeMs(fresh, () =>
     untilListening('npm', ['start', '--', '--port', '0', '--host', '127.0.0.1', '--public-base-url', BASE_URL, '--database-url', db], {}),
   )),

@@ -42,7 +42,7 @@ if [ -z "${MCP_URL:-}" ]; then
   # starts a session per check from one address, so the per-address session limit is lifted here.
   node scripts/build.js
   DATABASE_URL="$WORK/reviewcast.db" HOST=127.0.0.1 PORT=0 LOG_LEVEL=info REVIEWCAST_MCP_SESSIONS_PER_MINUTE=100000 \
-    node dist/cli/main.js serve >"$WORK/server.log" 2>&1 &
+    node dist/bundle/main.js serve >"$WORK/server.log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 600); do
     if grep -q '"msg":"reviewcast listening"' "$WORK/server.log"; then break; fi

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** The compiled CLI, what the package ships (`npm test` builds it first): run it as `node CLI …`. */
-export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+/** The compiled CLI as bundled, what the package runs (`npm test` builds it first): run it as `node CLI …`. */
+export const CLI = fileURLToPath(new URL('../../dist/bundle/main.js', import.meta.url));
 
 export interface ServerProcess {
   url: string;

@@ -38,7 +38,7 @@ test('npm pack, then npm install -g of the tarball in an empty directory: serve,
       `unexpected file in the package: ${p}`,
     );
   for (const p of [
-    'dist/cli/main.js',
+    'dist/bundle/main.js',
     'dist/insights/taxonomies/english.json',
     'dist/insights/model/home_services.json',
     'dist/insights/model/word-vectors.bin',
