@@ -50,7 +50,7 @@ for (const file of compiledOutputs()) {
 await bundleCli();
 
 /**
- * The CLI and everything it imports, bar the native SQLite binding, in one ES module and the chunks
+ * The CLI and everything it imports, bar the two packages named below, in one ES module and the chunks
  * its lazily loaded commands split into: a start loads a few files instead of about 800 (Kysely alone
  * is 262), which is a quarter of a second of a restart. Each compiled file's `import.meta.url` is
  * rewritten to that file's own URL, so what it reads beside itself (taxonomies, weights, page assets)
@@ -77,7 +77,9 @@ async function bundleCli() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    external: ['better-sqlite3', 'pg-native'],
+    // better-sqlite3 loads a native add-on from its own folder. undici is imported lazily (outbound.ts), and a
+    // CommonJS package split into a chunk of its own keeps only its default export: it loads as Node loads it.
+    external: ['better-sqlite3', 'pg-native', 'undici'],
     // CommonJS packages inside an ES module bundle call require (esbuild's __require).
     banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
     logLevel: 'warning',

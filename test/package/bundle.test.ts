@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CLI, spawnServe, tempDir } from '../helpers/index.js';
+
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+const bundle = join(dist, 'bundle');
+
+const walk = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+
+test('the bundle is built from the compiled modules as they are (npm test builds both)', () => {
+  const built = statSync(join(bundle, 'main.js')).mtimeMs;
+  const stale = walk(dist).filter((f) => !f.startsWith(`${bundle}/`) && f.endsWith('.js') && statSync(f).mtimeMs > built);
+  assert.deepEqual(stale, [], 'compiled modules newer than the bundle');
+});
+
+// A CommonJS package imported lazily becomes a chunk with a default export alone, and `import()` of it
+// finds none of its names (undici's buildConnector was lost so): such a package stays external.
+test('no chunk of the bundle is a CommonJS package that lost its named exports', () => {
+  const alone = walk(bundle).filter((f) => /^export default require_\w+\(\);$/m.test(readFileSync(f, 'utf8')));
+  assert.deepEqual(alone, []);
+});
+
+// What the bundle is for: a server that starts, loads and serves without reading the compiled modules
+// one by one. Every ES module the main thread loads is recorded by a loader hook; worker threads run
+// the compiled modules, and CommonJS (the native binding) is not an ES module load.
+test('a bundled server loads its own chunks, not the compiled modules, and finds the files beside them', async () => {
+  const dir = tempDir();
+  const log = join(dir, 'loaded.txt');
+  const hooks = join(dir, 'hooks.mjs');
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }`,
+  );
+  const register = join(dir, 'register.mjs');
+  writeFileSync(
+    register,
+    `import { register } from 'node:module'; import { isMainThread } from 'node:worker_threads';
+if (isMainThread) register(${JSON.stringify(pathToFileURL(hooks).href)});`,
+  );
+  const server = await spawnServe(['--port', '0', '--database-url', join(dir, 'demo.db')], { NODE_OPTIONS: `--import ${register}` });
+  try {
+    assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+    const home = await (await fetch(`${server.url}/`)).text();
+    const css = home.match(/href="([^"]*\/assets\/site\.[0-9a-f]+\.css)"/)?.[1];
+    assert.ok(css, 'the page links its stylesheet (read from dist/pages/assets/)');
+    assert.equal((await fetch(new URL(css, server.url))).status, 200);
+    const insights = await (await fetch(`${server.url}/insights.json`)).json();
+    assert.ok(insights.aspects.length > 3, 'the taxonomies beside the compiled modules are read');
+  } finally {
+    await server.stop();
+  }
+  const loaded = readFileSync(log, 'utf8').trim().split('\n');
+  const files = loaded.filter((url) => url.startsWith('file:'));
+  const compiled = files.filter((url) => url.startsWith(pathToFileURL(dist).href) && !url.startsWith(pathToFileURL(bundle).href));
+  assert.deepEqual(compiled, [], 'compiled modules the main thread loaded outside the bundle');
+  assert.ok(files.includes(pathToFileURL(CLI).href), 'the bundle itself was loaded');
+  // Left out of the bundle: better-sqlite3 (a native add-on), and undici (loaded by outbound calls alone).
+  const dependencies = files.filter((url) => url.includes('/node_modules/') && !url.includes('/node_modules/better-sqlite3/'));
+  assert.deepEqual(dependencies, [], 'dependencies the main thread loaded as ES modules outside the bundle');
+  // Several hundred before the bundle (Kysely alone is 262 files); a few dozen chunks now.
+  assert.ok(files.length < 60, `${files.length} files loaded`);
+});
