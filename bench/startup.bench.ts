@@ -19,14 +19,14 @@ const BASE_URL = 'https://reviews.bench.example';
 buildDist();
 
 const variants = {
-  bundled: [process.execPath, 'dist/bundle/main.js'],
-  compiled: [process.execPath, 'dist/cli/main.js'],
-  tsx: [process.execPath, '--import', 'tsx', 'src/cli/main.ts'],
+  bundled: { label: 'bundled `dist/bundle/`', command: [process.execPath, 'dist/bundle/main.js'] },
+  compiled: { label: 'compiled `dist/`, unbundled', command: [process.execPath, 'dist/cli/main.js'] },
+  tsx: { label: 'same source through tsx', command: [process.execPath, '--import', 'tsx', 'src/cli/main.ts'] },
 };
 type Variant = keyof typeof variants;
 
 function cli(v: Variant, ...args: string[]): void {
-  const [cmd, ...pre] = variants[v];
+  const [cmd, ...pre] = variants[v].command;
   const r = spawnSync(cmd, [...pre, ...args], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`);
 }
@@ -77,15 +77,17 @@ cli('bundled', 'business', 'set', join(dir, 'business.json'), '--database-url', 
 cli('bundled', 'import', join(dir, 'reviews.ndjson'), '--database-url', base);
 cli('bundled', 'demo', '--reviews', '1', '--seed', '99', '--out', join(dir, 'one.json'));
 await untilListening(
-  process.execPath,
-  ['dist/bundle/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--public-base-url', BASE_URL, '--database-url', base],
+  variants.bundled.command[0],
+  [...variants.bundled.command.slice(1), 'serve', '--port', '0', '--host', '127.0.0.1', '--public-base-url', BASE_URL, '--database-url', base],
   {},
 );
 
 const rows: (string | number)[][] = [];
 for (const v of Object.keys(variants) as Variant[]) {
-  const [cmd, ...pre] = variants[v];
-  const label = { bundled: 'bundled `dist/bundle/`', compiled: 'compiled `dist/`, unbundled', tsx: 'same source through tsx' }[v];
+  const {
+    label,
+    command: [cmd, ...pre],
+  } = variants[v];
   rows.push([
     '`reviewcast --help`',
     label,
@@ -109,7 +111,7 @@ for (const v of Object.keys(variants) as Variant[]) {
 }
 rows.push([
   '`npm start` to listening (npm, the no-op build, then serve)',
-  'bundled `dist/bundle/`',
+  variants.bundled.label,
   ...(await timeMs(fresh, () =>
     untilListening('npm', ['start', '--', '--port', '0', '--host', '127.0.0.1', '--public-base-url', BASE_URL, '--database-url', db], {}),
   )),

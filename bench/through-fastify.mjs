@@ -1,7 +1,8 @@
 // Reviewcast with every request through Fastify (the datasets' fast path off), beside the usual server in
-// the REST bench: what the fast path saves, in the same run. Plain JavaScript over the compiled dist/, like
-// the server beside it (so not type-checked: `fastPath` is startServer's option in src/app/server.ts, and the
-// bench checks /metrics that nothing was answered ahead of Fastify). Usage: node bench/through-fastify.mjs DATABASE
+// the REST bench: what the fast path saves, in the same run. Plain JavaScript over the compiled dist/, so
+// not type-checked (`fastPath` is startServer's option in src/app/server.ts, and the bench checks /metrics
+// that nothing was answered ahead of Fastify). The server beside it runs the same code bundled, which
+// changes how it loads, not how it serves. Usage: node bench/through-fastify.mjs DATABASE
 import { startServer } from '../dist/app/index.js';
 
 const server = await startServer(

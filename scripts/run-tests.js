@@ -18,7 +18,7 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-// Tests that start the CLI run the compiled dist/, what the package ships: build it first (a no-op when current).
+// Tests that start the CLI run it bundled from the compiled dist/, as the package does: build both first (a no-op when current).
 const built = spawnSync(process.execPath, ['scripts/build.js'], { stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {

@@ -1,35 +1,62 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bundleIsCurrent } from '../../scripts/bundle.js';
 import { CLI, spawnServe, tempDir } from '../helpers/index.js';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const bundle = join(dist, 'bundle');
 
-const walk = (dir: string): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? walk(p) : [p];
-  });
+const filesUnder = (dir: string) => readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f));
 
-test('the bundle is built from the compiled modules as they are (npm test builds both)', () => {
-  const built = statSync(join(bundle, 'main.js')).mtimeMs;
-  const stale = walk(dist).filter((f) => !f.startsWith(`${bundle}/`) && f.endsWith('.js') && statSync(f).mtimeMs > built);
-  assert.deepEqual(stale, [], 'compiled modules newer than the bundle');
+test('a bundle is current until one of its inputs, or what makes it, changes or goes', () => {
+  const root = tempDir();
+  const dir = join(root, 'bundle');
+  const id = '1700000000000-1';
+  mkdirSync(join(dir, id), { recursive: true });
+  const inputs = ['dist/a.js', 'node_modules/p/index.js'];
+  for (const f of inputs) {
+    mkdirSync(dirname(join(root, f)), { recursive: true });
+    writeFileSync(join(root, f), '');
+  }
+  const script = join(root, 'bundle.js');
+  writeFileSync(script, '');
+  writeFileSync(join(dir, id, 'inputs.json'), JSON.stringify(inputs));
+  writeFileSync(join(dir, 'main.js'), `import './${id}/main.js';\n`);
+  const at = (f: string, seconds: number) => utimesSync(f, seconds, seconds);
+  for (const f of [...inputs.map((i) => join(root, i)), script]) at(f, 1000);
+  at(join(dir, 'main.js'), 2000);
+  assert.equal(bundleIsCurrent(root, dir, [script]), true);
+  at(join(root, inputs[1]), 3000);
+  assert.equal(bundleIsCurrent(root, dir, [script]), false, 'an input changed after the build began');
+  at(join(root, inputs[1]), 1000);
+  at(script, 3000);
+  assert.equal(bundleIsCurrent(root, dir, [script]), false, 'what makes the bundle changed');
+  at(script, 1000);
+  rmSync(join(root, inputs[0]));
+  assert.equal(bundleIsCurrent(root, dir, [script]), false, 'an input is gone');
+  writeFileSync(join(root, inputs[0]), '');
+  at(join(root, inputs[0]), 1000);
+  assert.equal(bundleIsCurrent(root, dir, [script]), true);
+  writeFileSync(join(dir, 'main.js'), "import './chunk-X.js';\n");
+  at(join(dir, 'main.js'), 2000);
+  assert.equal(bundleIsCurrent(root, dir, [script]), false, 'an entry that names no build');
 });
 
 // A CommonJS package imported lazily becomes a chunk with a default export alone, and `import()` of it
 // finds none of its names (undici's buildConnector was lost so): such a package stays external.
 test('no chunk of the bundle is a CommonJS package that lost its named exports', () => {
-  const alone = walk(bundle).filter((f) => /^export default require_\w+\(\);$/m.test(readFileSync(f, 'utf8')));
+  const alone = filesUnder(bundle)
+    .filter((f) => f.endsWith('.js'))
+    .filter((f) => /^export default require_\w+\(\);$/m.test(readFileSync(f, 'utf8')));
   assert.deepEqual(alone, []);
 });
 
 // What the bundle is for: a server that starts, loads and serves without reading the compiled modules
-// one by one. Every ES module the main thread loads is recorded by a loader hook; worker threads run
-// the compiled modules, and CommonJS (the native binding) is not an ES module load.
+// one by one. Every ES module the main thread loads is recorded by a loader hook (worker threads run
+// the compiled modules).
 test('a bundled server loads its own chunks, not the compiled modules, and finds the files beside them', async () => {
   const dir = tempDir();
   const log = join(dir, 'loaded.txt');

@@ -1,0 +1,3 @@
+// Types of scripts/bundle.js (plain JavaScript: the build runs before anything is compiled), for the tests.
+export function bundleIsCurrent(root: string, bundle: string, alsoFrom?: string[]): boolean;
+export function bundleCli(root: string, dist: string, bundle: string): Promise<void>;
