@@ -78,7 +78,18 @@ cli('bundled', 'import', join(dir, 'reviews.ndjson'), '--database-url', base);
 cli('bundled', 'demo', '--reviews', '1', '--seed', '99', '--out', join(dir, 'one.json'));
 await untilListening(
   variants.bundled.command[0],
-  [...variants.bundled.command.slice(1), 'serve', '--port', '0', '--host', '127.0.0.1', '--public-base-url', BASE_URL, '--database-url', base],
+  [
+    ...variants.bundled.command.slice(1),
+    'serve',
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+    '--public-base-url',
+    BASE_URL,
+    '--database-url',
+    base,
+  ],
   {},
 );
 
