@@ -11,7 +11,15 @@ export const MODEL_FORMAT = 1;
 export const POLARITY_CLASSES = ['positive', 'negative', 'neutral'] as const;
 export type ModelPolarity = (typeof POLARITY_CLASSES)[number];
 
-const Weights = z.record(z.string(), z.array(z.number()));
+const isRow = (v: unknown) => Array.isArray(v) && v.every((n) => typeof n === 'number');
+/**
+ * A row of numbers per feature name. Checked in one pass and not copied: Zod's own parse of some 100,000
+ * rows (a record of arrays of numbers) took longer than reading the file, and made a copy of each.
+ */
+const Weights = z.custom<Record<string, number[]>>(
+  (v) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(isRow),
+  'expected an object of feature names to arrays of numbers',
+);
 
 /**
  * A one-hidden-layer perceptron beside the logistic model: `input` has `hidden` weights per feature name (the

@@ -178,6 +178,10 @@ describe('a loaded model', () => {
       /weights of a: listed twice/,
     );
     const file = ModelFile.parse(JSON.parse(readFileSync(modelUrl('home_services'), 'utf8')));
+    const withWeights = (weights: unknown) => ({ ...file, polarity: { ...file.polarity!, weights } });
+    for (const weights of [{ bias: [1, '2', 3] }, { bias: 1 }, [[1, 2, 3]], null])
+      assert.throws(() => ModelFile.parse(withWeights(weights)), /feature names to arrays of numbers/, JSON.stringify(weights));
+    assert.doesNotThrow(() => ModelFile.parse(withWeights({ bias: [1, 2, 3] })));
     const mlp = file.category!.mlp!;
     assert.throws(
       () => compileModel({ ...file, category: { ...file.category!, mlp: { ...mlp, output: mlp.output.slice(1) } } }),
