@@ -76,20 +76,10 @@ cli('bundled', 'demo', '--reviews', '2000', '--out', join(dir, 'reviews.ndjson')
 cli('bundled', 'business', 'set', join(dir, 'business.json'), '--database-url', base);
 cli('bundled', 'import', join(dir, 'reviews.ndjson'), '--database-url', base);
 cli('bundled', 'demo', '--reviews', '1', '--seed', '99', '--out', join(dir, 'one.json'));
+const [node, ...bundled] = variants.bundled.command;
 await untilListening(
-  variants.bundled.command[0],
-  [
-    ...variants.bundled.command.slice(1),
-    'serve',
-    '--port',
-    '0',
-    '--host',
-    '127.0.0.1',
-    '--public-base-url',
-    BASE_URL,
-    '--database-url',
-    base,
-  ],
+  node,
+  [...bundled, 'serve', '--port', '0', '--host', '127.0.0.1', '--public-base-url', BASE_URL, '--database-url', base],
   {},
 );
 
