@@ -64,7 +64,7 @@ const LISTENING = /"url":"(http:[^"]+)".*reviewcast listening/;
 
 /**
  * `reviewcast serve` on a free port over `db`, in its own process: from the TypeScript sources, or
- * `compiled` from `dist/` as the package ships it.
+ * `compiled` from `dist/` as the package runs it (bundled, `dist/bundle/`).
  */
 export function spawnServe(
   db: string,

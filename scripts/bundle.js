@@ -3,7 +3,6 @@
 // a few dozen files instead of about 800 (Kysely alone is 262), a quarter of a second of a restart.
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { build } from 'esbuild';
 
 /**
  * Left as they are: better-sqlite3 loads a native add-on from its own folder; pg-native is optional and
@@ -11,7 +10,7 @@ import { build } from 'esbuild';
  * its own keeps only its default export. (pino's transports, unused, would need __dirname, which an ES
  * module bundle has not: a transport means leaving pino out too.)
  */
-const EXTERNAL = ['better-sqlite3', 'pg-native', 'undici'];
+export const EXTERNAL = ['better-sqlite3', 'pg-native', 'undici'];
 /** What each build writes beside its chunks: the files it was built from, relative to the package root. */
 const INPUTS = 'inputs.json';
 const ENTRY = 'main.js';
@@ -49,6 +48,8 @@ export async function bundleCli(root, dist, bundle) {
   const began = new Date();
   const id = `${began.getTime()}-${process.pid}`;
   const outdir = join(bundle, id);
+  // Loaded only for a build: every `npm start` checks the bundle, and loading esbuild is about 60 ms of a no-op build.
+  const { build } = await import('esbuild');
   const { metafile } = await build({
     absWorkingDir: root,
     entryPoints: [join(dist, 'cli', ENTRY)],

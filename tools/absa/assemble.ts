@@ -7,8 +7,8 @@
 // Never writes over a file a model trains on, nor over another existing file without --replace.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { POLARITIES } from '../../src/domain/index.js';
+import { parseArgsOrNull } from './args.js';
 import { type Assembled, assembleSet } from './assembly.js';
 import { parseBatchXml, parseSemEvalXml, semEvalXml } from './semeval.js';
 import { CONFIGS, labelAspects, ROOT } from './trainer.js';
@@ -26,16 +26,12 @@ interface Args {
 
 /** The command's arguments, or null for the usage line: an unknown option, one without its value, a missing one. */
 function readArgs(args: string[]): Args | null {
-  let parsed: { values: { vertical?: string; set?: string; out?: string; replace?: boolean }; positionals: string[] };
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { vertical: { type: 'string' }, set: { type: 'string' }, out: { type: 'string' }, replace: { type: 'boolean' } },
-    });
-  } catch {
-    return null;
-  }
+  const parsed = parseArgsOrNull({
+    args,
+    allowPositionals: true,
+    options: { vertical: { type: 'string' }, set: { type: 'string' }, out: { type: 'string' }, replace: { type: 'boolean' } },
+  });
+  if (!parsed) return null;
   const { vertical, set, out, replace = false } = parsed.values;
   const batches = parsed.positionals;
   if (!vertical || !Object.hasOwn(CONFIGS, vertical) || !set || !/^[a-z0-9_-]+$/.test(set) || batches.length === 0) return null;

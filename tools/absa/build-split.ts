@@ -10,8 +10,8 @@
 // and labels per aspect and polarity. Writes nothing if any batch is faulty, nor over existing sets without --replace.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { POLARITIES } from '../../src/domain/index.js';
+import { parseArgsOrNull } from './args.js';
 import { parseBatchXml, semEvalXml } from './semeval.js';
 import { buildSplits, type SplitName, type SplitSource } from './split.js';
 import { CONFIGS, labelAspects, ROOT } from './trainer.js';
@@ -30,22 +30,18 @@ interface Args {
 
 /** The command's arguments, or null for the usage line: an unknown option, one without its value, a missing one. */
 function readArgs(args: string[]): Args | null {
-  let parsed: { values: { staging?: string; extra?: string[]; test?: string; out?: string; replace?: boolean }; positionals: string[] };
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        staging: { type: 'string' },
-        extra: { type: 'string', multiple: true },
-        test: { type: 'string' },
-        out: { type: 'string' },
-        replace: { type: 'boolean' },
-      },
-    });
-  } catch {
-    return null;
-  }
+  const parsed = parseArgsOrNull({
+    args,
+    allowPositionals: true,
+    options: {
+      staging: { type: 'string' },
+      extra: { type: 'string', multiple: true },
+      test: { type: 'string' },
+      out: { type: 'string' },
+      replace: { type: 'boolean' },
+    },
+  });
+  if (!parsed) return null;
   const { staging, extra = [], test, out, replace = false } = parsed.values;
   const [vertical, ...more] = parsed.positionals;
   // Any vertical with a taxonomy can be split, not only those with training data yet.
