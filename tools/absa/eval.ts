@@ -8,37 +8,29 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { POLARITIES } from '../../src/domain/index.js';
 import { createAnalyzer, ENGINE_VERSION, VERTICALS } from '../../src/insights/index.js';
+import { parseArgsOrNull } from './args.js';
 import { type EvalResult, evaluate, type GoldSentence, mapCategories, parseSemEvalXml, predict } from './semeval.js';
 
 const USAGE = 'usage: npm run eval:absa -- [--vertical NAME] PATH.xml... [--errors N] [--split even|odd] [--json]\n';
 
-interface Args {
-  paths: string[];
-  vertical: string;
-  errors: number;
-  split: 'even' | 'odd' | undefined;
-  json: boolean;
-}
-
-function parseArgs(argv: string[]): Args | null {
-  const args = argv.filter((a) => a !== '--');
-  const paths: string[] = [];
-  const out: Partial<Args> = { vertical: 'restaurant', errors: 0, json: false };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--vertical') out.vertical = args[++i];
-    else if (a === '--errors') out.errors = Number(args[++i]);
-    else if (a === '--split') {
-      const v = args[++i];
-      if (v !== 'even' && v !== 'odd') return null;
-      out.split = v;
-    } else if (a === '--json') out.json = true;
-    else if (a.startsWith('--')) return null;
-    else paths.push(a);
-  }
-  if (paths.length === 0 || !out.vertical || !(VERTICALS as readonly string[]).includes(out.vertical) || !Number.isInteger(out.errors))
-    return null;
-  return { ...out, paths } as Args;
+/** The arguments, or null for usage: an unknown option or vertical, a bad --errors or --split, no file. */
+function readArgs(args: string[]) {
+  const parsed = parseArgsOrNull({
+    args,
+    allowPositionals: true,
+    options: {
+      vertical: { type: 'string', default: 'restaurant' },
+      errors: { type: 'string', default: '0' },
+      split: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (!parsed) return null;
+  const { vertical, errors, split, json } = parsed.values;
+  const paths = parsed.positionals;
+  if (paths.length === 0 || !(VERTICALS as readonly string[]).includes(vertical) || !/^\d+$/.test(errors)) return null;
+  if (split !== undefined && split !== 'even' && split !== 'odd') return null;
+  return { paths, vertical, errors: Number(errors), split, json };
 }
 
 function idNumber(id: string): number {
@@ -47,7 +39,7 @@ function idNumber(id: string): number {
 }
 
 function main(argv: string[]): number {
-  const args = parseArgs(argv);
+  const args = readArgs(argv.filter((a) => a !== '--'));
   if (!args) {
     process.stderr.write(`${USAGE}verticals: ${VERTICALS.join(', ')}\n`);
     return 2;
