@@ -8,6 +8,6 @@ export type { Verification, VerificationRequest } from './hub-verifications.js';
 export type { McpSession } from './mcp-sessions.js';
 export { RateLimiter } from './rate-limit.js';
 export type { CandidateKeys, ReviewFields, ReviewIdentity, ReviewInput, ReviewUpdate } from './review-writes.js';
-export type { SnapshotKey, SnapshotReading } from './snapshots.js';
+export { SNAPSHOT_PART_BYTES, type SnapshotKey, type SnapshotReading } from './snapshots.js';
 export type { Claimed, SyncResult } from './sources.js';
 export { type PendingAnalysis, type Revision, type RevisionWrite, Store, type StoreOptions } from './store.js';

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { MMAP_THRESHOLD, MMAP_THRESHOLD_VARIABLE, nodeAccepts, restartWith, runsOnGlibc, THREAD_PAGES_FLAG } from '../../src/cli/index.js';
+import { SNAPSHOT_PART_BYTES } from '../../src/store/index.js';
 import { spawnServe, tempDir } from '../helpers/index.js';
 
 const linux = {
@@ -58,6 +59,13 @@ test('serve starts again with the mmap threshold on Linux with glibc unless set,
   assert.equal(asked, 0, 'the C library and Node are asked last (a report, a process): not in the restarted process');
   restartWith({ ...v8Before14, accepts: () => ++asked > 0 });
   assert.equal(asked, 0, 'nor is Node asked before V8 14');
+});
+
+test("a stored snapshot's part, read back, comes from malloc's heap under the threshold, not a mapping of its own", () => {
+  // glibc maps a request of at least the threshold apart; a chunk's header and alignment add up to a few words.
+  assert.ok(SNAPSHOT_PART_BYTES + 64 < Number(MMAP_THRESHOLD), `${SNAPSHOT_PART_BYTES} against ${MMAP_THRESHOLD}`);
+  // Not so small that a snapshot at 1M reviews (its layout over 1 GB) is thousands of reads more.
+  assert.ok(SNAPSHOT_PART_BYTES >= Number(MMAP_THRESHOLD) / 2);
 });
 
 test('nodeAccepts starts this Node with the flag: a known one passes, an unknown one does not', () => {
