@@ -7,8 +7,9 @@ import type { Db, DialectAdapter, Queryable } from './dialect.js';
  * (1,000,000,000 bytes) and what the PostgreSQL client can read as hex text (a V8 string), and short
  * enough that reading one (SQLite reads on the calling thread) is a short pause. Under the 1 MiB mmap
  * threshold `serve` runs with (src/cli/memory-settings.ts), so each part read comes from malloc's heap,
- * reusing the memory of parts already let go: at 16 MiB each one was mapped afresh and its pages faulted
- * in, and a restart at 100k on Node 26 took 2.57–2.98 s instead of 2.35–2.68 s.
+ * reusing the memory of parts already let go. At 16 MiB each one was mapped afresh and its pages faulted
+ * in: a restart at 100k took 2.42–2.63 s instead of 2.21–2.24 s on Node 26, and 2.14–2.48 s instead of
+ * 2.03–2.14 s on Node 20.
  */
 export const SNAPSHOT_PART_BYTES = 960 * 1024;
 
