@@ -27,6 +27,11 @@ export const THREAD_PAGES_FLAG = '--no-memory-pool-share-memory-on-teardown';
 /** The flag either way, in either spelling: one given is the operator's, and kept. */
 const GIVEN_FLAG = /^--(no[-_])?memory[-_]pool[-_]share[-_]memory[-_]on[-_]teardown$/;
 const v8Major = (version: string) => Number(version.split('.')[0]);
+/**
+ * Every Node on this V8 accepts the flag (tried: 25.0.0 and 25.9.0 on V8 14.1, 26.12.1 on 14.6), so it is
+ * not asked there: asking starts a Node, 60–100 ms of every `serve`. A later V8 may drop it, and is asked.
+ */
+const FLAG_KNOWN_ON = 14;
 
 export interface ProcessFacts {
   platform: NodeJS.Platform;
@@ -45,7 +50,7 @@ export interface ProcessFacts {
   attached: boolean;
   /** Whether the C library is glibc (the variable means nothing to another one); asked last, it costs a report. */
   glibc: () => boolean;
-  /** Whether this Node starts with `flag` (one it does not know is refused, and the replaced process would exit); asked only on V8 14 and later, it costs a process. */
+  /** Whether this Node starts with `flag` (one it does not know is refused, and the replaced process would exit); asked only on a V8 later than 14 (see FLAG_KNOWN_ON), it costs a process. */
   accepts: (flag: string) => boolean;
 }
 
@@ -63,7 +68,7 @@ export interface Restart {
 export function restartWith(p: ProcessFacts): Restart | null {
   if (!p.canExecve || p.attached) return null;
   const wanted = v8Major(p.v8) >= 14 && !p.execArgv.some((a) => GIVEN_FLAG.test(a));
-  const flags = wanted && p.accepts(THREAD_PAGES_FLAG) ? [THREAD_PAGES_FLAG] : [];
+  const flags = wanted && (v8Major(p.v8) === FLAG_KNOWN_ON || p.accepts(THREAD_PAGES_FLAG)) ? [THREAD_PAGES_FLAG] : [];
   const threshold = p.platform === 'linux' && p.env[MMAP_THRESHOLD_VARIABLE] === undefined && p.glibc();
   if (!threshold && flags.length === 0) return null;
   return {

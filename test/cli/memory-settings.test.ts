@@ -49,12 +49,16 @@ test('serve starts again with the mmap threshold on Linux with glibc unless set,
       { env: { PATH: '/usr/bin', [MMAP_THRESHOLD_VARIABLE]: MMAP_THRESHOLD }, execArgv: [given] },
       `${given}: the flag given either way is kept, not added again`,
     );
+  const v8After14 = { ...linux, v8: '15.0.1-node.1' };
   assert.deepEqual(
-    restartWith({ ...linux, accepts: () => false }),
+    restartWith({ ...v8After14, accepts: () => false }),
     { env: { PATH: '/usr/bin', [MMAP_THRESHOLD_VARIABLE]: MMAP_THRESHOLD }, execArgv: ['--enable-source-maps'] },
-    'a V8 14 without the flag: a replaced process would not start',
+    'a later V8 without the flag: a replaced process would not start',
   );
+  assert.deepEqual(restartWith({ ...v8After14, accepts: () => true }), restartWith(linux), 'a later V8 with it');
   let asked = 0;
+  assert.deepEqual(restartWith({ ...linux, accepts: () => ++asked > 0 }), restartWith(linux));
+  assert.equal(asked, 0, 'V8 14 is not asked: every Node on it accepts the flag');
   restartWith({ ...restarted, glibc: () => ++asked > 0, accepts: () => ++asked > 0 });
   assert.equal(asked, 0, 'the C library and Node are asked last (a report, a process): not in the restarted process');
   restartWith({ ...v8Before14, accepts: () => ++asked > 0 });
