@@ -65,7 +65,7 @@ test('serve starts again with the mmap threshold on Linux with glibc unless set,
   assert.equal(asked, 0, 'nor is Node asked before V8 14');
 });
 
-test("a stored snapshot's part, read back, comes from malloc's heap under the threshold, not a mapping of its own", () => {
+test("a stored snapshot's part is smaller than the mmap threshold serve sets (read back, it comes from malloc's heap, not a mapping of its own)", () => {
   // glibc maps a request of at least the threshold apart; a chunk's header and alignment add up to a few words.
   assert.ok(SNAPSHOT_PART_BYTES + 64 < Number(MMAP_THRESHOLD), `${SNAPSHOT_PART_BYTES} against ${MMAP_THRESHOLD}`);
   // Not so small that a snapshot at 1M reviews (its layout over 1 GB) is thousands of reads more.
