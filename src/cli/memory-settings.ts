@@ -67,8 +67,9 @@ export interface Restart {
  */
 export function restartWith(p: ProcessFacts): Restart | null {
   if (!p.canExecve || p.attached) return null;
-  const wanted = v8Major(p.v8) >= 14 && !p.execArgv.some((a) => GIVEN_FLAG.test(a));
-  const flags = wanted && (v8Major(p.v8) === FLAG_KNOWN_ON || p.accepts(THREAD_PAGES_FLAG)) ? [THREAD_PAGES_FLAG] : [];
+  const v8 = v8Major(p.v8);
+  const wanted = v8 >= 14 && !p.execArgv.some((a) => GIVEN_FLAG.test(a));
+  const flags = wanted && (v8 === FLAG_KNOWN_ON || p.accepts(THREAD_PAGES_FLAG)) ? [THREAD_PAGES_FLAG] : [];
   const threshold = p.platform === 'linux' && p.env[MMAP_THRESHOLD_VARIABLE] === undefined && p.glibc();
   if (!threshold && flags.length === 0) return null;
   return {

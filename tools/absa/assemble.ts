@@ -49,7 +49,7 @@ function projectSentences(except: string) {
 }
 
 function main(argv: string[]): number {
-  const args = readArgs(argv.filter((a) => a !== '--'));
+  const args = readArgs(argv);
   if (!args) {
     process.stderr.write(`${USAGE}verticals: ${Object.keys(CONFIGS).join(', ')}\n`);
     return 2;

@@ -94,7 +94,7 @@ function report(aspects: string[], splits: Record<SplitName, { categories: { cat
 }
 
 function main(argv: string[]): number {
-  const args = readArgs(argv.filter((a) => a !== '--'));
+  const args = readArgs(argv);
   if (!args) {
     process.stderr.write(`${USAGE}verticals with a taxonomy; with training data now: ${Object.keys(CONFIGS).join(', ')}\n`);
     return 2;

@@ -39,7 +39,7 @@ function idNumber(id: string): number {
 }
 
 function main(argv: string[]): number {
-  const args = readArgs(argv.filter((a) => a !== '--'));
+  const args = readArgs(argv);
   if (!args) {
     process.stderr.write(`${USAGE}verticals: ${VERTICALS.join(', ')}\n`);
     return 2;
