@@ -23,8 +23,8 @@ const GOLDEN: Record<(typeof PATHS)[number], { etag: string; sha256: string }> =
     sha256: '56d60615ac8de457da7357a5926609e01c5edf927ccb9f5d47f40b53eb8b1326',
   },
   '/insights.json': {
-    etag: '"ojAIiwk0SY0DjOP0NbCmUBu62dEa96hI"',
-    sha256: '6230e9322deba5da787b5c33ff3655168917a1c8d7155c7b05e20f2817602cc2',
+    etag: '"zZUEZ7RmnwHJKtYMwD7EUe9xky5601HU"',
+    sha256: 'a79f4e15d69a8fdf75a1b89e21e1c67c550cd39c93c640f9652ec76b709cd6f5',
   },
   '/api/feed.json': {
     etag: '"CBa-Eld-OABW229H1vuNlKozCZ-mLR9y"',
@@ -33,7 +33,7 @@ const GOLDEN: Record<(typeof PATHS)[number], { etag: string; sha256: string }> =
   '/feed.xml': { etag: '"fion6i4YX2ndtG9szw7LoRXd2vUFGX9h"', sha256: '7e2a27ea2e185f69ddb46f6ccf0ecba115dddaf505197f61f246bf6c2ef5bbd7' },
 };
 
-const KEYS = { version: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv', analysis: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv|-RSR7yAuHR4_Siu9iqaLEiquUbnKzVlj' };
+const KEYS = { version: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv', analysis: '-Ske0o-9MPlVRgqjhAjjKsvlDXKtMLfv|SU6avbRFjGfHY0zoX6gv5JODOG8V20ZU' };
 
 const servers: RunningServer[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));
