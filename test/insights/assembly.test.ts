@@ -101,7 +101,7 @@ describe('writeRefusal', () => {
 describe('semEvalXml', () => {
   it("writes each of the project's held-out sets back to its own bytes", () => {
     for (const vertical of ['home_services', 'senior_living'])
-      for (const split of ['fresh12', 'fresh13', 'fresh14', 'fresh15', 'fresh16']) {
+      for (const split of ['fresh12', 'fresh13', 'fresh14', 'fresh15', 'fresh16', 'fresh17']) {
         const bytes = readFileSync(`${ROOT}data/absa/${vertical}/${split}.xml`, 'utf8');
         assert.equal(semEvalXml(parseSemEvalXml(bytes), { vertical, split }), bytes, `${vertical}/${split}`);
       }
