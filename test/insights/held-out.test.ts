@@ -26,7 +26,10 @@ describe('held-out sets', () => {
     const config = CONFIGS[vertical];
 
     it(`${vertical}: the held-out sets are fresh16.xml and fresh17.xml`, () => {
-      assert.deepEqual(heldOut(vertical), [16, 17].map((n) => `data/absa/${vertical}/fresh${n}.xml`));
+      assert.deepEqual(
+        heldOut(vertical),
+        [16, 17].map((n) => `data/absa/${vertical}/fresh${n}.xml`),
+      );
     });
 
     it(`${vertical}: no held-out sentence has a near twin among the sentences its models train on`, () => {
