@@ -17,6 +17,12 @@ export interface DialectAdapter {
   readonly sharedByProcesses: boolean;
   /** One process owns the database (SQLite): at start, claims of a killed run can be released at once. */
   readonly releasesClaimsOnStart: boolean;
+  /**
+   * A query runs on the database server and its rows arrive while the event loop turns (PostgreSQL): a
+   * long read needs no pauses of its own, and one query for many rows lets the server send while this
+   * thread decodes. False where a query runs on the calling thread (SQLite): a long read is taken in steps.
+   */
+  readonly readsOffThread: boolean;
   readonly columnTypes: { autoId: string; idRef: string; bytes: string };
   /** The smaller of two numbers (`least` / `min`). */
   readonly least: RawBuilder<unknown>;

@@ -61,7 +61,7 @@ const deleteParts = (q: Queryable, key: SnapshotKey) => q.deleteFrom('catalog_sn
 
 /** How a caller takes a snapshot's parts as they are read. */
 export interface SnapshotReading {
-  /** Awaited after each part: a caller that serves requests lets them run (SQLite reads block the thread). */
+  /** Awaited after each part read on the calling thread (SQLite): a caller that serves requests lets them run. */
   pause?: () => Promise<void>;
   /** Each bytes field once all its parts are read, before the next field is: a loader can start on it (and take them over). */
   onField?: (name: SnapshotBytesField, parts: Buffer[]) => void;
@@ -70,7 +70,7 @@ export interface SnapshotReading {
 /**
  * The newest snapshot up to revision `upTo` (for this base URL and format), with its revision's date.
  * Call it inside one consistent read: a writer may drop the revision while its parts are read. Each
- * field comes back in its stored parts, read one at a time, checked against the parts' count and total size.
+ * field comes back in its stored parts (see readParts), checked against the parts' count and total size.
  */
 export async function newestSnapshot(
   q: Queryable,
@@ -102,7 +102,7 @@ export async function newestSnapshot(
   for (const name of SNAPSHOT_BYTES_FIELDS) {
     const size = sizes.find((s) => s.name === name);
     if (!size) throw new Error(`the stored snapshot of revision ${key.revision} has no ${name}`);
-    bytes[name] = await readParts(q, key, name, Number(size.parts), Number(size.size), reading.pause);
+    bytes[name] = await readParts(q, adapter, key, name, Number(size.parts), Number(size.size), reading.pause);
     reading.onField?.(name, bytes[name]);
   }
   return { snapshot: { ...fields, ...key, ...bytes }, revisionCreatedAt: revision_created_at };
@@ -110,28 +110,36 @@ export async function newestSnapshot(
 
 async function readParts(
   q: Queryable,
+  adapter: DialectAdapter,
   key: SnapshotKey,
   name: SnapshotBytesField | typeof CORPUS,
   parts: number,
   size: number,
   pause?: () => Promise<void>,
 ): Promise<Buffer[]> {
-  const changed = () => new Error(`the stored snapshot of revision ${key.revision} has a missing or changed part of ${name}`);
-  const out: Buffer[] = [];
-  let at = 0;
-  for (let seq = 0; seq < parts; seq++) {
-    const part = await q
-      .selectFrom('catalog_snapshot_parts')
-      .select('bytes')
-      .where((eb) => eb.and({ ...key, name, seq }))
-      .executeTakeFirst();
-    if (!part || at + part.bytes.length > size) throw changed();
-    out.push(part.bytes);
-    at += part.bytes.length;
-    await pause?.();
-  }
-  if (at !== size) throw changed();
-  return out;
+  const where = { ...key, name };
+  const select = () => q.selectFrom('catalog_snapshot_parts').select(['seq', 'bytes']);
+  let rows: { seq: number; bytes: Buffer }[] = [];
+  if (adapter.readsOffThread) {
+    // All of a field's parts in one query, so the server sends while this thread decodes: a query per
+    // part had them take turns (a 100k restart on PostgreSQL read its 65 MB in 1.8–2.1 s, at once in 0.73–0.78 s).
+    rows = await select()
+      .where((eb) => eb.and(where))
+      .orderBy('seq')
+      .execute();
+  } else
+    for (let seq = 0; seq < parts; seq++) {
+      const row = await select()
+        .where((eb) => eb.and({ ...where, seq }))
+        .executeTakeFirst();
+      if (!row) break;
+      rows.push(row);
+      await pause?.();
+    }
+  const read = rows.reduce((n, r) => n + r.bytes.length, 0);
+  if (rows.length !== parts || rows.some((r, i) => Number(r.seq) !== i) || read !== size)
+    throw new Error(`the stored snapshot of revision ${key.revision} has a missing or changed part of ${name}`);
+  return rows.map((r) => r.bytes);
 }
 
 /**
@@ -181,5 +189,5 @@ export async function corpusImage(
     .where((eb) => eb.and({ ...key, name: CORPUS }))
     .executeTakeFirst();
   if (!size || Number(size.parts) === 0) return null;
-  return readParts(q, key, CORPUS, Number(size.parts), Number(size.size), pause);
+  return readParts(q, adapter, key, CORPUS, Number(size.parts), Number(size.size), pause);
 }

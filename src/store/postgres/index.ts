@@ -23,6 +23,7 @@ export function connectPostgres(url: string, opts: ConnectOptions): Connected {
   const adapter: DialectAdapter = {
     sharedByProcesses: true,
     releasesClaimsOnStart: false,
+    readsOffThread: true,
     columnTypes: { autoId: 'bigint generated always as identity primary key', idRef: 'bigint', bytes: 'bytea' },
     least: sql.raw('least'),
     byteLength: sql.raw('octet_length'),

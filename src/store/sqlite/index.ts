@@ -32,6 +32,7 @@ export function connectSqlite(url: string, opts: ConnectOptions = {}): Connected
   const adapter: DialectAdapter = {
     sharedByProcesses: false,
     releasesClaimsOnStart: true,
+    readsOffThread: false,
     columnTypes: { autoId: 'integer primary key autoincrement', idRef: 'integer', bytes: 'blob' },
     least: sql.raw('min'),
     byteLength: sql.raw('length'),
