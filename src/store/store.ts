@@ -135,7 +135,12 @@ class Reads {
       (after: string | null) =>
         this.q
           .selectFrom('reviews')
-          .leftJoin('review_analysis', 'review_analysis.review_id', 'reviews.id')
+          .leftJoin('review_analysis', (join) => {
+            const on = join.onRef('review_analysis.review_id', '=', 'reviews.id');
+            // The page's bound on the joined key too: PostgreSQL merges the two primary keys, and without it
+            // scanned the analyses from the first for every page (at 100k, 550 ms a page mid-way, not 8).
+            return after === null ? on : on.on('review_analysis.review_id', '>', after);
+          })
           .selectAll('reviews')
           .select(['review_analysis.content_hash as analysis_key', 'review_analysis.analysis'])
           .$if(after !== null, (q) => q.where('reviews.id', '>', after!))
