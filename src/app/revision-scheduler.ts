@@ -462,7 +462,7 @@ export class RevisionScheduler {
 
   /**
    * The corpus image stored beside the snapshot of the catalog (rendered for `base`), or null (none, or
-   * unreadable): read a part at a time and joined in slices, with requests served in between.
+   * unreadable): read and joined in slices, with requests served in between.
    */
   private async readImage(catalog: Catalog, base: string): Promise<Buffer | null> {
     try {

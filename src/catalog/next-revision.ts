@@ -54,8 +54,8 @@ export async function loadRevision(
 ): Promise<{ catalog: Catalog; held: HeldRevision; seed: (image: Buffer | null) => Promise<Seeded> } | null> {
   const base = deps.publicBaseUrl;
   const format = snapshotFormat(deps.engine.version);
-  // Read a part at a time, with the event loop turning in between (SQLite reads block the thread); the
-  // bodies inflate on the thread pool while the rest is read.
+  // Read with the event loop turning in between (SQLite reads block the thread: a part at a time, with a
+  // pause after each); the bodies inflate on the thread pool while the rest is read.
   const clock = new SliceClock();
   const loader = snapshotLoader(format);
   const found = await deps.store.newestSnapshot(upTo.id, base, format, { pause: () => clock.maybePause(), onField: loader.onField });

@@ -367,8 +367,8 @@ export class Store extends Reads {
   /**
    * The newest snapshot stored for a revision up to `upTo` (for this base URL and format), with that
    * revision: a process killed before it stored its newest revision's snapshot still finds the one
-   * before, and builds on it instead of reading everything. Read in one consistent read, a part at a
-   * time (see SnapshotReading).
+   * before, and builds on it instead of reading everything. Read in one consistent read, in its parts
+   * (see SnapshotReading).
    */
   async newestSnapshot(
     upTo: number,
@@ -391,7 +391,7 @@ export class Store extends Reads {
     return saveCorpusImage(this.#db, key, bytes, this.#snapshotPartBytes);
   }
 
-  /** The corpus image stored beside a snapshot, in its stored parts (`pause` awaited after each), or null when none is. */
+  /** The corpus image stored beside a snapshot, in its stored parts (`pause` awaited after each one read on this thread: SQLite), or null when none is. */
   corpusImage(key: SnapshotKey, pause?: () => Promise<void>): Promise<Buffer[] | null> {
     return this.#adapter.consistentRead((trx) => corpusImage(trx, this.#adapter, key, pause));
   }

@@ -156,14 +156,16 @@ function partsSuite(
       assert.equal(await store.newestSnapshot(r1, BASE, 'engine/2 catalog/1'), null, 'another format');
     });
 
-    test('a part missing or out of place is refused, naming its field', async () => {
+    test('a part missing before the last, or out of place, is refused, naming its field', async () => {
       const r1 = await newRevision(store, 1);
       const snap = snapshot(r1, { reviews: 3 * PART, insights: 10, layout: 3 * PART });
       await store.saveSnapshot(snap);
       const refused = (name: string) =>
         assert.rejects(store.newestSnapshot(r1, BASE, FORMAT), new RegExp(`missing or changed part of ${name}$`));
       const part = (name: string, seq: number) => (q: any) => q.where('revision', '=', r1).where('name', '=', name).where('seq', '=', seq);
-      // The last part of reviews numbered past a gap: the count and the size agree, the order does not.
+      // The last part of reviews numbered past a gap: the count and the size agree, the order does not (SQLite,
+      // reading by number, finds no part 2). A missing last part is not seen here: the count and size are read
+      // from the same rows.
       await raw.updateTable('catalog_snapshot_parts').$call(part('reviews', 2)).set({ seq: 5 }).execute();
       await refused('reviews');
       await raw.updateTable('catalog_snapshot_parts').$call(part('reviews', 5)).set({ seq: 2 }).execute();

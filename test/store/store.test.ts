@@ -259,6 +259,17 @@ function repositorySuite(
         walk.analyses,
         all.filter((a) => a.review_id === r.id),
       );
+      // Every row with one: each page of 7 joins its own rows' analyses, on every page, not only the first.
+      await store.saveAnalyses(
+        walk.rows.map((row) => ({ reviewId: row.id, version: 'c', analysis: JSON.stringify({ id: row.id }) })),
+        CTX,
+      );
+      const paged = await publishedWalk(store, 7);
+      assert.ok(paged.rows.length > 7 * 3, 'several pages');
+      assert.deepEqual(
+        paged.analyses.map((a) => a.analysis),
+        paged.rows.map((row) => JSON.stringify({ id: row.id })),
+      );
     });
   });
 }
