@@ -162,16 +162,27 @@ function partsSuite(
       await store.saveSnapshot(snap);
       const refused = (name: string) =>
         assert.rejects(store.newestSnapshot(r1, BASE, FORMAT), new RegExp(`missing or changed part of ${name}$`));
-      const part = (name: string, seq: number) => (q: any) => q.where('revision', '=', r1).where('name', '=', name).where('seq', '=', seq);
+      const part = (name: string, seq: number) => ({ revision: r1, name, seq });
       // The last part of reviews numbered past a gap: the count and the size agree, the order does not (SQLite,
       // reading by number, finds no part 2). A missing last part is not seen here: the count and size are read
       // from the same rows.
-      await raw.updateTable('catalog_snapshot_parts').$call(part('reviews', 2)).set({ seq: 5 }).execute();
+      await raw
+        .updateTable('catalog_snapshot_parts')
+        .where((eb) => eb.and(part('reviews', 2)))
+        .set({ seq: 5 })
+        .execute();
       await refused('reviews');
-      await raw.updateTable('catalog_snapshot_parts').$call(part('reviews', 5)).set({ seq: 2 }).execute();
+      await raw
+        .updateTable('catalog_snapshot_parts')
+        .where((eb) => eb.and(part('reviews', 5)))
+        .set({ seq: 2 })
+        .execute();
       assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), snap, 'whole again');
       // The middle part of layout gone.
-      await raw.deleteFrom('catalog_snapshot_parts').$call(part('layout', 1)).execute();
+      await raw
+        .deleteFrom('catalog_snapshot_parts')
+        .where((eb) => eb.and(part('layout', 1)))
+        .execute();
       await refused('layout');
     });
 

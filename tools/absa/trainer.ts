@@ -89,7 +89,7 @@ export interface PolarityFile {
  * (categoryOnlyFiles, below; docs/insights.md, "Engine 2.14.0").
  */
 const trainingSplits = (vertical: string): string[] =>
-  ['train', 'dev', 'test', 'fresh', ...[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15].map((n) => `fresh${n}`)].map(
+  ['train', 'dev', 'test', 'fresh', ...Array.from({ length: 14 }, (_, i) => `fresh${i + 2}`)].map(
     (split) => `data/absa/${vertical}/${split}.xml`,
   );
 
