@@ -248,6 +248,27 @@ export function migrations({ autoId, idRef, bytes }: ColumnTypes): Record<string
           .execute();
       },
     },
+    '0013_snapshot_part_totals': {
+      async up(db: Kysely<any>) {
+        // Every part names its field's part count and byte size, so a part gone from the end of a field is
+        // seen (counted from the rows left, the field looked whole). Snapshots stored without them are
+        // dropped: the next start builds its revision once and stores it in this form.
+        await db.schema.dropTable('catalog_snapshot_parts').execute();
+        await db.deleteFrom('catalog_snapshots').execute();
+        await db.schema
+          .createTable('catalog_snapshot_parts')
+          .addColumn('revision', 'integer', (c) => c.notNull())
+          .addColumn('base_url', 'text', (c) => c.notNull())
+          .addColumn('engine', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('seq', 'integer', (c) => c.notNull())
+          .addColumn('field_parts', 'integer', (c) => c.notNull())
+          .addColumn('field_bytes', 'bigint', (c) => c.notNull())
+          .addColumn('bytes', sql.raw(bytes), (c) => c.notNull())
+          .addPrimaryKeyConstraint('catalog_snapshot_parts_pk', ['revision', 'base_url', 'engine', 'name', 'seq'])
+          .execute();
+      },
+    },
   };
 }
 

@@ -54,6 +54,9 @@ export interface CatalogSnapshotPartTable extends Pick<StoredSnapshot, 'revision
   /** A bytes field of the snapshot, or `corpus`: the corpus image stored after it (snapshots.ts). */
   name: SnapshotBytesField | 'corpus';
   seq: number;
+  /** The field's part count and total byte size, the same on each of its parts (a part lost from the end is seen). */
+  field_parts: number;
+  field_bytes: number;
   bytes: Buffer;
 }
 

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import { SNAPSHOT_BYTES_FIELDS, type SnapshotBytesField, type StoredSnapshot, type StoredSnapshotParts } from '../domain/index.js';
 import type { Db, DialectAdapter, Queryable } from './dialect.js';
+import type { CatalogSnapshotPartTable } from './schema.js';
 
 /**
  * The largest part a snapshot's bytes are stored in: far below SQLite's limit for one value
@@ -36,14 +36,7 @@ export async function saveSnapshot(db: Db, snap: StoredSnapshot, partBytes: numb
       // Parts a row was deleted without (by hand, or by a connection that does not cascade) are not this snapshot's.
       await deleteParts(trx, key).execute();
       for (const name of SNAPSHOT_BYTES_FIELDS) {
-        const bytes = snap[name];
-        // At least one part, so an empty field is stored too.
-        for (let seq = 0, at = 0; seq === 0 || at < bytes.length; seq++, at += partBytes) {
-          await trx
-            .insertInto('catalog_snapshot_parts')
-            .values({ ...key, name, seq, bytes: bytes.subarray(at, at + partBytes) })
-            .execute();
-        }
+        for (const part of partsOf(key, name, snap[name], partBytes)) await trx.insertInto('catalog_snapshot_parts').values(part).execute();
       }
     }
     await trx
@@ -58,6 +51,19 @@ export async function saveSnapshot(db: Db, snap: StoredSnapshot, partBytes: numb
 }
 
 const deleteParts = (q: Queryable, key: SnapshotKey) => q.deleteFrom('catalog_snapshot_parts').where((eb) => eb.and(key));
+
+/** A field's rows: at least one part, so an empty field is stored too; each names the field's part count and size. */
+function partsOf(key: SnapshotKey, name: SnapshotBytesField | typeof CORPUS, bytes: Buffer, partBytes: number): CatalogSnapshotPartTable[] {
+  const count = Math.max(1, Math.ceil(bytes.length / partBytes));
+  return Array.from({ length: count }, (_, seq) => ({
+    ...key,
+    name,
+    seq,
+    field_parts: count,
+    field_bytes: bytes.length,
+    bytes: bytes.subarray(seq * partBytes, (seq + 1) * partBytes),
+  }));
+}
 
 /** How a caller takes a snapshot's parts as they are read. */
 export interface SnapshotReading {
@@ -92,34 +98,30 @@ export async function newestSnapshot(
   if (!row) return null;
   const { revision_created_at, ...fields } = row;
   const key: SnapshotKey = { revision: Number(fields.revision), base_url: fields.base_url, engine: fields.engine };
-  const sizes = await q
-    .selectFrom('catalog_snapshot_parts')
-    .select((eb) => ['name', eb.fn.countAll<number>().as('parts'), sql<number>`sum(${adapter.byteLength}(bytes))`.as('size')])
-    .where((eb) => eb.and(key))
-    .groupBy('name')
-    .execute();
   const bytes = {} as Record<SnapshotBytesField, Buffer[]>;
   for (const name of SNAPSHOT_BYTES_FIELDS) {
-    const size = sizes.find((s) => s.name === name);
-    if (!size) throw new Error(`the stored snapshot of revision ${key.revision} has no ${name}`);
-    bytes[name] = await readParts(q, adapter, key, name, Number(size.parts), Number(size.size), reading.pause);
-    reading.onField?.(name, bytes[name]);
+    const parts = await readParts(q, adapter, key, name, reading.pause);
+    if (!parts) throw new Error(`the stored snapshot of revision ${key.revision} has no ${name}`);
+    bytes[name] = parts;
+    reading.onField?.(name, parts);
   }
   return { snapshot: { ...fields, ...key, ...bytes }, revisionCreatedAt: revision_created_at };
 }
 
+/**
+ * A field's parts in order, or null when it has none. Each part names the field's count and size, so a part
+ * missing anywhere (the last too), out of place or changed in length is refused.
+ */
 async function readParts(
   q: Queryable,
   adapter: DialectAdapter,
   key: SnapshotKey,
   name: SnapshotBytesField | typeof CORPUS,
-  parts: number,
-  size: number,
   pause?: () => Promise<void>,
-): Promise<Buffer[]> {
+): Promise<Buffer[] | null> {
   const where = { ...key, name };
-  const select = () => q.selectFrom('catalog_snapshot_parts').select(['seq', 'bytes']);
-  let rows: { seq: number; bytes: Buffer }[] = [];
+  const select = () => q.selectFrom('catalog_snapshot_parts').select(['seq', 'field_parts', 'field_bytes', 'bytes']);
+  let rows: { seq: number; field_parts: number; field_bytes: number; bytes: Buffer }[] = [];
   if (adapter.readsOffThread) {
     // All of a field's parts in one query, so the server sends while this thread decodes: a query per
     // part had them take turns (the 65 MB a 100k restart reads, read with \`pg\` alone: 1.7–2.2 s, at once 0.73–0.78 s).
@@ -128,7 +130,7 @@ async function readParts(
       .orderBy('seq')
       .execute();
   } else
-    for (let seq = 0; seq < parts; seq++) {
+    for (let seq = 0; seq === 0 || seq < Number(rows[0].field_parts); seq++) {
       const row = await select()
         .where((eb) => eb.and({ ...where, seq }))
         .executeTakeFirst();
@@ -136,8 +138,11 @@ async function readParts(
       rows.push(row);
       await pause?.();
     }
+  if (rows.length === 0) return null;
+  const [parts, size] = [Number(rows[0].field_parts), Number(rows[0].field_bytes)];
   const read = rows.reduce((n, r) => n + r.bytes.length, 0);
-  if (rows.length !== parts || rows.some((r, i) => Number(r.seq) !== i) || read !== size)
+  const whole = rows.every((r, i) => Number(r.seq) === i && Number(r.field_parts) === parts && Number(r.field_bytes) === size);
+  if (!whole || rows.length !== parts || read !== size)
     throw new Error(`the stored snapshot of revision ${key.revision} has a missing or changed part of ${name}`);
   return rows.map((r) => r.bytes);
 }
@@ -163,14 +168,15 @@ export async function saveCorpusImage(db: Db, key: SnapshotKey, bytes: Buffer, p
       .limit(1)
       .executeTakeFirst();
     if (stored) return false;
-    for (let seq = 0, at = 0; seq === 0 || at < bytes.length; seq++, at += partBytes) {
+    for (const part of partsOf(key, CORPUS, bytes, partBytes)) {
+      const first = part.seq === 0;
       const inserted = await trx
         .insertInto('catalog_snapshot_parts')
-        .values({ ...key, name: CORPUS, seq, bytes: bytes.subarray(at, at + partBytes) })
+        .values(part)
         // Another writer (a replica) stored its first part since the check: its image is kept.
-        .$if(seq === 0, (q) => q.onConflict((oc) => oc.doNothing()))
+        .$if(first, (q) => q.onConflict((oc) => oc.doNothing()))
         .executeTakeFirst();
-      if (seq === 0 && Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+      if (first && Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
     }
     return true;
   });
@@ -183,11 +189,5 @@ export async function corpusImage(
   key: SnapshotKey,
   pause?: () => Promise<void>,
 ): Promise<Buffer[] | null> {
-  const size = await q
-    .selectFrom('catalog_snapshot_parts')
-    .select((eb) => [eb.fn.countAll<number>().as('parts'), sql<number>`sum(${adapter.byteLength}(bytes))`.as('size')])
-    .where((eb) => eb.and({ ...key, name: CORPUS }))
-    .executeTakeFirst();
-  if (!size || Number(size.parts) === 0) return null;
-  return readParts(q, adapter, key, CORPUS, Number(size.parts), Number(size.size), pause);
+  return readParts(q, adapter, key, CORPUS, pause);
 }

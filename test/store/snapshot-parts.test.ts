@@ -156,28 +156,52 @@ function partsSuite(
       assert.equal(await store.newestSnapshot(r1, BASE, 'engine/2 catalog/1'), null, 'another format');
     });
 
-    test('a part missing before the last, or out of place, is refused, naming its field', async () => {
+    test('a part missing (the last too), out of place or of another length is refused, naming its field', async () => {
       const r1 = await newRevision(store, 1);
       const snap = snapshot(r1, { reviews: 3 * PART, insights: 10, layout: 3 * PART });
       await store.saveSnapshot(snap);
       const refused = (name: string) =>
         assert.rejects(store.newestSnapshot(r1, BASE, FORMAT), new RegExp(`missing or changed part of ${name}$`));
       const part = (name: string, seq: number) => ({ revision: r1, name, seq });
-      // The last part of reviews numbered past a gap: the count and the size agree, the order does not (SQLite,
-      // reading by number, finds no part 2). A missing last part is not seen here: the count and size are read
-      // from the same rows.
+      const stored = async (name: string, seq: number) =>
+        raw
+          .selectFrom('catalog_snapshot_parts')
+          .selectAll()
+          .where((eb) => eb.and(part(name, seq)))
+          .executeTakeFirstOrThrow();
+      const move = (name: string, from: number, to: number) =>
+        raw
+          .updateTable('catalog_snapshot_parts')
+          .where((eb) => eb.and(part(name, from)))
+          .set({ seq: to })
+          .execute();
+      // The last part of reviews numbered past a gap.
+      await move('reviews', 2, 5);
+      await refused('reviews');
+      await move('reviews', 5, 2);
+      assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), snap, 'whole again');
+      // The last part of reviews gone: the parts left are whole among themselves, and name a count of 3.
+      const last = await stored('reviews', 2);
       await raw
-        .updateTable('catalog_snapshot_parts')
+        .deleteFrom('catalog_snapshot_parts')
         .where((eb) => eb.and(part('reviews', 2)))
-        .set({ seq: 5 })
         .execute();
       await refused('reviews');
+      await raw.insertInto('catalog_snapshot_parts').values(last).execute();
+      assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), snap, 'whole again');
+      // A part of insights one byte short.
+      const short = await stored('insights', 0);
       await raw
         .updateTable('catalog_snapshot_parts')
-        .where((eb) => eb.and(part('reviews', 5)))
-        .set({ seq: 2 })
+        .where((eb) => eb.and(part('insights', 0)))
+        .set({ bytes: short.bytes.subarray(1) })
         .execute();
-      assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), snap, 'whole again');
+      await refused('insights');
+      await raw
+        .updateTable('catalog_snapshot_parts')
+        .where((eb) => eb.and(part('insights', 0)))
+        .set({ bytes: short.bytes })
+        .execute();
       // The middle part of layout gone.
       await raw
         .deleteFrom('catalog_snapshot_parts')
@@ -221,6 +245,20 @@ function partsSuite(
       assert.deepEqual((await partLengths(raw, r1)).corpus, [PART, PART, 7]);
       assert.deepEqual(Buffer.concat((await store.corpusImage(key(r1)))!), image);
       assert.equal(await store.saveCorpusImage(key(r1), randomBytes(10)), false, 'the first one is kept');
+      assert.deepEqual(Buffer.concat((await store.corpusImage(key(r1)))!), image);
+      // Its last part gone: refused, not read short.
+      const last = { ...key(r1), name: 'corpus', seq: 2 };
+      const lastPart = await raw
+        .selectFrom('catalog_snapshot_parts')
+        .selectAll()
+        .where((eb) => eb.and(last))
+        .executeTakeFirstOrThrow();
+      await raw
+        .deleteFrom('catalog_snapshot_parts')
+        .where((eb) => eb.and(last))
+        .execute();
+      await assert.rejects(store.corpusImage(key(r1)), /missing or changed part of corpus$/);
+      await raw.insertInto('catalog_snapshot_parts').values(lastPart).execute();
       assert.deepEqual(Buffer.concat((await store.corpusImage(key(r1)))!), image);
       assert.equal(await store.corpusImage({ ...key(r1), base_url: 'https://another.example' }), null, 'another base URL');
       assert.equal(await store.corpusImage({ ...key(r1), engine: 'engine/2 catalog/1' }), null, 'another format');
@@ -297,7 +335,7 @@ partsSuite(
     await holder.connect();
     await holder.query('begin');
     await holder.query(
-      "insert into catalog_snapshot_parts (revision, base_url, engine, name, seq, bytes) values ($1, $2, $3, 'reviews', 3, $4)",
+      "insert into catalog_snapshot_parts (revision, base_url, engine, name, seq, field_parts, field_bytes, bytes) values ($1, $2, $3, 'reviews', 3, 1, 1, $4)",
       [revision, BASE, FORMAT, Buffer.alloc(1)],
     );
     writer.go();

@@ -26,7 +26,6 @@ export function connectPostgres(url: string, opts: ConnectOptions): Connected {
     readsOffThread: true,
     columnTypes: { autoId: 'bigint generated always as identity primary key', idRef: 'bigint', bytes: 'bytea' },
     least: sql.raw('least'),
-    byteLength: sql.raw('octet_length'),
     location: location.toString(),
     consistentRead: (fn) => db.transaction().setIsolationLevel('repeatable read').execute(fn),
     async advisoryLock(trx, name) {

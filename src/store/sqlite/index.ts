@@ -35,7 +35,6 @@ export function connectSqlite(url: string, opts: ConnectOptions = {}): Connected
     readsOffThread: false,
     columnTypes: { autoId: 'integer primary key autoincrement', idRef: 'integer', bytes: 'blob' },
     least: sql.raw('min'),
-    byteLength: sql.raw('length'),
     location: file,
     consistentRead(fn) {
       reader ??= readerOf(file);
