@@ -25,10 +25,10 @@ describe('held-out sets', () => {
   for (const vertical of ['home_services', 'senior_living']) {
     const config = CONFIGS[vertical];
 
-    it(`${vertical}: the held-out sets are fresh16.xml and fresh17.xml`, () => {
+    it(`${vertical}: the held-out sets are fresh16.xml to fresh19.xml`, () => {
       assert.deepEqual(
         heldOut(vertical),
-        [16, 17].map((n) => `data/absa/${vertical}/fresh${n}.xml`),
+        [16, 17, 18, 19].map((n) => `data/absa/${vertical}/fresh${n}.xml`),
       );
     });
 

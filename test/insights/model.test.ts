@@ -39,8 +39,8 @@ describe('shipped model provenance', () => {
       for (const f of model.training.files) assert.equal(f.sha256, sha256(readFileSync(`${ROOT}${f.path}`)), f.path);
       assert.equal(model.training.sha256, sha256(model.training.files.map((f) => f.sha256).join('\n')));
       assert.equal(model.training.lexicon_sha256, lexiconDigest(vertical));
-      // Only data vendored in the project trains: no path outside data/absa, never the held-out fresh16.xml and
-      // fresh17.xml, nor pending.xml or restaurant/written.xml (the former dev and test splits train since 2.6.0, the
+      // Only data vendored in the project trains: no path outside data/absa, never the held-out fresh16.xml to
+      // fresh19.xml, nor pending.xml or restaurant/written.xml (the former dev and test splits train since 2.6.0, the
       // former fresh.xml to fresh3.xml since 2.11.0, fresh4.xml to fresh11.xml since 2.15.0, fresh12.xml to fresh15.xml
       // since 2.16.0; MAMS's own test split never does).
       // untrained.xml and contrast.xml train the category model only (2.14.0).

@@ -83,7 +83,7 @@ export interface PolarityFile {
  * The labelled splits a vertical trains on: train; since 2.6.0 the former held-out dev and test splits (dev had
  * informed one choice and test had been scored twice); since 2.11.0 the former held-out fresh.xml to fresh3.xml
  * (each had informed several choices); since 2.15.0 fresh4.xml to fresh11.xml (each had informed a choice); since
- * 2.16.0 fresh12.xml to fresh15.xml (each had informed a choice or been scored). fresh16.xml and fresh17.xml, written
+ * 2.16.0 fresh12.xml to fresh15.xml (each had informed a choice or been scored). fresh16.xml to fresh19.xml, written
  * later by writers who read none of them, are the held-out sets now. pending.xml
  * stays out (with it, dev scored lower). untrained.xml and contrast.xml train the category model only
  * (categoryOnlyFiles, below; docs/insights.md, "Engine 2.14.0").
