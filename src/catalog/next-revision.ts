@@ -1,4 +1,4 @@
-import { type Business, NotReadyError, type StoredAnalysis, type StoredReview } from '../domain/index.js';
+import { type Business, DamagedSnapshotError, NotReadyError, type StoredAnalysis, type StoredReview } from '../domain/index.js';
 import { type AnalysisContext, type AnalysisWrite, analysisKey, type Revision, type Store } from '../store/index.js';
 import { SliceClock } from '../threads/index.js';
 import { type RowsPage, stageAll } from './build-catalog.js';
@@ -58,7 +58,15 @@ export async function loadRevision(
   // pause after each); the bodies inflate on the thread pool while the rest is read.
   const clock = new SliceClock();
   const loader = snapshotLoader(format);
-  const found = await deps.store.newestSnapshot(upTo.id, base, format, { pause: () => clock.maybePause(), onField: loader.onField });
+  let found: Awaited<ReturnType<Store['newestSnapshot']>>;
+  try {
+    found = await deps.store.newestSnapshot(upTo.id, base, format, { pause: () => clock.maybePause(), onField: loader.onField });
+  } catch (err) {
+    // A part lost or changed: this process builds the revision, and its snapshot replaces the damaged one.
+    if (!(err instanceof DamagedSnapshotError)) throw err;
+    deps.log.warn({ revision: err.revision, err: err.message }, 'stored snapshot is damaged; building the revision');
+    return null;
+  }
   if (!found) return null;
   const { revision } = found;
   let snapshot: Awaited<ReturnType<typeof loader.decode>>;

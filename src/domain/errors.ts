@@ -38,6 +38,20 @@ export class NotReadyError extends Error {
 }
 
 /**
+ * A stored snapshot's field (or the corpus image beside it) has a part missing, out of place or of another length
+ * than its parts record. The reader builds the revision instead, and the next store of it replaces the damaged one.
+ */
+export class DamagedSnapshotError extends Error {
+  override readonly name = 'DamagedSnapshotError';
+  constructor(
+    readonly revision: number,
+    readonly field: string,
+  ) {
+    super(`the stored snapshot of revision ${revision} has a missing or changed part of ${field}`);
+  }
+}
+
+/**
  * The store could not take its write lock in time: another process (a long CLI import into SQLite) holds
  * it. A write request answers 503 `busy` and may be retried; nothing was written.
  */

@@ -10,7 +10,7 @@ export {
 } from './changes.js';
 export { IsoDateSchema } from './common.js';
 export { decodeCursor, encodeCursor, fingerprint, type SearchCursor } from './cursor.js';
-export { type ErrorBody, type ErrorIssue, NotReadyError, StoreBusyError, toErrorIssues } from './errors.js';
+export { DamagedSnapshotError, type ErrorBody, type ErrorIssue, NotReadyError, StoreBusyError, toErrorIssues } from './errors.js';
 export { hashOf } from './hash.js';
 export { HubRequestFormSchema } from './hub.js';
 export {

@@ -26,6 +26,8 @@ export interface DialectAdapter {
   readonly columnTypes: { autoId: string; idRef: string; bytes: string };
   /** The smaller of two numbers (`least` / `min`). */
   readonly least: RawBuilder<unknown>;
+  /** The length in bytes of a bytes value, without reading it (`octet_length` / `length`). */
+  readonly byteLength: RawBuilder<unknown>;
   /** Where the data lives, safe to log (no password). */
   readonly location: string;
   /** A read-only view of one consistent moment. */

@@ -1,4 +1,11 @@
-import { SNAPSHOT_BYTES_FIELDS, type SnapshotBytesField, type StoredSnapshot, type StoredSnapshotParts } from '../domain/index.js';
+import { sql } from 'kysely';
+import {
+  DamagedSnapshotError,
+  SNAPSHOT_BYTES_FIELDS,
+  type SnapshotBytesField,
+  type StoredSnapshot,
+  type StoredSnapshotParts,
+} from '../domain/index.js';
 import type { Db, DialectAdapter, Queryable } from './dialect.js';
 import type { CatalogSnapshotPartTable } from './schema.js';
 
@@ -17,13 +24,14 @@ export type SnapshotKey = Pick<StoredSnapshot, 'revision' | 'base_url' | 'engine
 
 /** The parts a corpus image is stored in, beside its revision's snapshot. */
 const CORPUS = 'corpus';
+type PartName = SnapshotBytesField | typeof CORPUS;
 
 /**
- * Keeps the first snapshot written for a revision (every builder renders the same bytes) and drops
- * older revisions' (all but the one before it). The row and all its parts are one transaction: a
- * process killed between two parts leaves the snapshots as they were.
+ * Keeps the first snapshot written for a revision (every builder renders the same bytes) unless its parts
+ * are not whole, and drops older revisions' (all but the one before it). The row and all its parts are one
+ * transaction: a process killed between two parts leaves the snapshots as they were.
  */
-export async function saveSnapshot(db: Db, snap: StoredSnapshot, partBytes: number): Promise<void> {
+export async function saveSnapshot(db: Db, adapter: DialectAdapter, snap: StoredSnapshot, partBytes: number): Promise<void> {
   const key: SnapshotKey = { revision: snap.revision, base_url: snap.base_url, engine: snap.engine };
   await db.transaction().execute(async (trx) => {
     const { revision, base_url, engine, insights_core, created_at } = snap;
@@ -32,7 +40,9 @@ export async function saveSnapshot(db: Db, snap: StoredSnapshot, partBytes: numb
       .values({ revision, base_url, engine, insights_core, created_at })
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
+    const fresh = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+    // A damaged snapshot (a load refused it and built the revision) is replaced, its corpus image with it.
+    if (fresh || !(await partsWhole(trx, adapter, key, SNAPSHOT_BYTES_FIELDS))) {
       // Parts a row was deleted without (by hand, or by a connection that does not cascade) are not this snapshot's.
       await deleteParts(trx, key).execute();
       for (const name of SNAPSHOT_BYTES_FIELDS) {
@@ -52,8 +62,43 @@ export async function saveSnapshot(db: Db, snap: StoredSnapshot, partBytes: numb
 
 const deleteParts = (q: Queryable, key: SnapshotKey) => q.deleteFrom('catalog_snapshot_parts').where((eb) => eb.and(key));
 
+/**
+ * Whether each of the fields has its parts whole, counted in the database without reading them: numbered from
+ * 0 up without a gap, as many as each records, and as long in all as each records.
+ */
+async function partsWhole(q: Queryable, adapter: DialectAdapter, key: SnapshotKey, names: readonly PartName[]): Promise<boolean> {
+  const fields = await q
+    .selectFrom('catalog_snapshot_parts')
+    .select((eb) => [
+      'name',
+      eb.fn.countAll<number>().as('parts'),
+      eb.fn.min<number>('seq').as('first'),
+      eb.fn.max<number>('seq').as('last'),
+      eb.fn.min<number>('field_parts').as('least_count'),
+      eb.fn.max<number>('field_parts').as('most_count'),
+      eb.fn.min<number>('field_bytes').as('least_size'),
+      eb.fn.max<number>('field_bytes').as('most_size'),
+      sql<number>`sum(${adapter.byteLength}(bytes))`.as('size'),
+    ])
+    .where((eb) => eb.and(key))
+    .where('name', 'in', names)
+    .groupBy('name')
+    .execute();
+  return names.every((name) => {
+    const f = fields.find((x) => x.name === name);
+    if (!f) return false;
+    const [parts, size] = [Number(f.parts), Number(f.size)];
+    return (
+      Number(f.first) === 0 &&
+      Number(f.last) === parts - 1 &&
+      [f.least_count, f.most_count].every((n) => Number(n) === parts) &&
+      [f.least_size, f.most_size].every((n) => Number(n) === size)
+    );
+  });
+}
+
 /** A field's rows: at least one part, so an empty field is stored too; each names the field's part count and size. */
-function partsOf(key: SnapshotKey, name: SnapshotBytesField | typeof CORPUS, bytes: Buffer, partBytes: number): CatalogSnapshotPartTable[] {
+function partsOf(key: SnapshotKey, name: PartName, bytes: Buffer, partBytes: number): CatalogSnapshotPartTable[] {
   const count = Math.max(1, Math.ceil(bytes.length / partBytes));
   return Array.from({ length: count }, (_, seq) => ({
     ...key,
@@ -110,13 +155,14 @@ export async function newestSnapshot(
 
 /**
  * A field's parts in order, or null when it has none. Each part names the field's count and size, so a part
- * missing anywhere (the last too), out of place or changed in length is refused.
+ * missing anywhere (the first or last too), out of place, of another length or past the count is refused
+ * (DamagedSnapshotError).
  */
 async function readParts(
   q: Queryable,
   adapter: DialectAdapter,
   key: SnapshotKey,
-  name: SnapshotBytesField | typeof CORPUS,
+  name: PartName,
   pause?: () => Promise<void>,
 ): Promise<Buffer[] | null> {
   const where = { ...key, name };
@@ -129,8 +175,19 @@ async function readParts(
       .where((eb) => eb.and(where))
       .orderBy('seq')
       .execute();
-  } else
-    for (let seq = 0; seq === 0 || seq < Number(rows[0].field_parts); seq++) {
+  } else {
+    // The lowest-numbered part first (a lost part 0 is then seen as out of place), then by number up to the
+    // count it records, then whether any part lies past that count.
+    const first = await select()
+      .where((eb) => eb.and(where))
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
+    if (first) {
+      rows.push(first);
+      await pause?.();
+    }
+    for (let seq = 1; first && seq < Number(first.field_parts); seq++) {
       const row = await select()
         .where((eb) => eb.and({ ...where, seq }))
         .executeTakeFirst();
@@ -138,22 +195,38 @@ async function readParts(
       rows.push(row);
       await pause?.();
     }
+    const past =
+      first &&
+      (await q
+        .selectFrom('catalog_snapshot_parts')
+        .select('seq')
+        .where((eb) => eb.and(where))
+        .where('seq', '>=', Number(first.field_parts))
+        .limit(1)
+        .executeTakeFirst());
+    if (past) throw new DamagedSnapshotError(key.revision, name);
+  }
   if (rows.length === 0) return null;
   const [parts, size] = [Number(rows[0].field_parts), Number(rows[0].field_bytes)];
   const read = rows.reduce((n, r) => n + r.bytes.length, 0);
   const whole = rows.every((r, i) => Number(r.seq) === i && Number(r.field_parts) === parts && Number(r.field_bytes) === size);
-  if (!whole || rows.length !== parts || read !== size)
-    throw new Error(`the stored snapshot of revision ${key.revision} has a missing or changed part of ${name}`);
+  if (!whole || rows.length !== parts || read !== size) throw new DamagedSnapshotError(key.revision, name);
   return rows.map((r) => r.bytes);
 }
 
 /**
  * Stores the corpus image of a stored snapshot's revision (what a corpus thread that starts again
  * takes its rows back from; CorpusModel.image), in parts, beside the snapshot: written after it, so the
- * snapshot is never held up for it. The first one written is kept; none is written for a snapshot that
- * is gone (its parts go with it). Says whether it was written.
+ * snapshot is never held up for it. The first one written is kept, unless its parts are not whole; none is
+ * written for a snapshot that is gone (its parts go with it). Says whether it was written.
  */
-export async function saveCorpusImage(db: Db, key: SnapshotKey, bytes: Buffer, partBytes: number): Promise<boolean> {
+export async function saveCorpusImage(
+  db: Db,
+  adapter: DialectAdapter,
+  key: SnapshotKey,
+  bytes: Buffer,
+  partBytes: number,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const snapshot = await trx
       .selectFrom('catalog_snapshots')
@@ -167,7 +240,13 @@ export async function saveCorpusImage(db: Db, key: SnapshotKey, bytes: Buffer, p
       .where((eb) => eb.and({ ...key, name: CORPUS }))
       .limit(1)
       .executeTakeFirst();
-    if (stored) return false;
+    if (stored) {
+      if (await partsWhole(trx, adapter, key, [CORPUS])) return false;
+      await trx
+        .deleteFrom('catalog_snapshot_parts')
+        .where((eb) => eb.and({ ...key, name: CORPUS }))
+        .execute();
+    }
     for (const part of partsOf(key, CORPUS, bytes, partBytes)) {
       const first = part.seq === 0;
       const inserted = await trx

@@ -383,12 +383,12 @@ export class Store extends Reads {
 
   /** Keep the first snapshot written for a revision (every builder renders the same bytes); drop old revisions'. */
   saveSnapshot(snap: StoredSnapshot): Promise<void> {
-    return saveSnapshot(this.#db, snap, this.#snapshotPartBytes);
+    return saveSnapshot(this.#db, this.#adapter, snap, this.#snapshotPartBytes);
   }
 
   /** The corpus image of a stored snapshot's revision, kept beside it (the first written); false when the snapshot is gone or has one. */
   saveCorpusImage(key: SnapshotKey, bytes: Buffer): Promise<boolean> {
-    return saveCorpusImage(this.#db, key, bytes, this.#snapshotPartBytes);
+    return saveCorpusImage(this.#db, this.#adapter, key, bytes, this.#snapshotPartBytes);
   }
 
   /** The corpus image stored beside a snapshot, in its stored parts (`pause` awaited after each one read on this thread: SQLite), or null when none is. */

@@ -487,3 +487,46 @@ test('a stored revision whose corpus image was lost is taken over from its bodie
     await restarted.stop();
   }
 });
+
+test('a stored snapshot with a part lost: the start builds the revision in full, serving what a full build serves, and stores it whole; the next start loads it', async () => {
+  const db = copySeed('damaged');
+  const raw = rawDb(db);
+  const last = await raw
+    .selectFrom('catalog_snapshot_parts')
+    .select('seq')
+    .where('revision', '=', seeded)
+    .where('name', '=', 'layout')
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  await raw
+    .deleteFrom('catalog_snapshot_parts')
+    .where('revision', '=', seeded)
+    .where('name', '=', 'layout')
+    .where('seq', '=', last.seq)
+    .execute();
+  await raw.destroy();
+  const server = await serve(db);
+  let served: Awaited<ReturnType<typeof bodies>>;
+  try {
+    const damaged = logLines(server.output()).find((l) => l.msg === 'stored snapshot is damaged; building the revision');
+    assert.equal(damaged?.revision, seeded, 'the damage is logged');
+    assert.deepEqual(loadedLine(server), { ...loadedLine(server), revision: seeded, from: 'full read' });
+    served = await bodies(server.url);
+    await logged(server, snapshotStored(seeded));
+  } finally {
+    await server.stop();
+  }
+  assert.deepEqual(served, (await fullBuildBodies(db, 'damaged')).served, 'the full build serves what a full build serves');
+  const restarted = await serve(db);
+  try {
+    assert.deepEqual(
+      loadedLine(restarted),
+      { ...loadedLine(restarted), revision: seeded, from: 'snapshot' },
+      'the stored snapshot is whole again',
+    );
+    assert.deepEqual(await bodies(restarted.url), served);
+  } finally {
+    await restarted.stop();
+  }
+});

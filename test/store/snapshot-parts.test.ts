@@ -12,7 +12,7 @@ import SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { demoBusiness } from '../../src/demo/index.js';
-import { SNAPSHOT_BYTES_FIELDS, type StoredSnapshot } from '../../src/domain/index.js';
+import { DamagedSnapshotError, SNAPSHOT_BYTES_FIELDS, type StoredSnapshot } from '../../src/domain/index.js';
 import { Store } from '../../src/store/index.js';
 import { freshPgDatabase, joinedSnapshot, PG_SKIP, rawDb, tempDir } from '../helpers/index.js';
 
@@ -156,12 +156,16 @@ function partsSuite(
       assert.equal(await store.newestSnapshot(r1, BASE, 'engine/2 catalog/1'), null, 'another format');
     });
 
-    test('a part missing (the last too), out of place or of another length is refused, naming its field', async () => {
+    test('a part missing (the first or last too), out of place, of another length or past the count is refused, naming its field', async () => {
       const r1 = await newRevision(store, 1);
       const snap = snapshot(r1, { reviews: 3 * PART, insights: 10, layout: 3 * PART });
       await store.saveSnapshot(snap);
       const refused = (name: string) =>
-        assert.rejects(store.newestSnapshot(r1, BASE, FORMAT), new RegExp(`missing or changed part of ${name}$`));
+        assert.rejects(store.newestSnapshot(r1, BASE, FORMAT), (err: Error) => {
+          assert.ok(err instanceof DamagedSnapshotError, String(err));
+          assert.deepEqual([err.revision, err.field], [r1, name]);
+          return true;
+        });
       const part = (name: string, seq: number) => ({ revision: r1, name, seq });
       const stored = async (name: string, seq: number) =>
         raw
@@ -189,6 +193,25 @@ function partsSuite(
       await refused('reviews');
       await raw.insertInto('catalog_snapshot_parts').values(last).execute();
       assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), snap, 'whole again');
+      // The first part of reviews gone, then back.
+      const firstPart = await stored('reviews', 0);
+      await raw
+        .deleteFrom('catalog_snapshot_parts')
+        .where((eb) => eb.and(part('reviews', 0)))
+        .execute();
+      await refused('reviews');
+      await raw.insertInto('catalog_snapshot_parts').values(firstPart).execute();
+      // A fourth part of reviews past the three its parts record.
+      await raw
+        .insertInto('catalog_snapshot_parts')
+        .values({ ...last, seq: 3 })
+        .execute();
+      await refused('reviews');
+      await raw
+        .deleteFrom('catalog_snapshot_parts')
+        .where((eb) => eb.and(part('reviews', 3)))
+        .execute();
+      assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), snap, 'whole again');
       // A part of insights one byte short.
       const short = await stored('insights', 0);
       await raw
@@ -208,6 +231,43 @@ function partsSuite(
         .where((eb) => eb.and(part('layout', 1)))
         .execute();
       await refused('layout');
+    });
+
+    test('a damaged snapshot, or corpus image, is replaced by the next one stored for its revision; a whole one is kept', async () => {
+      const r1 = await newRevision(store, 1);
+      const key = { revision: r1, base_url: BASE, engine: FORMAT };
+      const first = snapshot(r1, { reviews: 3 * PART, insights: 10, layout: 2 * PART + 1 });
+      await store.saveSnapshot(first);
+      await store.saveCorpusImage(key, randomBytes(2 * PART));
+      const lose = async (name: string, seq: number) =>
+        assert.equal(
+          Number(
+            (
+              await raw
+                .deleteFrom('catalog_snapshot_parts')
+                .where((eb) => eb.and({ ...key, name, seq }))
+                .executeTakeFirst()
+            ).numDeletedRows,
+          ),
+          1,
+        );
+      await store.saveSnapshot(snapshot(r1, { reviews: 10, insights: 10, layout: 10 }));
+      assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), first, 'whole: kept');
+      await lose('layout', 2);
+      await assert.rejects(store.newestSnapshot(r1, BASE, FORMAT), DamagedSnapshotError);
+      const second = snapshot(r1, { reviews: 2 * PART, insights: 20, layout: PART });
+      await store.saveSnapshot(second);
+      assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), second, 'damaged: replaced');
+      assert.equal(await store.corpusImage(key), null, 'the image went with the damaged snapshot');
+      const image = randomBytes(2 * PART + 3);
+      assert.equal(await store.saveCorpusImage(key, image), true);
+      assert.equal(await store.saveCorpusImage(key, randomBytes(10)), false, 'a whole image is kept');
+      await lose('corpus', 1);
+      await assert.rejects(store.corpusImage(key), DamagedSnapshotError);
+      const again = randomBytes(PART + 5);
+      assert.equal(await store.saveCorpusImage(key, again), true, 'a damaged image is replaced');
+      assert.deepEqual(Buffer.concat((await store.corpusImage(key))!), again);
+      assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), second, 'its snapshot untouched');
     });
 
     test('the newest revision and the one before keep their parts; older ones go with their row; the first snapshot of a revision stays', async () => {
@@ -257,7 +317,7 @@ function partsSuite(
         .deleteFrom('catalog_snapshot_parts')
         .where((eb) => eb.and(last))
         .execute();
-      await assert.rejects(store.corpusImage(key(r1)), /missing or changed part of corpus$/);
+      await assert.rejects(store.corpusImage(key(r1)), DamagedSnapshotError);
       await raw.insertInto('catalog_snapshot_parts').values(lastPart).execute();
       assert.deepEqual(Buffer.concat((await store.corpusImage(key(r1)))!), image);
       assert.equal(await store.corpusImage({ ...key(r1), base_url: 'https://another.example' }), null, 'another base URL');

@@ -25,6 +25,7 @@ export function connectPostgres(url: string, opts: ConnectOptions): Connected {
     releasesClaimsOnStart: false,
     readsOffThread: true,
     columnTypes: { autoId: 'bigint generated always as identity primary key', idRef: 'bigint', bytes: 'bytea' },
+    byteLength: sql.raw('octet_length'),
     least: sql.raw('least'),
     location: location.toString(),
     consistentRead: (fn) => db.transaction().setIsolationLevel('repeatable read').execute(fn),

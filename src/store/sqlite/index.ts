@@ -34,6 +34,7 @@ export function connectSqlite(url: string, opts: ConnectOptions = {}): Connected
     releasesClaimsOnStart: true,
     readsOffThread: false,
     columnTypes: { autoId: 'integer primary key autoincrement', idRef: 'integer', bytes: 'blob' },
+    byteLength: sql.raw('length'),
     least: sql.raw('min'),
     location: file,
     consistentRead(fn) {
