@@ -62,7 +62,7 @@ export async function loadRevision(
   try {
     found = await deps.store.newestSnapshot(upTo.id, base, format, { pause: () => clock.maybePause(), onField: loader.onField });
   } catch (err) {
-    // A part lost or changed: this process builds the revision, and its snapshot replaces the damaged one.
+    // A part lost or changed: this process builds instead (the snapshot it stores of that revision replaces the damaged one).
     if (!(err instanceof DamagedSnapshotError)) throw err;
     deps.log.warn({ revision: err.revision, err: err.message }, 'stored snapshot is damaged; building the revision');
     return null;

@@ -38,8 +38,9 @@ export class NotReadyError extends Error {
 }
 
 /**
- * A stored snapshot's field (or the corpus image beside it) has a part missing, out of place or of another length
- * than its parts record. The reader builds the revision instead, and the next store of it replaces the damaged one.
+ * A stored snapshot's field (or the corpus image beside it) has a part missing (or none at all), out of place, of
+ * another length or past the count its parts record. The server builds instead; a snapshot or image stored for the
+ * same revision later replaces the damaged one.
  */
 export class DamagedSnapshotError extends Error {
   override readonly name = 'DamagedSnapshotError';

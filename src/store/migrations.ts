@@ -253,7 +253,7 @@ export function migrations({ autoId, idRef, bytes }: ColumnTypes): Record<string
         // Every part names its field's part count and byte size, so a part gone from the end of a field is
         // seen (counted from the rows left, the field looked whole). Snapshots stored without them are
         // dropped: the next start builds its revision once and stores it in this form.
-        // If exists: SQLite runs DDL outside the migration's transaction, so a crash after the drop reruns this.
+        // If exists: Kysely runs SQLite's migrations without a transaction, so a crash after the drop reruns this.
         await db.schema.dropTable('catalog_snapshot_parts').ifExists().execute();
         await db.deleteFrom('catalog_snapshots').execute();
         await db.schema

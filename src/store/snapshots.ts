@@ -41,7 +41,9 @@ export async function saveSnapshot(db: Db, adapter: DialectAdapter, snap: Stored
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
     const fresh = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
-    // A damaged snapshot (a load refused it and built the revision) is replaced, its corpus image with it.
+    // A row already there is held first, so two replicas replacing the same damaged snapshot take turns (the
+    // second then finds it whole). A damaged one (a load refused it) is replaced, its corpus image with it.
+    if (!fresh) await lockSnapshot(trx, adapter, key);
     if (fresh || !(await partsWhole(trx, adapter, key, SNAPSHOT_BYTES_FIELDS))) {
       // Parts a row was deleted without (by hand, or by a connection that does not cascade) are not this snapshot's.
       await deleteParts(trx, key).execute();
@@ -60,7 +62,20 @@ export async function saveSnapshot(db: Db, adapter: DialectAdapter, snap: Stored
   });
 }
 
-const deleteParts = (q: Queryable, key: SnapshotKey) => q.deleteFrom('catalog_snapshot_parts').where((eb) => eb.and(key));
+/** A snapshot's parts, or only those of `name`. */
+const deleteParts = (q: Queryable, key: SnapshotKey, name?: PartName) =>
+  q.deleteFrom('catalog_snapshot_parts').where((eb) => eb.and(name === undefined ? key : { ...key, name }));
+
+/** The snapshot's row, held until commit (PostgreSQL; SQLite's writer holds the file), or undefined when there is none. */
+const lockSnapshot = (q: Queryable, adapter: DialectAdapter, key: SnapshotKey) =>
+  adapter
+    .lockRow(
+      q
+        .selectFrom('catalog_snapshots')
+        .select('revision')
+        .where((eb) => eb.and(key)),
+    )
+    .executeTakeFirst();
 
 /**
  * Whether each of the fields has its parts whole, counted in the database without reading them: numbered from
@@ -146,7 +161,7 @@ export async function newestSnapshot(
   const bytes = {} as Record<SnapshotBytesField, Buffer[]>;
   for (const name of SNAPSHOT_BYTES_FIELDS) {
     const parts = await readParts(q, adapter, key, name, reading.pause);
-    if (!parts) throw new Error(`the stored snapshot of revision ${key.revision} has no ${name}`);
+    if (!parts) throw new DamagedSnapshotError(key.revision, name);
     bytes[name] = parts;
     reading.onField?.(name, parts);
   }
@@ -176,35 +191,34 @@ async function readParts(
       .orderBy('seq')
       .execute();
   } else {
-    // The lowest-numbered part first (a lost part 0 is then seen as out of place), then by number up to the
-    // count it records, then whether any part lies past that count.
+    // The lowest-numbered part first, which names the count: a lost part 0, or a part past the count, refuses
+    // the field before the rest is read. Then the others by number.
     const first = await select()
       .where((eb) => eb.and(where))
       .orderBy('seq')
       .limit(1)
       .executeTakeFirst();
     if (first) {
-      rows.push(first);
-      await pause?.();
-    }
-    for (let seq = 1; first && seq < Number(first.field_parts); seq++) {
-      const row = await select()
-        .where((eb) => eb.and({ ...where, seq }))
-        .executeTakeFirst();
-      if (!row) break;
-      rows.push(row);
-      await pause?.();
-    }
-    const past =
-      first &&
-      (await q
+      const count = Number(first.field_parts);
+      const past = await q
         .selectFrom('catalog_snapshot_parts')
         .select('seq')
         .where((eb) => eb.and(where))
-        .where('seq', '>=', Number(first.field_parts))
+        .where('seq', '>=', count)
         .limit(1)
-        .executeTakeFirst());
-    if (past) throw new DamagedSnapshotError(key.revision, name);
+        .executeTakeFirst();
+      if (Number(first.seq) !== 0 || past) throw new DamagedSnapshotError(key.revision, name);
+      rows.push(first);
+      await pause?.();
+      for (let seq = 1; seq < count; seq++) {
+        const row = await select()
+          .where((eb) => eb.and({ ...where, seq }))
+          .executeTakeFirst();
+        if (!row) break;
+        rows.push(row);
+        await pause?.();
+      }
+    }
   }
   if (rows.length === 0) return null;
   const [parts, size] = [Number(rows[0].field_parts), Number(rows[0].field_bytes)];
@@ -217,8 +231,9 @@ async function readParts(
 /**
  * Stores the corpus image of a stored snapshot's revision (what a corpus thread that starts again
  * takes its rows back from; CorpusModel.image), in parts, beside the snapshot: written after it, so the
- * snapshot is never held up for it. The first one written is kept, unless its parts are not whole; none is
- * written for a snapshot that is gone (its parts go with it). Says whether it was written.
+ * snapshot is never held up for it. The first one written is kept, unless its parts are not whole (a load
+ * refused it); none is written for a snapshot that is gone (its parts go with it). Writers of one snapshot's
+ * image take turns on its row. Says whether it was written.
  */
 export async function saveCorpusImage(
   db: Db,
@@ -228,35 +243,10 @@ export async function saveCorpusImage(
   partBytes: number,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const snapshot = await trx
-      .selectFrom('catalog_snapshots')
-      .select('revision')
-      .where((eb) => eb.and(key))
-      .executeTakeFirst();
-    if (!snapshot) return false;
-    const stored = await trx
-      .selectFrom('catalog_snapshot_parts')
-      .select('seq')
-      .where((eb) => eb.and({ ...key, name: CORPUS }))
-      .limit(1)
-      .executeTakeFirst();
-    if (stored) {
-      if (await partsWhole(trx, adapter, key, [CORPUS])) return false;
-      await trx
-        .deleteFrom('catalog_snapshot_parts')
-        .where((eb) => eb.and({ ...key, name: CORPUS }))
-        .execute();
-    }
-    for (const part of partsOf(key, CORPUS, bytes, partBytes)) {
-      const first = part.seq === 0;
-      const inserted = await trx
-        .insertInto('catalog_snapshot_parts')
-        .values(part)
-        // Another writer (a replica) stored its first part since the check: its image is kept.
-        .$if(first, (q) => q.onConflict((oc) => oc.doNothing()))
-        .executeTakeFirst();
-      if (first && Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-    }
+    if (!(await lockSnapshot(trx, adapter, key))) return false;
+    if (await partsWhole(trx, adapter, key, [CORPUS])) return false;
+    await deleteParts(trx, key, CORPUS).execute();
+    for (const part of partsOf(key, CORPUS, bytes, partBytes)) await trx.insertInto('catalog_snapshot_parts').values(part).execute();
     return true;
   });
 }

@@ -381,12 +381,12 @@ export class Store extends Reads {
     return { revision: { id: found.snapshot.revision, created_at: found.revisionCreatedAt }, snapshot: found.snapshot };
   }
 
-  /** Keep the first snapshot written for a revision (every builder renders the same bytes); drop old revisions'. */
+  /** Keep the first snapshot written for a revision (every builder renders the same bytes) unless it is damaged; drop old revisions'. */
   saveSnapshot(snap: StoredSnapshot): Promise<void> {
     return saveSnapshot(this.#db, this.#adapter, snap, this.#snapshotPartBytes);
   }
 
-  /** The corpus image of a stored snapshot's revision, kept beside it (the first written); false when the snapshot is gone or has one. */
+  /** The corpus image of a stored snapshot's revision, kept beside it (the first written, unless damaged); false when the snapshot is gone or has a whole one. */
   saveCorpusImage(key: SnapshotKey, bytes: Buffer): Promise<boolean> {
     return saveCorpusImage(this.#db, this.#adapter, key, bytes, this.#snapshotPartBytes);
   }

@@ -225,6 +225,14 @@ function partsSuite(
         .where((eb) => eb.and(part('insights', 0)))
         .set({ bytes: short.bytes })
         .execute();
+      // The only part of insights gone: the field has none.
+      const only = await stored('insights', 0);
+      await raw
+        .deleteFrom('catalog_snapshot_parts')
+        .where((eb) => eb.and(part('insights', 0)))
+        .execute();
+      await refused('insights');
+      await raw.insertInto('catalog_snapshot_parts').values(only).execute();
       // The middle part of layout gone.
       await raw
         .deleteFrom('catalog_snapshot_parts')
@@ -236,6 +244,7 @@ function partsSuite(
     test('a damaged snapshot, or corpus image, is replaced by the next one stored for its revision; a whole one is kept', async () => {
       const r1 = await newRevision(store, 1);
       const key = { revision: r1, base_url: BASE, engine: FORMAT };
+      const part = (name: string, seq: number) => ({ ...key, name, seq });
       const first = snapshot(r1, { reviews: 3 * PART, insights: 10, layout: 2 * PART + 1 });
       await store.saveSnapshot(first);
       await store.saveCorpusImage(key, randomBytes(2 * PART));
@@ -245,7 +254,7 @@ function partsSuite(
             (
               await raw
                 .deleteFrom('catalog_snapshot_parts')
-                .where((eb) => eb.and({ ...key, name, seq }))
+                .where((eb) => eb.and(part(name, seq)))
                 .executeTakeFirst()
             ).numDeletedRows,
           ),
@@ -253,12 +262,36 @@ function partsSuite(
         );
       await store.saveSnapshot(snapshot(r1, { reviews: 10, insights: 10, layout: 10 }));
       assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), first, 'whole: kept');
-      await lose('layout', 2);
-      await assert.rejects(store.newestSnapshot(r1, BASE, FORMAT), DamagedSnapshotError);
-      const second = snapshot(r1, { reviews: 2 * PART, insights: 20, layout: PART });
-      await store.saveSnapshot(second);
-      assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), second, 'damaged: replaced');
+      // Each damage refused on load, then the next snapshot stored for the revision replaces it.
+      const replacedAfter = async (what: string, damage: () => Promise<unknown>) => {
+        await damage();
+        await assert.rejects(store.newestSnapshot(r1, BASE, FORMAT), DamagedSnapshotError, what);
+        const next = snapshot(r1, { reviews: 2 * PART + 7, insights: 20, layout: 3 * PART });
+        await store.saveSnapshot(next);
+        assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), next, `${what}: replaced`);
+      };
+      await replacedAfter('the last part lost', () => lose('layout', 2));
       assert.equal(await store.corpusImage(key), null, 'the image went with the damaged snapshot');
+      await replacedAfter('a part one byte short', async () => {
+        const { bytes } = await raw
+          .selectFrom('catalog_snapshot_parts')
+          .select('bytes')
+          .where((eb) => eb.and(part('reviews', 0)))
+          .executeTakeFirstOrThrow();
+        await raw
+          .updateTable('catalog_snapshot_parts')
+          .where((eb) => eb.and(part('reviews', 0)))
+          .set({ bytes: bytes.subarray(1) })
+          .execute();
+      });
+      await replacedAfter('a part numbered out of place', () =>
+        raw
+          .updateTable('catalog_snapshot_parts')
+          .where((eb) => eb.and(part('layout', 1)))
+          .set({ seq: 7 })
+          .execute(),
+      );
+      await replacedAfter("a field's only part lost", () => lose('insights', 0));
       const image = randomBytes(2 * PART + 3);
       assert.equal(await store.saveCorpusImage(key, image), true);
       assert.equal(await store.saveCorpusImage(key, randomBytes(10)), false, 'a whole image is kept');
@@ -267,7 +300,8 @@ function partsSuite(
       const again = randomBytes(PART + 5);
       assert.equal(await store.saveCorpusImage(key, again), true, 'a damaged image is replaced');
       assert.deepEqual(Buffer.concat((await store.corpusImage(key))!), again);
-      assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), second, 'its snapshot untouched');
+      const second = await store.newestSnapshot(r1, BASE, FORMAT);
+      assert.equal(second && joinedSnapshot(second.snapshot).layout.length, 3 * PART, 'its snapshot untouched');
     });
 
     test('the newest revision and the one before keep their parts; older ones go with their row; the first snapshot of a revision stays', async () => {
@@ -290,6 +324,28 @@ function partsSuite(
       const again = snapshot(r3, { reviews: 1_001, insights: 20, layout: 30 });
       await store.saveSnapshot(again);
       assert.deepEqual(joinedOf(await store.newestSnapshot(r3, BASE, FORMAT)), again);
+    });
+
+    test('two writers replacing the same damaged snapshot at once both succeed, and what is read is one of theirs, whole', async () => {
+      const r1 = await newRevision(store, 1);
+      await store.saveSnapshot(snapshot(r1, { reviews: 3 * PART, insights: 10, layout: 3 * PART }));
+      await raw
+        .deleteFrom('catalog_snapshot_parts')
+        .where((eb) => eb.and({ revision: r1, name: 'reviews', seq: 2 }))
+        .execute();
+      const other = await Store.open(url, { snapshotPartBytes: PART });
+      try {
+        const [a, b] = [
+          snapshot(r1, { reviews: 40 * PART, insights: 10, layout: 40 * PART }),
+          snapshot(r1, { reviews: 40 * PART, insights: 20, layout: 40 * PART }),
+        ];
+        await Promise.all([store.saveSnapshot(a), other.saveSnapshot(b)]);
+        const read = joinedOf(await store.newestSnapshot(r1, BASE, FORMAT));
+        assert.ok(read);
+        assert.ok([a, b].some((s) => s.insights.equals(read.insights) && s.reviews.equals(read.reviews) && s.layout.equals(read.layout)));
+      } finally {
+        await other.close();
+      }
     });
 
     test('a corpus image is stored beside its snapshot in parts, read back whole, kept first, and goes with its revision', async () => {
