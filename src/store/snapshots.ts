@@ -24,7 +24,7 @@ export type SnapshotKey = Pick<StoredSnapshot, 'revision' | 'base_url' | 'engine
 
 /** The parts a corpus image is stored in, beside its revision's snapshot. */
 const CORPUS = 'corpus';
-type PartName = SnapshotBytesField | typeof CORPUS;
+type PartName = CatalogSnapshotPartTable['name'];
 
 /**
  * Keeps the first snapshot written for a revision (every builder renders the same bytes) unless its parts
@@ -44,12 +44,10 @@ export async function saveSnapshot(db: Db, adapter: DialectAdapter, snap: Stored
     // A row already there is held first, so two replicas replacing the same damaged snapshot take turns (the
     // second then finds it whole). A damaged one (a load refused it) is replaced, its corpus image with it.
     if (!fresh) await lockSnapshot(trx, adapter, key);
-    if (fresh || !(await partsWhole(trx, adapter, key, SNAPSHOT_BYTES_FIELDS))) {
+    if (fresh || !(await allWhole(trx, adapter, key, SNAPSHOT_BYTES_FIELDS))) {
       // Parts a row was deleted without (by hand, or by a connection that does not cascade) are not this snapshot's.
       await deleteParts(trx, key).execute();
-      for (const name of SNAPSHOT_BYTES_FIELDS) {
-        for (const part of partsOf(key, name, snap[name], partBytes)) await trx.insertInto('catalog_snapshot_parts').values(part).execute();
-      }
+      for (const name of SNAPSHOT_BYTES_FIELDS) await writeParts(trx, key, name, snap[name], partBytes);
     }
     await trx
       .deleteFrom('catalog_snapshot_parts')
@@ -78,10 +76,16 @@ const lockSnapshot = (q: Queryable, adapter: DialectAdapter, key: SnapshotKey) =
     .executeTakeFirst();
 
 /**
- * Whether each of the fields has its parts whole, counted in the database without reading them: numbered from
- * 0 up without a gap, as many as each records, and as long in all as each records.
+ * Each named field that has parts: its part count when they are whole, `damaged` when not. Counted in the
+ * database without reading the bytes: whole is numbered from 0 up without a gap, as many and as long in all as
+ * each part records (so a part missing anywhere, out of place, of another length or past the count is seen).
  */
-async function partsWhole(q: Queryable, adapter: DialectAdapter, key: SnapshotKey, names: readonly PartName[]): Promise<boolean> {
+async function storedFields(
+  q: Queryable,
+  adapter: DialectAdapter,
+  key: SnapshotKey,
+  names: readonly PartName[],
+): Promise<Map<PartName, number | 'damaged'>> {
   const fields = await q
     .selectFrom('catalog_snapshot_parts')
     .select((eb) => [
@@ -99,30 +103,35 @@ async function partsWhole(q: Queryable, adapter: DialectAdapter, key: SnapshotKe
     .where('name', 'in', names)
     .groupBy('name')
     .execute();
-  return names.every((name) => {
-    const f = fields.find((x) => x.name === name);
-    if (!f) return false;
-    const [parts, size] = [Number(f.parts), Number(f.size)];
-    return (
-      Number(f.first) === 0 &&
-      Number(f.last) === parts - 1 &&
-      [f.least_count, f.most_count].every((n) => Number(n) === parts) &&
-      [f.least_size, f.most_size].every((n) => Number(n) === size)
-    );
-  });
+  return new Map(
+    fields.map((f) => {
+      const [parts, size] = [Number(f.parts), Number(f.size)];
+      const whole =
+        Number(f.first) === 0 &&
+        Number(f.last) === parts - 1 &&
+        [f.least_count, f.most_count].every((n) => Number(n) === parts) &&
+        [f.least_size, f.most_size].every((n) => Number(n) === size);
+      return [f.name, whole ? parts : 'damaged'];
+    }),
+  );
 }
 
-/** A field's rows: at least one part, so an empty field is stored too; each names the field's part count and size. */
-function partsOf(key: SnapshotKey, name: PartName, bytes: Buffer, partBytes: number): CatalogSnapshotPartTable[] {
+/** Whether each of the fields is stored whole. */
+async function allWhole(q: Queryable, adapter: DialectAdapter, key: SnapshotKey, names: readonly PartName[]): Promise<boolean> {
+  const stored = await storedFields(q, adapter, key, names);
+  return names.every((name) => typeof stored.get(name) === 'number');
+}
+
+/** Writes a field's parts: at least one, so an empty field is stored too; each names the field's part count and size. */
+async function writeParts(q: Queryable, key: SnapshotKey, name: PartName, bytes: Buffer, partBytes: number): Promise<void> {
   const count = Math.max(1, Math.ceil(bytes.length / partBytes));
-  return Array.from({ length: count }, (_, seq) => ({
-    ...key,
-    name,
-    seq,
-    field_parts: count,
-    field_bytes: bytes.length,
-    bytes: bytes.subarray(seq * partBytes, (seq + 1) * partBytes),
-  }));
+  for (let seq = 0; seq < count; seq++) {
+    const part = bytes.subarray(seq * partBytes, (seq + 1) * partBytes);
+    await q
+      .insertInto('catalog_snapshot_parts')
+      .values({ ...key, name, seq, field_parts: count, field_bytes: bytes.length, bytes: part })
+      .execute();
+  }
 }
 
 /** How a caller takes a snapshot's parts as they are read. */
@@ -136,7 +145,7 @@ export interface SnapshotReading {
 /**
  * The newest snapshot up to revision `upTo` (for this base URL and format), with its revision's date.
  * Call it inside one consistent read: a writer may drop the revision while its parts are read. Each
- * field comes back in its stored parts (see readParts), checked against the parts' count and total size.
+ * field comes back in its stored parts, refused (DamagedSnapshotError) unless they are whole (storedFields).
  */
 export async function newestSnapshot(
   q: Queryable,
@@ -158,74 +167,46 @@ export async function newestSnapshot(
   if (!row) return null;
   const { revision_created_at, ...fields } = row;
   const key: SnapshotKey = { revision: Number(fields.revision), base_url: fields.base_url, engine: fields.engine };
+  const stored = await storedFields(q, adapter, key, SNAPSHOT_BYTES_FIELDS);
   const bytes = {} as Record<SnapshotBytesField, Buffer[]>;
   for (const name of SNAPSHOT_BYTES_FIELDS) {
-    const parts = await readParts(q, adapter, key, name, reading.pause);
-    if (!parts) throw new DamagedSnapshotError(key.revision, name);
-    bytes[name] = parts;
-    reading.onField?.(name, parts);
+    const parts = stored.get(name);
+    if (typeof parts !== 'number') throw new DamagedSnapshotError(key.revision, name);
+    bytes[name] = await readParts(q, adapter, key, name, parts, reading.pause);
+    reading.onField?.(name, bytes[name]);
   }
   return { snapshot: { ...fields, ...key, ...bytes }, revisionCreatedAt: revision_created_at };
 }
 
-/**
- * A field's parts in order, or null when it has none. Each part names the field's count and size, so a part
- * missing anywhere (the first or last too), out of place, of another length or past the count is refused
- * (DamagedSnapshotError).
- */
+/** A field's `parts` parts in order, found whole by storedFields in the same consistent read. */
 async function readParts(
   q: Queryable,
   adapter: DialectAdapter,
   key: SnapshotKey,
   name: PartName,
+  parts: number,
   pause?: () => Promise<void>,
-): Promise<Buffer[] | null> {
+): Promise<Buffer[]> {
   const where = { ...key, name };
-  const select = () => q.selectFrom('catalog_snapshot_parts').select(['seq', 'field_parts', 'field_bytes', 'bytes']);
-  let rows: { seq: number; field_parts: number; field_bytes: number; bytes: Buffer }[] = [];
+  const select = () => q.selectFrom('catalog_snapshot_parts').select('bytes');
   if (adapter.readsOffThread) {
     // All of a field's parts in one query, so the server sends while this thread decodes: a query per
     // part had them take turns (the 65 MB a 100k restart reads, read with \`pg\` alone: 1.7–2.2 s, at once 0.73–0.78 s).
-    rows = await select()
+    const rows = await select()
       .where((eb) => eb.and(where))
       .orderBy('seq')
       .execute();
-  } else {
-    // The lowest-numbered part first, which names the count: a lost part 0, or a part past the count, refuses
-    // the field before the rest is read. Then the others by number.
-    const first = await select()
-      .where((eb) => eb.and(where))
-      .orderBy('seq')
-      .limit(1)
-      .executeTakeFirst();
-    if (first) {
-      const count = Number(first.field_parts);
-      const past = await q
-        .selectFrom('catalog_snapshot_parts')
-        .select('seq')
-        .where((eb) => eb.and(where))
-        .where('seq', '>=', count)
-        .limit(1)
-        .executeTakeFirst();
-      if (Number(first.seq) !== 0 || past) throw new DamagedSnapshotError(key.revision, name);
-      rows.push(first);
-      await pause?.();
-      for (let seq = 1; seq < count; seq++) {
-        const row = await select()
-          .where((eb) => eb.and({ ...where, seq }))
-          .executeTakeFirst();
-        if (!row) break;
-        rows.push(row);
-        await pause?.();
-      }
-    }
+    return rows.map((r) => r.bytes);
   }
-  if (rows.length === 0) return null;
-  const [parts, size] = [Number(rows[0].field_parts), Number(rows[0].field_bytes)];
-  const read = rows.reduce((n, r) => n + r.bytes.length, 0);
-  const whole = rows.every((r, i) => Number(r.seq) === i && Number(r.field_parts) === parts && Number(r.field_bytes) === size);
-  if (!whole || rows.length !== parts || read !== size) throw new DamagedSnapshotError(key.revision, name);
-  return rows.map((r) => r.bytes);
+  const out: Buffer[] = [];
+  for (let seq = 0; seq < parts; seq++) {
+    const row = await select()
+      .where((eb) => eb.and({ ...where, seq }))
+      .executeTakeFirstOrThrow();
+    out.push(row.bytes);
+    await pause?.();
+  }
+  return out;
 }
 
 /**
@@ -244,9 +225,9 @@ export async function saveCorpusImage(
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     if (!(await lockSnapshot(trx, adapter, key))) return false;
-    if (await partsWhole(trx, adapter, key, [CORPUS])) return false;
+    if (await allWhole(trx, adapter, key, [CORPUS])) return false;
     await deleteParts(trx, key, CORPUS).execute();
-    for (const part of partsOf(key, CORPUS, bytes, partBytes)) await trx.insertInto('catalog_snapshot_parts').values(part).execute();
+    await writeParts(trx, key, CORPUS, bytes, partBytes);
     return true;
   });
 }
@@ -258,5 +239,8 @@ export async function corpusImage(
   key: SnapshotKey,
   pause?: () => Promise<void>,
 ): Promise<Buffer[] | null> {
-  return readParts(q, adapter, key, CORPUS, pause);
+  const parts = (await storedFields(q, adapter, key, [CORPUS])).get(CORPUS);
+  if (parts === undefined) return null;
+  if (parts === 'damaged') throw new DamagedSnapshotError(key.revision, CORPUS);
+  return readParts(q, adapter, key, CORPUS, parts, pause);
 }

@@ -115,6 +115,31 @@ function partsSuite(
       await cleanup?.();
     });
 
+    /** One stored part of revision `r`'s snapshot, changed as a lost write or a hand edit would leave it. */
+    const at = (r: number, name: string, seq: number) => ({ revision: r, base_url: BASE, engine: FORMAT, name, seq });
+    const parts = {
+      get: (r: number, name: string, seq: number) =>
+        raw
+          .selectFrom('catalog_snapshot_parts')
+          .selectAll()
+          .where((eb) => eb.and(at(r, name, seq)))
+          .executeTakeFirstOrThrow(),
+      put: (row: object) => raw.insertInto('catalog_snapshot_parts').values(row).execute(),
+      set: (r: number, name: string, seq: number, values: { seq?: number; bytes?: Buffer }) =>
+        raw
+          .updateTable('catalog_snapshot_parts')
+          .where((eb) => eb.and(at(r, name, seq)))
+          .set(values)
+          .execute(),
+      async drop(r: number, name: string, seq: number) {
+        const { numDeletedRows } = await raw
+          .deleteFrom('catalog_snapshot_parts')
+          .where((eb) => eb.and(at(r, name, seq)))
+          .executeTakeFirst();
+        assert.equal(Number(numDeletedRows), 1, `${name} part ${seq}`);
+      },
+    };
+
     test('a snapshot in many parts reads back byte for byte; no part is larger than the part size', async () => {
       const r1 = await newRevision(store, 1);
       // Not a multiple of the part size, empty, and an exact multiple.
@@ -166,100 +191,47 @@ function partsSuite(
           assert.deepEqual([err.revision, err.field], [r1, name]);
           return true;
         });
-      const part = (name: string, seq: number) => ({ revision: r1, name, seq });
-      const stored = async (name: string, seq: number) =>
-        raw
-          .selectFrom('catalog_snapshot_parts')
-          .selectAll()
-          .where((eb) => eb.and(part(name, seq)))
-          .executeTakeFirstOrThrow();
-      const move = (name: string, from: number, to: number) =>
-        raw
-          .updateTable('catalog_snapshot_parts')
-          .where((eb) => eb.and(part(name, from)))
-          .set({ seq: to })
-          .execute();
       // The last part of reviews numbered past a gap.
-      await move('reviews', 2, 5);
+      await parts.set(r1, 'reviews', 2, { seq: 5 });
       await refused('reviews');
-      await move('reviews', 5, 2);
+      await parts.set(r1, 'reviews', 5, { seq: 2 });
       assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), snap, 'whole again');
       // The last part of reviews gone: the parts left are whole among themselves, and name a count of 3.
-      const last = await stored('reviews', 2);
-      await raw
-        .deleteFrom('catalog_snapshot_parts')
-        .where((eb) => eb.and(part('reviews', 2)))
-        .execute();
+      const last = await parts.get(r1, 'reviews', 2);
+      await parts.drop(r1, 'reviews', 2);
       await refused('reviews');
-      await raw.insertInto('catalog_snapshot_parts').values(last).execute();
+      await parts.put(last);
       assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), snap, 'whole again');
       // The first part of reviews gone, then back.
-      const firstPart = await stored('reviews', 0);
-      await raw
-        .deleteFrom('catalog_snapshot_parts')
-        .where((eb) => eb.and(part('reviews', 0)))
-        .execute();
+      const firstPart = await parts.get(r1, 'reviews', 0);
+      await parts.drop(r1, 'reviews', 0);
       await refused('reviews');
-      await raw.insertInto('catalog_snapshot_parts').values(firstPart).execute();
+      await parts.put(firstPart);
       // A fourth part of reviews past the three its parts record.
-      await raw
-        .insertInto('catalog_snapshot_parts')
-        .values({ ...last, seq: 3 })
-        .execute();
+      await parts.put({ ...last, seq: 3 });
       await refused('reviews');
-      await raw
-        .deleteFrom('catalog_snapshot_parts')
-        .where((eb) => eb.and(part('reviews', 3)))
-        .execute();
+      await parts.drop(r1, 'reviews', 3);
       assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), snap, 'whole again');
       // A part of insights one byte short.
-      const short = await stored('insights', 0);
-      await raw
-        .updateTable('catalog_snapshot_parts')
-        .where((eb) => eb.and(part('insights', 0)))
-        .set({ bytes: short.bytes.subarray(1) })
-        .execute();
+      const short = await parts.get(r1, 'insights', 0);
+      await parts.set(r1, 'insights', 0, { bytes: short.bytes.subarray(1) });
       await refused('insights');
-      await raw
-        .updateTable('catalog_snapshot_parts')
-        .where((eb) => eb.and(part('insights', 0)))
-        .set({ bytes: short.bytes })
-        .execute();
+      await parts.set(r1, 'insights', 0, { bytes: short.bytes });
       // The only part of insights gone: the field has none.
-      const only = await stored('insights', 0);
-      await raw
-        .deleteFrom('catalog_snapshot_parts')
-        .where((eb) => eb.and(part('insights', 0)))
-        .execute();
+      await parts.drop(r1, 'insights', 0);
       await refused('insights');
-      await raw.insertInto('catalog_snapshot_parts').values(only).execute();
+      await parts.put(short);
       // The middle part of layout gone.
-      await raw
-        .deleteFrom('catalog_snapshot_parts')
-        .where((eb) => eb.and(part('layout', 1)))
-        .execute();
+      await parts.drop(r1, 'layout', 1);
       await refused('layout');
     });
 
     test('a damaged snapshot, or corpus image, is replaced by the next one stored for its revision; a whole one is kept', async () => {
       const r1 = await newRevision(store, 1);
       const key = { revision: r1, base_url: BASE, engine: FORMAT };
-      const part = (name: string, seq: number) => ({ ...key, name, seq });
       const first = snapshot(r1, { reviews: 3 * PART, insights: 10, layout: 2 * PART + 1 });
       await store.saveSnapshot(first);
       await store.saveCorpusImage(key, randomBytes(2 * PART));
-      const lose = async (name: string, seq: number) =>
-        assert.equal(
-          Number(
-            (
-              await raw
-                .deleteFrom('catalog_snapshot_parts')
-                .where((eb) => eb.and(part(name, seq)))
-                .executeTakeFirst()
-            ).numDeletedRows,
-          ),
-          1,
-        );
       await store.saveSnapshot(snapshot(r1, { reviews: 10, insights: 10, layout: 10 }));
       assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), first, 'whole: kept');
       // Each damage refused on load, then the next snapshot stored for the revision replaces it.
@@ -270,32 +242,18 @@ function partsSuite(
         await store.saveSnapshot(next);
         assert.deepEqual(joinedOf(await store.newestSnapshot(r1, BASE, FORMAT)), next, `${what}: replaced`);
       };
-      await replacedAfter('the last part lost', () => lose('layout', 2));
+      await replacedAfter('the last part lost', () => parts.drop(r1, 'layout', 2));
       assert.equal(await store.corpusImage(key), null, 'the image went with the damaged snapshot');
       await replacedAfter('a part one byte short', async () => {
-        const { bytes } = await raw
-          .selectFrom('catalog_snapshot_parts')
-          .select('bytes')
-          .where((eb) => eb.and(part('reviews', 0)))
-          .executeTakeFirstOrThrow();
-        await raw
-          .updateTable('catalog_snapshot_parts')
-          .where((eb) => eb.and(part('reviews', 0)))
-          .set({ bytes: bytes.subarray(1) })
-          .execute();
+        const { bytes } = await parts.get(r1, 'reviews', 0);
+        await parts.set(r1, 'reviews', 0, { bytes: bytes.subarray(1) });
       });
-      await replacedAfter('a part numbered out of place', () =>
-        raw
-          .updateTable('catalog_snapshot_parts')
-          .where((eb) => eb.and(part('layout', 1)))
-          .set({ seq: 7 })
-          .execute(),
-      );
-      await replacedAfter("a field's only part lost", () => lose('insights', 0));
+      await replacedAfter('a part numbered out of place', () => parts.set(r1, 'layout', 1, { seq: 7 }));
+      await replacedAfter("a field's only part lost", () => parts.drop(r1, 'insights', 0));
       const image = randomBytes(2 * PART + 3);
       assert.equal(await store.saveCorpusImage(key, image), true);
       assert.equal(await store.saveCorpusImage(key, randomBytes(10)), false, 'a whole image is kept');
-      await lose('corpus', 1);
+      await parts.drop(r1, 'corpus', 1);
       await assert.rejects(store.corpusImage(key), DamagedSnapshotError);
       const again = randomBytes(PART + 5);
       assert.equal(await store.saveCorpusImage(key, again), true, 'a damaged image is replaced');
@@ -329,10 +287,7 @@ function partsSuite(
     test('two writers replacing the same damaged snapshot at once both succeed, and what is read is one of theirs, whole', async () => {
       const r1 = await newRevision(store, 1);
       await store.saveSnapshot(snapshot(r1, { reviews: 3 * PART, insights: 10, layout: 3 * PART }));
-      await raw
-        .deleteFrom('catalog_snapshot_parts')
-        .where((eb) => eb.and({ revision: r1, name: 'reviews', seq: 2 }))
-        .execute();
+      await parts.drop(r1, 'reviews', 2);
       const other = await Store.open(url, { snapshotPartBytes: PART });
       try {
         const [a, b] = [
@@ -363,18 +318,10 @@ function partsSuite(
       assert.equal(await store.saveCorpusImage(key(r1), randomBytes(10)), false, 'the first one is kept');
       assert.deepEqual(Buffer.concat((await store.corpusImage(key(r1)))!), image);
       // Its last part gone: refused, not read short.
-      const last = { ...key(r1), name: 'corpus', seq: 2 };
-      const lastPart = await raw
-        .selectFrom('catalog_snapshot_parts')
-        .selectAll()
-        .where((eb) => eb.and(last))
-        .executeTakeFirstOrThrow();
-      await raw
-        .deleteFrom('catalog_snapshot_parts')
-        .where((eb) => eb.and(last))
-        .execute();
+      const lastPart = await parts.get(r1, 'corpus', 2);
+      await parts.drop(r1, 'corpus', 2);
       await assert.rejects(store.corpusImage(key(r1)), DamagedSnapshotError);
-      await raw.insertInto('catalog_snapshot_parts').values(lastPart).execute();
+      await parts.put(lastPart);
       assert.deepEqual(Buffer.concat((await store.corpusImage(key(r1)))!), image);
       assert.equal(await store.corpusImage({ ...key(r1), base_url: 'https://another.example' }), null, 'another base URL');
       assert.equal(await store.corpusImage({ ...key(r1), engine: 'engine/2 catalog/1' }), null, 'another format');
