@@ -1,6 +1,6 @@
 import { type Business, DamagedSnapshotError, NotReadyError, type StoredAnalysis, type StoredReview } from '../domain/index.js';
 import { type AnalysisContext, type AnalysisWrite, analysisKey, type Revision, type Store } from '../store/index.js';
-import { SliceClock } from '../threads/index.js';
+import { runInSlices, SliceClock, type Steps } from '../threads/index.js';
 import { type RowsPage, stageAll } from './build-catalog.js';
 import { Catalog } from './catalog.js';
 import { type Seeded, StaleCorpusError } from './corpus-model.js';
@@ -20,8 +20,12 @@ export interface HeldRevision {
   revision: number;
   /** The business profile and base URL the catalog was rendered for. */
   context: string;
-  /** The published review ids as of that revision (updated in place by the next build). */
-  ids: Set<string>;
+  /**
+   * The published review ids as of that revision (updated in place by the next build), or null until an
+   * update first needs them: made then from the catalog's, in slices. Every load and full build made one
+   * before: at a million reviews that was 0.7 s of a restart and about 60 MB of its memory when ready.
+   */
+  ids: Set<string> | null;
   catalog: Catalog;
 }
 
@@ -79,12 +83,7 @@ export async function loadRevision(
     return null;
   }
   const catalog = Catalog.fromSnapshot(revision, snapshot, base);
-  const held = {
-    revision: catalog.revision,
-    context: buildContext(catalog.business, base),
-    ids: new Set(catalog.reviews.map((r) => r.id)),
-    catalog,
-  };
+  const held = { revision: catalog.revision, context: buildContext(catalog.business, base), ids: null, catalog };
   // The corpus thread takes this revision over (reading its rows from the image, or parsing the bodies there).
   const bodies = {
     reviews: [snapshot.reviews],
@@ -144,21 +143,16 @@ export async function buildNextRevision(
       deps.log.warn({ review, err }, 'the engine could not read a review; its analysis is from its rating and title alone');
   };
   if (staged) {
-    const ids = new Set<string>();
-    for (let i = 0; i < staged.reviews.length; i++) {
-      ids.add(staged.reviews[i].id);
-      if (i % 4096 === 0) await clock.maybePause();
-    }
     const catalog = await Catalog.fromStaged({ ...common, staged }, engine, clock);
     tell(catalog);
     for (const [id, analysis] of catalog.analysed) {
       analysed.items.push({ reviewId: id, version: staged.versions.get(id)!, analysis });
       if (clock.due()) await clock.pause();
     }
-    return { catalog, held: { revision: read.revision.id, context: read.context, ids, catalog }, analysed, from: 'full read' };
+    return { catalog, held: { revision: read.revision.id, context: read.context, ids: null, catalog }, analysed, from: 'full read' };
   }
   const { byId, stored, published } = read.changed;
-  const ids = held!.ids;
+  const ids = (held!.ids ??= await runInSlices(idSet(held!.catalog.reviewsJson.keys), clock));
   const changes = new Map<string, StoredReview | null>();
   for (const r of byId.values()) {
     changes.set(r.id, r.published ? r : null);
@@ -186,6 +180,16 @@ export async function buildNextRevision(
     if (clock.due()) await clock.pause();
   }
   return { catalog, held: { revision: read.revision.id, context: read.context, ids, catalog }, analysed, from: 'update' };
+}
+
+/** The ids as a set, a slice at a time. */
+function* idSet(ids: readonly string[]): Steps<Set<string>> {
+  const set = new Set<string>();
+  for (let i = 0; i < ids.length; i++) {
+    set.add(ids[i]);
+    if (i % 8192 === 8191) yield;
+  }
+  return set;
 }
 
 type StoreView = Parameters<Parameters<Store['consistentRead']>[0]>[0];
