@@ -22,8 +22,8 @@ export interface HeldRevision {
   context: string;
   /**
    * The published review ids as of that revision (updated in place by the next build), or null until an
-   * update first needs them: made then from the catalog's, in slices. Every load and full build made one
-   * before: at a million reviews that was 0.7 s of a restart and about 60 MB of its memory when ready.
+   * update needs them: made then from the catalog's, in slices. A loaded or fully built revision is served
+   * first, and made at load the set cost a restart 0.7 s and about 60 MB at a million reviews.
    */
   ids: Set<string> | null;
   catalog: Catalog;
@@ -152,7 +152,7 @@ export async function buildNextRevision(
     return { catalog, held: { revision: read.revision.id, context: read.context, ids: null, catalog }, analysed, from: 'full read' };
   }
   const { byId, stored, published } = read.changed;
-  const ids = (held!.ids ??= await runInSlices(idSet(held!.catalog.reviewsJson.keys), clock));
+  const ids = held!.ids ?? (await runInSlices(idSet(held!.catalog.reviewsJson.keys), clock));
   const changes = new Map<string, StoredReview | null>();
   for (const r of byId.values()) {
     changes.set(r.id, r.published ? r : null);
@@ -182,12 +182,12 @@ export async function buildNextRevision(
   return { catalog, held: { revision: read.revision.id, context: read.context, ids, catalog }, analysed, from: 'update' };
 }
 
-/** The ids as a set, a slice at a time. */
+/** The ids as a set, a slice at a time (4,096 ids a step: about 5 ms at the rate a 1M load was profiled at). */
 function* idSet(ids: readonly string[]): Steps<Set<string>> {
   const set = new Set<string>();
   for (let i = 0; i < ids.length; i++) {
     set.add(ids[i]);
-    if (i % 8192 === 8191) yield;
+    if (i % 4096 === 4095) yield;
   }
   return set;
 }
