@@ -530,3 +530,25 @@ test('a stored snapshot with a part lost: the start builds the revision in full,
     await restarted.stop();
   }
 });
+
+test('a review unpublished without being marked as changed (a write by hand): the next revision, built on the loaded one, counts one review too many and is read in full instead', async () => {
+  const db = copySeed('drift');
+  const raw = rawDb(db);
+  const hidden = await raw.selectFrom('reviews').select('id').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+  await raw.updateTable('reviews').set({ published: 0 }).where('id', '=', hidden.id).execute();
+  await raw.destroy();
+  const server = await serve(db);
+  let served: Awaited<ReturnType<typeof bodies>>;
+  try {
+    assert.deepEqual(loadedLine(server), { ...loadedLine(server), revision: seeded, from: 'snapshot' });
+    const revision = await importRevision(db, 'drift');
+    const loaded = await logged(server, (l) => l.msg === 'catalog revision loaded' && l.revision === revision);
+    assert.equal(loaded.from, 'full read', 'read in full, not an update of the loaded revision');
+    assert.ok(logLines(server.output()).some((l) => l.msg === 'catalog drifted from the store; reading everything'));
+    served = await bodies(server.url);
+    assert.ok(!served[0].body.includes(hidden.id), 'the review unpublished by hand is gone');
+  } finally {
+    await server.stop();
+  }
+  assert.deepEqual(served, (await fullBuildBodies(db, 'drift')).served, 'what a full build serves');
+});
