@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Worker } from 'node:worker_threads';
-import { type Catalog, holdAll, ReviewIndex } from '../src/catalog/index.js';
+import { type Catalog, holdAll, ReviewIndex, totalLength } from '../src/catalog/index.js';
 import { runAtOnce } from '../src/threads/index.js';
 import { fmt, table } from './lib.js';
 import { startInProcess } from './servers.js';
@@ -96,7 +96,7 @@ const n = c.reviews.length;
 for (const path of ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml'])
   for (const coding of ['br', 'gzip', 'identity'])
     await (await fetch(server.url + path, { headers: { 'accept-encoding': coding } })).arrayBuffer();
-const br = { reviews: (await reps.reviews.encoded('br')).length, insights: (await reps.insights.encoded('br')).length };
+const br = { reviews: totalLength(await reps.reviews.encoded('br')), insights: totalLength(await reps.insights.encoded('br')) };
 const words = ['leak', 'price', 'drain', 'clean', 'late', 'friendly'];
 for (let i = 0; i < 3000; i++)
   await (
@@ -119,7 +119,7 @@ const indexGraph = await cost(() => ReviewIndex.create(c.reviews, c.held.records
 const analysesGraph = await cost(() =>
   Array.from({ length: n }, (_, i) => JSON.parse(c.insightsJson.itemText(i).replace(/^"[^"]*":/, ''))),
 );
-const gz = { reviews: (await reps.reviews.encoded('gzip')).length, insights: (await reps.insights.encoded('gzip')).length };
+const gz = { reviews: totalLength(await reps.reviews.encoded('gzip')), insights: totalLength(await reps.insights.encoded('gzip')) };
 
 // The corpus thread's own heap (it holds the corpus the next revision is built on).
 const corpusWorker = (server.catalog as unknown as { engine: { worker: Worker } }).engine.worker;

@@ -11,7 +11,7 @@ export class PartsReader {
   #remaining: number;
   #handedOver: Buffer[] | null = null;
   constructor(private readonly parts: readonly Buffer[]) {
-    this.#remaining = parts.reduce((n, p) => n + p.length, 0);
+    this.#remaining = totalLength(parts);
   }
 
   /**
@@ -53,6 +53,9 @@ export class PartsReader {
     return joined(this.take(4, what)).readUInt32LE(0);
   }
 }
+
+/** How many bytes parts hold together. */
+export const totalLength = (parts: readonly Buffer[]): number => parts.reduce((n, p) => n + p.length, 0);
 
 /** Slices as one buffer: the slice itself when there is one (no copy). */
 export const joined = (slices: readonly Buffer[]): Buffer => (slices.length === 1 ? slices[0] : Buffer.concat(slices));

@@ -15,6 +15,7 @@ import type { Revision } from '../store/index.js';
 import { runAtOnce, runInSlices, SliceClock, type Steps } from '../threads/index.js';
 import type { AnalysisFailure } from './analyze-or-rate.js';
 import { attributionFor, buildParts, type CatalogChanges, type CatalogFromStaged, type CatalogInput, stageAll } from './build-catalog.js';
+import { joined } from './byte-parts.js';
 import type { SeedBodies } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
 import { type HeldOrder, heldColumns, holdColumns, plainReview } from './lazy-review.js';
@@ -44,7 +45,8 @@ export interface CatalogParts {
   /** Reviews among those whose text the engine could not read: their analyses are their ratings' and titles' (see analyzeOrRate). */
   failed: readonly AnalysisFailure[];
   feeds: { json: Buffer; atom: Buffer };
-  gzipped?: { reviews: Buffer; insights: Buffer };
+  /** Each body's gzip coding in the parts a snapshot was read in. */
+  gzipped?: { reviews: readonly Buffer[]; insights: readonly Buffer[] };
 }
 
 export interface Representations {
@@ -115,7 +117,7 @@ export class Catalog {
       configurable: true,
       get: () => (perReview ??= Object.fromEntries(ids().map((id, i) => [id, this.analysisAt(i)]))),
     }) as Insights;
-    const rep = (type: string, body: Buffer | readonly Buffer[], known?: { digest: Buffer; gzipped?: Buffer }) =>
+    const rep = (type: string, body: Buffer | readonly Buffer[], known?: { digest: Buffer; gzipped?: readonly Buffer[] }) =>
       new Representation(type, body, this.lastModified, known);
     this.representations = {
       reviews: rep(JSON_TYPE, parts.reviewsJson.parts, { digest: parts.reviewsJson.digest, gzipped: parts.gzipped?.reviews }),
@@ -237,8 +239,8 @@ export class Catalog {
    */
   async snapshot(format: string, clock = new SliceClock()): Promise<SnapshotBodies & { layout: Buffer }> {
     const [reviewsGzip, insightsGzip] = await Promise.all([
-      this.representations.reviews.encoded('gzip'),
-      this.representations.insights.encoded('gzip'),
+      this.representations.reviews.encoded('gzip').then(joined),
+      this.representations.insights.encoded('gzip').then(joined),
     ]);
     const held = await runInSlices(heldColumns(this.held.records), clock);
     return runInSlices(

@@ -1,4 +1,5 @@
 export { type CatalogChanges, type CatalogInput, holdAll, type RowsPage, stageAll } from './build-catalog.js';
+export { totalLength } from './byte-parts.js';
 export { Catalog, type Representations } from './catalog.js';
 export { type ChangesReader, changesPage } from './change-feed.js';
 export { type Seeded, StaleCorpusError } from './corpus-model.js';

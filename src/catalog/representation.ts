@@ -3,7 +3,7 @@ import type { Transform } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import { joinSteps, runInSlices, SliceClock } from '../threads/index.js';
-import { utf8Pieces } from './byte-parts.js';
+import { totalLength, utf8Pieces } from './byte-parts.js';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -35,9 +35,9 @@ export class Representation {
   readonly etag: string;
   readonly length: number;
   private readonly parts: readonly Buffer[];
-  private readonly variants = new Map<Encoding, Promise<Buffer>>();
+  private readonly variants = new Map<Encoding, Promise<readonly Buffer[]>>();
   /** The variants already made, for a caller that must answer without waiting (the same buffers, not copies). */
-  private readonly made = new Map<Encoding, Buffer>();
+  private readonly made = new Map<Encoding, readonly Buffer[]>();
   private readonly policy: CompressionPolicy;
   /** Bytes of the body this object owns (views of catalog bytes excluded), and of resolved variants. */
   private retainedBytes: number;
@@ -50,15 +50,15 @@ export class Representation {
     known: {
       /** A SHA-256 that already covers every byte of `body` (a hash tree of a spliced document). */
       digest?: Buffer;
-      /** The gzip coding of `body` (a stored snapshot keeps it). */
-      gzipped?: Buffer;
+      /** The gzip coding of `body`, in the parts it was read in (a stored snapshot keeps it). */
+      gzipped?: readonly Buffer[];
       /** How much of `body` is this object's own memory, when parts of it are views of catalog bytes. */
       ownedBytes?: number;
       policy?: CompressionPolicy;
     } = {},
   ) {
     this.parts = Buffer.isBuffer(body) ? [body] : body;
-    this.length = this.parts.reduce((n, p) => n + p.length, 0);
+    this.length = totalLength(this.parts);
     this.policy = known.policy ?? PER_REVISION;
     this.retainedBytes = known.ownedBytes ?? this.length;
     // Strong ETag from a SHA-256 of the exact bytes: equal on every replica that renders the same revision.
@@ -67,7 +67,7 @@ export class Representation {
     if (known.gzipped) {
       this.variants.set('gzip', Promise.resolve(known.gzipped));
       this.made.set('gzip', known.gzipped);
-      this.retainedBytes += known.gzipped.length;
+      this.retainedBytes += totalLength(known.gzipped);
     }
   }
 
@@ -100,11 +100,12 @@ export class Representation {
   }
 
   /** The coding if it is made already (undefined until `encoded` has made it). */
-  encodedNow(encoding: Encoding): Buffer | undefined {
+  encodedNow(encoding: Encoding): readonly Buffer[] | undefined {
     return this.made.get(encoding);
   }
 
-  encoded(encoding: Encoding): Promise<Buffer> {
+  /** The coding's bytes in order: one buffer when made here, the parts it was read in when stored. */
+  encoded(encoding: Encoding): Promise<readonly Buffer[]> {
     let v = this.variants.get(encoding);
     if (!v) {
       // Quality is tuned for large bodies: brotli 11 on tens of MB takes minutes; 5 is near gzip speed and smaller.
@@ -122,8 +123,8 @@ export class Representation {
       v.then(
         (b) => {
           this.made.set(encoding, b);
-          this.retainedBytes += b.length;
-          this.onGrow?.(b.length);
+          this.retainedBytes += totalLength(b);
+          this.onGrow?.(totalLength(b));
         },
         () => undefined,
       );
@@ -138,13 +139,13 @@ export class Representation {
  * slice at a time: a coding of a large body is megabytes, and joining it in one go (as zlib's one-call
  * helpers do) holds the event loop.
  */
-async function compress(parts: readonly Buffer[], coder: Transform): Promise<Buffer> {
+async function compress(parts: readonly Buffer[], coder: Transform): Promise<readonly Buffer[]> {
   const chunks: Buffer[] = [];
   coder.on('data', (c: Buffer) => chunks.push(c));
   for (const part of parts) coder.write(part);
   coder.end();
   await finished(coder);
-  return chunks.length === 1 ? chunks[0] : runInSlices(joinSteps(chunks), new SliceClock());
+  return [chunks.length === 1 ? chunks[0] : await runInSlices(joinSteps(chunks), new SliceClock())];
 }
 
 export const httpDate = (iso: string) => new Date(iso).toUTCString();

@@ -10,7 +10,7 @@ import {
   type StoredSnapshotParts,
 } from '../domain/index.js';
 import { drainSteps, joinSteps, runInSlices, SliceClock, type Steps, sharedBuffer } from '../threads/index.js';
-import { joined, PartsReader, utf8Pieces } from './byte-parts.js';
+import { PartsReader, totalLength, utf8Pieces } from './byte-parts.js';
 import { TextIndex } from './text-index.js';
 
 /** zlib's stream fields that say where its next output goes (Node's own, the same from 20 to 26). */
@@ -27,13 +27,14 @@ interface ZlibOutput {
  * pages took seconds of the event loop's time at start-up); a chunk that is elsewhere (another Node's
  * stream internals) is copied in.
  */
-async function gunzipShared(gz: Buffer): Promise<Buffer> {
-  const size = gz.length >= 4 ? gz.readUInt32LE(gz.length - 4) : 0;
+async function gunzipShared(gz: readonly Buffer[]): Promise<Buffer> {
+  const size = trailerSize(gz);
   const out = sharedBuffer(size);
   const z = createGunzip({ chunkSize: Math.max(size, 64) });
   const internals = z as unknown as ZlibOutput;
   if (size >= 64 && internals._chunkSize === size && internals._outBuffer?.length === size) internals._outBuffer = out;
-  z.end(gz);
+  for (const part of gz) z.write(part);
+  z.end();
   let at = 0;
   for await (const chunk of z as AsyncIterable<Buffer>) {
     if (at + chunk.length > size) throw new Error('a stored snapshot body is longer than its gzip trailer says');
@@ -42,6 +43,18 @@ async function gunzipShared(gz: Buffer): Promise<Buffer> {
   }
   if (at !== size) throw new Error('a stored snapshot body is shorter than its gzip trailer says');
   return out;
+}
+
+/** A gzip member's ISIZE (its last 4 bytes, which may lie across parts), or 0 when it is shorter. */
+function trailerSize(parts: readonly Buffer[]): number {
+  const tail = Buffer.alloc(4);
+  let need = 4;
+  for (let k = parts.length - 1; k >= 0 && need > 0; k--) {
+    const take = Math.min(need, parts[k].length);
+    parts[k].copy(tail, need - take, parts[k].length - take);
+    need -= take;
+  }
+  return need === 0 ? tail.readUInt32LE(0) : 0;
 }
 
 /** Bump when the bodies' layout or rendering changes in a way the documents' schemas do not show. */
@@ -75,8 +88,9 @@ export interface CatalogSnapshot {
   /** Decoded into shared memory, so the corpus thread reads them without a copy. */
   reviews: Buffer;
   insights: Buffer;
-  reviewsGzip: Buffer;
-  insightsGzip: Buffer;
+  /** Each body's gzip coding, in the parts it was read in (served as they are: joining copied them whole). */
+  reviewsGzip: readonly Buffer[];
+  insightsGzip: readonly Buffer[];
   /** Where each review and analysis lies in the bodies (SplicedJson layouts). */
   reviewsLayout: Buffer;
   insightsLayout: Buffer;
@@ -105,7 +119,12 @@ export class SnapshotFormatError extends Error {
  * copied together in steps, into shared memory: the store writer thread reads it there.
  */
 export function* encodeSnapshot(
-  s: Omit<CatalogSnapshot, 'reviews' | 'insights' | 'textIndex' | 'reviewsLayout' | 'insightsLayout' | 'heldColumns'> & {
+  s: Omit<
+    CatalogSnapshot,
+    'reviews' | 'insights' | 'textIndex' | 'reviewsLayout' | 'insightsLayout' | 'heldColumns' | 'reviewsGzip' | 'insightsGzip'
+  > & {
+    reviewsGzip: Buffer;
+    insightsGzip: Buffer;
     /** Each section in parts (SplicedJson.layoutParts, heldColumns, TextIndex.encodeSteps), joined here. */
     reviewsLayout: readonly Buffer[];
     insightsLayout: readonly Buffer[];
@@ -116,7 +135,7 @@ export function* encodeSnapshot(
 ): Steps<SnapshotBodies & { layout: Buffer }> {
   const parts: Buffer[] = [];
   for (const section of [s.reviewsLayout, s.insightsLayout, s.heldColumns, s.textIndex]) {
-    const length = section.reduce((n, b) => n + b.length, 0);
+    const length = totalLength(section);
     const head = Buffer.alloc(4);
     head.writeUInt32LE(length, 0);
     parts.push(head, ...section, Buffer.alloc((4 - (length % 4)) % 4));
@@ -150,10 +169,10 @@ type Body = Extract<SnapshotBytesField, 'reviews' | 'insights'>;
  * part held to the end, 2.88–2.90 GB without, on Node 20).
  */
 export function snapshotLoader(format: string) {
-  const inflating = new Map<Body, { gzip: Buffer; body: Promise<Buffer> }>();
+  const inflating = new Map<Body, { gzip: readonly Buffer[]; body: Promise<Buffer> }>();
   const inflate = (name: Body, parts: Buffer[]) => {
-    // Kept as one buffer (the gzip coding is served as it was stored); a body of one part is not copied.
-    const gzip = joined(parts.splice(0));
+    // Kept in its parts: the gzip coding is served as it was stored, never joined.
+    const gzip = parts.splice(0);
     const body = gunzipShared(gzip);
     // Awaited by decode; a load that stops before then (a failed read) must not leave it unhandled.
     body.catch(() => {});

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Encoding, Representation } from '../catalog/index.js';
+import { type Encoding, type Representation, totalLength } from '../catalog/index.js';
 import { qualities } from './accept.js';
 import { parseHttpDate } from './http-date.js';
 
@@ -113,7 +113,7 @@ function slot(headers: IncomingHttpHeaders, rep: Representation): number {
   return at === STAND_IN ? STAND_IN + 1 : NOT_MODIFIED + at;
 }
 
-function makeAnswer(rep: Representation, at: number, coded?: Buffer): Answer {
+function makeAnswer(rep: Representation, at: number, coded?: readonly Buffer[]): Answer {
   const encoding = at >= STAND_IN ? null : CODINGS[at % NOT_MODIFIED];
   const etag = encoding ? `"${rep.etag.slice(1, -1)}${SUFFIX[encoding]}"` : rep.etag;
   const cacheControl = at >= STAND_IN ? 'no-cache' : CACHE_CONTROL;
@@ -121,8 +121,8 @@ function makeAnswer(rep: Representation, at: number, coded?: Buffer): Answer {
     ? { 'cache-control': cacheControl, 'last-modified': rep.lastModified, vary: 'Accept-Encoding', etag }
     : { 'cache-control': cacheControl, 'last-modified': rep.lastModified, etag };
   if (at === STAND_IN + 1 || (at >= NOT_MODIFIED && at < STAND_IN)) return { status: 304, headers: validators, body: [] };
-  const body = coded ? [coded] : rep.chunks;
-  const length = coded ? coded.length : rep.length;
+  const body = coded ?? rep.chunks;
+  const length = coded ? totalLength(coded) : rep.length;
   const coding: Record<string, string> = encoding ? { 'content-encoding': encoding } : {};
   return {
     status: 200,
@@ -132,7 +132,7 @@ function makeAnswer(rep: Representation, at: number, coded?: Buffer): Answer {
 }
 
 /** The answer at `at` if it can be given now (`coded`: its coding, just made): null while that coding is being made. */
-function answerAt(rep: Representation, at: number, coded?: Buffer): Answer | null {
+function answerAt(rep: Representation, at: number, coded?: readonly Buffer[]): Answer | null {
   let made = answers.get(rep);
   if (!made) answers.set(rep, (made = []));
   const done = made[at];

@@ -4,6 +4,7 @@
 // the server's own log lines, never from a time.
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { get, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { AUTO_IDLE, corpusIdleWait } from '../../src/app/index.js';
@@ -113,6 +114,18 @@ async function bodies(url: string): Promise<{ etag: string | null; body: string 
       return { etag: res.headers.get('etag'), body: await res.text() };
     }),
   );
+}
+
+/** A GET asking for gzip only, its body as sent (fetch would decode it). */
+function gzipped(url: string): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'accept-encoding': 'gzip, identity;q=0' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
 }
 
 /** A copy of a stopped server's SQLite database (its WAL too, if one is left). */
@@ -317,10 +330,12 @@ test('a snapshot stored in many small parts: the restart loads it, serving the b
   const db = copySeed('parts');
   // The seeded snapshot stored again in parts of 4 KiB (a server stores parts of megabytes).
   const store = await Store.open(db, { snapshotPartBytes: 4096 });
+  let stored: { reviews: Buffer; insights: Buffer };
   try {
     const read = await store.newestSnapshot(seeded, BASE, snapshotFormat(engine.version));
     assert.ok(read);
     const found = { snapshot: joinedSnapshot(read.snapshot) };
+    stored = found.snapshot;
     const raw = rawDb(db);
     await raw.deleteFrom('catalog_snapshot_parts').execute();
     await raw.deleteFrom('catalog_snapshots').execute();
@@ -341,6 +356,13 @@ test('a snapshot stored in many small parts: the restart loads it, serving the b
     assert.equal(loaded.revision, seeded);
     assert.equal(loaded.from, 'snapshot', 'loaded from the parts, not built');
     served = await bodies(restarted.url);
+    // Each body's gzip coding is the stored one, sent as it was read (in its parts, never joined).
+    for (const name of ['reviews', 'insights'] as const) {
+      const gz = await gzipped(`${restarted.url}/${name}.json`);
+      assert.equal(gz.headers['content-encoding'], 'gzip', name);
+      assert.equal(gz.headers['content-length'], String(stored[name].length), name);
+      assert.ok(gz.body.equals(stored[name]), `${name}: the stored coding's bytes`);
+    }
   } finally {
     await restarted.stop();
   }

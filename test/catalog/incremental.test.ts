@@ -305,6 +305,7 @@ test('a stored snapshot read back in parts cut anywhere (inside the gzip trailer
         ],
         layout: every(ok.layout, 7),
       };
+      const given = { reviews: parts.reviews.length, insights: parts.insights.length };
       const loaded = await load(parts, started);
       // The loader took the parts over: it let go of every one, so none outlives the load.
       assert.deepEqual([parts.reviews.length, parts.insights.length, parts.layout.length], [0, 0, 0]);
@@ -313,6 +314,12 @@ test('a stored snapshot read back in parts cut anywhere (inside the gzip trailer
         assert.ok(loaded.representations[name].body.equals(c.representations[name].body), `${name}, trailer cut ${tail} from the end`);
       }
       assert.deepEqual(loaded.search({ query: 'the', limit: 50 }), c.search({ query: 'the', limit: 50 }));
+      // Each gzip coding is served in the parts it was read in (never joined), the bytes stored.
+      for (const name of ['reviews', 'insights'] as const) {
+        const gzip = await loaded.representations[name].encoded('gzip');
+        assert.equal(gzip.length, given[name], `${name}: its parts`);
+        assert.ok(Buffer.concat(gzip).equals(ok[name]), `${name}: the stored coding`);
+      }
     }
 });
 
