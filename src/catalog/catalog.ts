@@ -15,7 +15,6 @@ import type { Revision } from '../store/index.js';
 import { runAtOnce, runInSlices, SliceClock, type Steps } from '../threads/index.js';
 import type { AnalysisFailure } from './analyze-or-rate.js';
 import { attributionFor, buildParts, type CatalogChanges, type CatalogFromStaged, type CatalogInput, stageAll } from './build-catalog.js';
-import { joined } from './byte-parts.js';
 import type { SeedBodies } from './corpus-model.js';
 import type { CorpusEngine } from './corpus-worker.js';
 import { type HeldOrder, heldColumns, holdColumns, plainReview } from './lazy-review.js';
@@ -239,8 +238,8 @@ export class Catalog {
    */
   async snapshot(format: string, clock = new SliceClock()): Promise<SnapshotBodies & { layout: Buffer }> {
     const [reviewsGzip, insightsGzip] = await Promise.all([
-      this.representations.reviews.encoded('gzip').then(joined),
-      this.representations.insights.encoded('gzip').then(joined),
+      this.representations.reviews.encoded('gzip'),
+      this.representations.insights.encoded('gzip'),
     ]);
     const held = await runInSlices(heldColumns(this.held.records), clock);
     return runInSlices(

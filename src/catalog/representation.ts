@@ -122,9 +122,10 @@ export class Representation {
       );
       v.then(
         (b) => {
+          const bytes = totalLength(b);
           this.made.set(encoding, b);
-          this.retainedBytes += totalLength(b);
-          this.onGrow?.(totalLength(b));
+          this.retainedBytes += bytes;
+          this.onGrow?.(bytes);
         },
         () => undefined,
       );

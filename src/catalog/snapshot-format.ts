@@ -119,12 +119,7 @@ export class SnapshotFormatError extends Error {
  * copied together in steps, into shared memory: the store writer thread reads it there.
  */
 export function* encodeSnapshot(
-  s: Omit<
-    CatalogSnapshot,
-    'reviews' | 'insights' | 'textIndex' | 'reviewsLayout' | 'insightsLayout' | 'heldColumns' | 'reviewsGzip' | 'insightsGzip'
-  > & {
-    reviewsGzip: Buffer;
-    insightsGzip: Buffer;
+  s: Omit<CatalogSnapshot, 'reviews' | 'insights' | 'textIndex' | 'reviewsLayout' | 'insightsLayout' | 'heldColumns'> & {
     /** Each section in parts (SplicedJson.layoutParts, heldColumns, TextIndex.encodeSteps), joined here. */
     reviewsLayout: readonly Buffer[];
     insightsLayout: readonly Buffer[];
@@ -141,7 +136,10 @@ export function* encodeSnapshot(
     parts.push(head, ...section, Buffer.alloc((4 - (length % 4)) % 4));
   }
   const layout = yield* joinSteps(parts, sharedBuffer);
-  return { engine: format, reviews: s.reviewsGzip, insights: s.insightsGzip, insights_core: s.insightsCore, layout };
+  // A coding the server made is one buffer; one read in parts (a loaded revision's) is stored as one value.
+  const reviews = s.reviewsGzip.length === 1 ? s.reviewsGzip[0] : yield* joinSteps(s.reviewsGzip);
+  const insights = s.insightsGzip.length === 1 ? s.insightsGzip[0] : yield* joinSteps(s.insightsGzip);
+  return { engine: format, reviews, insights, insights_core: s.insightsCore, layout };
 }
 
 /** The sections encodeSnapshot packed into one stored value (read back in parts), in order, each as slices of the parts. */

@@ -356,7 +356,7 @@ test('a snapshot stored in many small parts: the restart loads it, serving the b
     assert.equal(loaded.revision, seeded);
     assert.equal(loaded.from, 'snapshot', 'loaded from the parts, not built');
     served = await bodies(restarted.url);
-    // Each body's gzip coding is the stored one, sent as it was read (in its parts, never joined).
+    // Each body's gzip coding is the stored one (read in 4 KiB parts here), with its whole length.
     for (const name of ['reviews', 'insights'] as const) {
       const gz = await gzipped(`${restarted.url}/${name}.json`);
       assert.equal(gz.headers['content-encoding'], 'gzip', name);

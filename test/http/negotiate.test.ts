@@ -53,7 +53,7 @@ test('HTTP-date: the three RFC 9110 forms parse; anything else (a bare year, ISO
 
 test('a large body whose coding is not made: another coding already made, else identity marked no-cache, and a 304 names what a 200 would be', async () => {
   const body = Buffer.alloc(WAIT_FOR_CODING_UP_TO + 1, 'a');
-  // The gzip coding as a snapshot is read back: in parts, the trailer cut between the last two.
+  // The gzip coding in parts, as a loaded snapshot gives it: sent as given, with the parts' total length.
   const gz = gzipSync(body);
   const gzipped = [gz.subarray(0, 100), gz.subarray(100, gz.length - 2), gz.subarray(gz.length - 2)];
   const fresh = () => new Representation('application/json', body, 'Thu, 26 Nov 2026 00:00:00 GMT', { gzipped });
