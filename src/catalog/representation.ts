@@ -29,7 +29,8 @@ export type CompressionPolicy = { compressUpTo: number; brotliQuality: (bytes: n
 /**
  * One rendered body with its validators. The body is one buffer, or parts sent in order without
  * being joined (views into bytes the catalog already holds). Compressed variants are made on first
- * demand, off the event loop (zlib's thread pool), and then kept for the life of the revision.
+ * demand, off the event loop (zlib's thread pool), and then kept for the life of the revision; a
+ * stored one is given as the parts it was read in, and sent in them.
  */
 export class Representation {
   readonly etag: string;
@@ -137,8 +138,9 @@ export class Representation {
 
 /**
  * A body's parts through a zlib coder on zlib's thread pool (in order, never joined), its output joined a
- * slice at a time: a coding of a large body is megabytes, and joining it in one go (as zlib's one-call
- * helpers do) holds the event loop.
+ * slice at a time: zlib's chunks are 16 KiB (a coding kept in them would be sent as thousands of parts),
+ * and a coding of a large body is megabytes, which joined in one go (as zlib's one-call helpers do) holds
+ * the event loop.
  */
 async function compress(parts: readonly Buffer[], coder: Transform): Promise<readonly Buffer[]> {
   const chunks: Buffer[] = [];

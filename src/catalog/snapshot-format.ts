@@ -116,7 +116,8 @@ export class SnapshotFormatError extends Error {
  * What to store for one revision, in this format. Everything but the two bodies goes in one stored
  * value (`layout`), section after section: each its length (4 bytes), its bytes and zeros up to a
  * multiple of 4, so the sections' 32-bit words stay aligned. The value (about 55 MB at 100k reviews) is
- * copied together in steps, into shared memory: the store writer thread reads it there.
+ * copied together in steps, into shared memory: the store writer thread reads it there. A gzip coding is
+ * stored as one value too: joined the same way when it is in parts (a revision loaded from a snapshot).
  */
 export function* encodeSnapshot(
   s: Omit<CatalogSnapshot, 'reviews' | 'insights' | 'textIndex' | 'reviewsLayout' | 'insightsLayout' | 'heldColumns'> & {
@@ -136,10 +137,14 @@ export function* encodeSnapshot(
     parts.push(head, ...section, Buffer.alloc((4 - (length % 4)) % 4));
   }
   const layout = yield* joinSteps(parts, sharedBuffer);
-  // A coding the server made is one buffer; one read in parts (a loaded revision's) is stored as one value.
-  const reviews = s.reviewsGzip.length === 1 ? s.reviewsGzip[0] : yield* joinSteps(s.reviewsGzip);
-  const insights = s.insightsGzip.length === 1 ? s.insightsGzip[0] : yield* joinSteps(s.insightsGzip);
+  const reviews = yield* oneValue(s.reviewsGzip);
+  const insights = yield* oneValue(s.insightsGzip);
   return { engine: format, reviews, insights, insights_core: s.insightsCore, layout };
+}
+
+/** A coding as one stored value: the buffer the server made, or the parts a snapshot was read in, joined in steps. */
+function* oneValue(coding: readonly Buffer[]): Steps<Buffer> {
+  return coding.length === 1 ? coding[0] : yield* joinSteps(coding, sharedBuffer);
 }
 
 /** The sections encodeSnapshot packed into one stored value (read back in parts), in order, each as slices of the parts. */
@@ -169,7 +174,7 @@ type Body = Extract<SnapshotBytesField, 'reviews' | 'insights'>;
 export function snapshotLoader(format: string) {
   const inflating = new Map<Body, { gzip: readonly Buffer[]; body: Promise<Buffer> }>();
   const inflate = (name: Body, parts: Buffer[]) => {
-    // Kept in its parts: the gzip coding is served as it was stored, never joined.
+    // Kept in its parts: the gzip coding is served as it was stored, not joined on load.
     const gzip = parts.splice(0);
     const body = gunzipShared(gzip);
     // Awaited by decode; a load that stops before then (a failed read) must not leave it unhandled.

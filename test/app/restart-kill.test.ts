@@ -326,7 +326,7 @@ test('SIGTERM while the new snapshot is being stored waits for the write: the re
   assert.deepEqual(served, reference.served, 'the stored snapshot serves what a full build serves');
 });
 
-test('a snapshot stored in many small parts: the restart loads it, serving the bytes and ETags a full build serves', async () => {
+test('a snapshot stored in many small parts: the restart loads it, serving the bytes and ETags a full build serves and the stored gzip codings', async () => {
   const db = copySeed('parts');
   // The seeded snapshot stored again in parts of 4 KiB (a server stores parts of megabytes).
   const store = await Store.open(db, { snapshotPartBytes: 4096 });

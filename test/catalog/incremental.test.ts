@@ -284,7 +284,7 @@ test('a damaged stored layout is refused, not trusted', async () => {
   await assert.rejects(load(ok.layout.subarray(0, ok.layout.length - 1)), /cut short/);
 });
 
-test('a stored snapshot read back in parts cut anywhere (inside the gzip trailers, the layout headers) loads as the whole value does', async () => {
+test('a stored snapshot read back in parts cut anywhere (inside the gzip trailers, the layout headers) loads as the whole value does, serves its codings in those parts, and is stored again as the same value', async () => {
   const c = await build(new Map(base.slice(0, 10).map((r) => [r.id, r])), 1);
   const ok = await c.snapshot(FORMAT);
   const cutAt = (b: Buffer, at: number) => [b.subarray(0, at), b.subarray(at)];
