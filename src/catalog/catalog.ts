@@ -116,7 +116,7 @@ export class Catalog {
       configurable: true,
       get: () => (perReview ??= Object.fromEntries(ids().map((id, i) => [id, this.analysisAt(i)]))),
     }) as Insights;
-    const rep = (type: string, body: Buffer | readonly Buffer[], known?: { digest: Buffer; gzipped?: readonly Buffer[] }) =>
+    const rep = (type: string, body: Buffer | readonly Buffer[], known?: ConstructorParameters<typeof Representation>[3]) =>
       new Representation(type, body, this.lastModified, known);
     this.representations = {
       reviews: rep(JSON_TYPE, parts.reviewsJson.parts, { digest: parts.reviewsJson.digest, gzipped: parts.gzipped?.reviews }),

@@ -4,7 +4,6 @@
 // the server's own log lines, never from a time.
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
-import { get, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { AUTO_IDLE, corpusIdleWait } from '../../src/app/index.js';
@@ -13,7 +12,7 @@ import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
 import { importFile, importRows } from '../../src/ingest/index.js';
 import { engine } from '../../src/insights/index.js';
 import { Store } from '../../src/store/index.js';
-import { joinedSnapshot, rawDb, type ServerProcess, spawnServe, startTestServer, tempDir } from '../helpers/index.js';
+import { joinedSnapshot, raw, rawDb, type ServerProcess, spawnServe, startTestServer, tempDir } from '../helpers/index.js';
 
 const dir = tempDir();
 const seedDb = join(dir, 'seed.db');
@@ -114,18 +113,6 @@ async function bodies(url: string): Promise<{ etag: string | null; body: string 
       return { etag: res.headers.get('etag'), body: await res.text() };
     }),
   );
-}
-
-/** A GET asking for gzip only, its body as sent (fetch would decode it). */
-function gzipped(url: string): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    get(url, { headers: { 'accept-encoding': 'gzip, identity;q=0' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    }).on('error', reject);
-  });
 }
 
 /** A copy of a stopped server's SQLite database (its WAL too, if one is left). */
@@ -358,9 +345,10 @@ test('a snapshot stored in many small parts: the restart loads it, serving the b
     served = await bodies(restarted.url);
     // Each body's gzip coding is the stored one (read in 4 KiB parts here), with its whole length.
     for (const name of ['reviews', 'insights'] as const) {
-      const gz = await gzipped(`${restarted.url}/${name}.json`);
-      assert.equal(gz.headers['content-encoding'], 'gzip', name);
-      assert.equal(gz.headers['content-length'], String(stored[name].length), name);
+      const gz = await raw(`${restarted.url}/${name}.json`, 'GET', { 'accept-encoding': 'gzip, identity;q=0' });
+      const header = (n: string) => gz.headers.find(([k]) => k.toLowerCase() === n)?.[1];
+      assert.equal(header('content-encoding'), 'gzip', name);
+      assert.equal(header('content-length'), String(stored[name].length), name);
       assert.ok(gz.body.equals(stored[name]), `${name}: the stored coding's bytes`);
     }
   } finally {

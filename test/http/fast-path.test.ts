@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { RunningServer } from '../../src/app/index.js';
-import { startTestServer, tempDir } from '../helpers/index.js';
+import { type Raw, raw, startTestServer, tempDir } from '../helpers/index.js';
 
 /**
  * The fast path in front of Fastify must be invisible: every request to a dataset gets the same status,
@@ -15,32 +14,6 @@ const DATASETS = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xm
 
 const servers: RunningServer[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));
-
-interface Raw {
-  status: number;
-  /** Name and value pairs as they came on the wire, Date left out (it is the clock's). */
-  headers: [string, string][];
-  body: Buffer;
-}
-
-/** One request over node:http, so nothing decodes, merges or reorders what the server wrote. */
-function raw(url: string, method: string, headers: Record<string, string>): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const pairs: [string, string][] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2)
-          if (res.rawHeaders[i].toLowerCase() !== 'date') pairs.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
-        resolve({ status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks) });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 type Case = { method: string; path: string; headers: Record<string, string> };
 
