@@ -64,6 +64,49 @@ function writeVarint(out: Uint8Array, at: number, n: number): number {
 }
 
 /**
+ * One of Segment.build's two passes over documents [from, to): each document's distinct buckets, with the
+ * gap from the bucket's previous document (the first counted from -1). Without `postings` it adds each
+ * gap's varint size to `at[bucket + 1]` (the sizes); with it, it writes the varint at `at[bucket]` (where
+ * the bucket's bytes go next) and moves that on. `lastDoc` marks the last document that had each bucket:
+ * doc + 1 in the first pass (`sign` 1), -(doc + 1) in the second (-1), so the first pass's marks need no
+ * refill before the second (a first-pass mark met in the second pass says the bucket has had no
+ * document of this pass yet). Everything it reads is a parameter and each character is read once: the
+ * closure it replaced (over build's arrays, calling back per bucket, reading each character three times)
+ * made a base segment in 1.5 times as long (medians of 725 against 482 ms at 100k reviews, 7.7 against
+ * 5.2 s at 1M).
+ */
+function* postingsPass(
+  folded: readonly string[],
+  from: number,
+  to: number,
+  lastDoc: Int32Array,
+  sign: 1 | -1,
+  at: Int32Array,
+  postings: Uint8Array | null,
+): Steps<void> {
+  for (let doc = from; doc < to; doc++) {
+    const s = folded[doc];
+    const mark = sign * (doc + 1);
+    let a = s.charCodeAt(0);
+    let b = s.charCodeAt(1);
+    for (let i = 2; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      const bucket = trigramBucket(a, b, c);
+      a = b;
+      b = c;
+      const last = sign * lastDoc[bucket];
+      if (last !== doc + 1) {
+        lastDoc[bucket] = mark;
+        const gap = doc - (last > 0 ? last - 1 : -1);
+        if (postings === null) at[bucket + 1] += varintBytes(gap);
+        else at[bucket] = writeVarint(postings, at[bucket], gap);
+      }
+    }
+    if (doc % STEP === 0) yield;
+  }
+}
+
+/**
  * Hashed trigram postings of documents [from, to) in one compact array (CSR layout): each bucket's
  * documents ascending, as the gaps between them (the first counted from -1) in varints, a byte for most
  * (12.1 MB at 100k reviews where 32-bit numbers took 48.2 MB). Hash collisions add candidates, never lose
@@ -80,27 +123,8 @@ class Segment {
     if (to - from <= fewDocs) return Segment.ofFew(folded, from, to);
     const ints = (n: number) => new Int32Array(n);
     const sizes = yield* zeroedSteps(ints, BUCKETS + 1);
-    // The mark of the last document that had each bucket: doc + 1 in the first pass, -(doc + 1) in the
-    // second, so the first pass's marks need no refill before the second (a first-pass mark met in the
-    // second pass says the bucket has had no document of this pass yet).
     const lastDoc = yield* zeroedSteps(ints, BUCKETS);
-    function* each(sign: 1 | -1, fn: (doc: number, bucket: number, gap: number) => void): Steps<void> {
-      for (let doc = from; doc < to; doc++) {
-        const s = folded[doc];
-        const mark = sign * (doc + 1);
-        for (let i = 0; i + 2 < s.length; i++) {
-          const b = trigramBucket(s.charCodeAt(i), s.charCodeAt(i + 1), s.charCodeAt(i + 2));
-          const last = sign * lastDoc[b];
-          if (last !== doc + 1) {
-            lastDoc[b] = mark;
-            // A mark of this pass names the bucket's previous document; none yet counts from -1.
-            fn(doc, b, doc - (last > 0 ? last - 1 : -1));
-          }
-        }
-        if (doc % STEP === 0) yield;
-      }
-    }
-    yield* each(1, (_, b, gap) => (sizes[b + 1] += varintBytes(gap)));
+    yield* postingsPass(folded, from, to, lastDoc, 1, sizes, null);
     // Bucket-wide passes touch 4 MB each: in steps, since fresh memory can be slow to touch (threads/join.ts).
     for (let i = 1; i <= BUCKETS; i++) {
       sizes[i] += sizes[i - 1];
@@ -112,7 +136,7 @@ class Segment {
       yield;
     }
     const postings = yield* zeroedSteps((n) => new Uint8Array(n), sizes[BUCKETS]);
-    yield* each(-1, (_, b, gap) => (fill[b] = writeVarint(postings, fill[b], gap)));
+    yield* postingsPass(folded, from, to, lastDoc, -1, fill, postings);
     return new Segment(sizes, postings);
   }
 
