@@ -14,7 +14,7 @@ const BUCKET_STEP = 1 << 16;
 /** A segment of at most this many documents is built from its sorted postings (Segment.ofFew). */
 const FEW_DOCS = 64;
 
-/** Documents added since the base was built, past which the next index rebuilds the base (amortized: at 100k reviews a rebuild is ~0.4 s, an update ~20 ms). */
+/** Documents added since the base was built, past which the next index rebuilds the base (amortized: at 100k reviews a rebuild is ~0.5 s, an update ~20 ms). */
 const MIN_DELTA = 2_000;
 const DELTA_SHARE = 0.05;
 
@@ -70,10 +70,8 @@ function writeVarint(out: Uint8Array, at: number, n: number): number {
  * the bucket's bytes go next) and moves that on. `lastDoc` marks the last document that had each bucket:
  * doc + 1 in the first pass (`sign` 1), -(doc + 1) in the second (-1), so the first pass's marks need no
  * refill before the second (a first-pass mark met in the second pass says the bucket has had no
- * document of this pass yet). Everything it reads is a parameter and each character is read once: the
- * closure it replaced (over build's arrays, calling back per bucket, reading each character three times)
- * made a base segment in 1.5 times as long (medians of 725 against 482 ms at 100k reviews, 7.7 against
- * 5.2 s at 1M).
+ * document of this pass yet). It reads nothing of build's scope and each character once: a closure over
+ * build's arrays, calling back per bucket, took 1.5 times as long (725 against 482 ms at 100k reviews).
  */
 function* postingsPass(
   folded: readonly string[],

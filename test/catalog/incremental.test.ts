@@ -416,6 +416,24 @@ test('a text index segment of a few documents (built from its sorted postings) i
   );
 });
 
+test('a text index segment is byte for byte the same from the bucket passes and from sorted postings when gaps take more than one varint byte', () => {
+  const bytes = (index: TextIndex) => Buffer.concat(runAtOnce(index.encodeSteps()));
+  const same = (docs: { text: string | null }[]) =>
+    bytes(TextIndex.create(docs, undefined, { fewDocs: docs.length })).equals(bytes(TextIndex.create(docs, undefined, { fewDocs: 0 })));
+  // A gap of 20,000 documents (three varint bytes) between the two texts that share a trigram.
+  assert.ok(same(Array.from({ length: 20_001 }, (_, i) => ({ text: i === 0 || i === 20_000 ? 'xyz' : null }))));
+  // Mostly empty documents: a trigram's documents are far apart, many gaps of 128 or more.
+  const doc = fc.oneof(
+    { weight: 24, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'é', '🔧'), minLength: 3, maxLength: 8 }) },
+  );
+  // Not shrunk: each run builds two indexes over a million buckets.
+  fc.assert(
+    fc.property(fc.array(doc, { minLength: 130, maxLength: 1000 }), (texts) => same(texts.map((text) => ({ text })))),
+    { numRuns: 30, seed: 12, endOnFailure: true },
+  );
+});
+
 test('the text index carried across revisions (and through its stored form) finds exactly what a substring scan finds, before and after its base is rebuilt', () => {
   const docs0 = storedReviews(200, 3).map((r) => ({ text: r.text }));
   let docs = docs0;
