@@ -12,7 +12,7 @@ import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
 import { importFile, importRows } from '../../src/ingest/index.js';
 import { engine } from '../../src/insights/index.js';
 import { Store } from '../../src/store/index.js';
-import { joinedSnapshot, raw, rawDb, type ServerProcess, spawnServe, startTestServer, tempDir } from '../helpers/index.js';
+import { headerOf, joinedSnapshot, raw, rawDb, type ServerProcess, spawnServe, startTestServer, tempDir } from '../helpers/index.js';
 
 const dir = tempDir();
 const seedDb = join(dir, 'seed.db');
@@ -346,9 +346,8 @@ test('a snapshot stored in many small parts: the restart loads it, serving the b
     // Each body's gzip coding is the stored one (read in 4 KiB parts here), with its whole length.
     for (const name of ['reviews', 'insights'] as const) {
       const gz = await raw(`${restarted.url}/${name}.json`, 'GET', { 'accept-encoding': 'gzip, identity;q=0' });
-      const header = (n: string) => gz.headers.find(([k]) => k.toLowerCase() === n)?.[1];
-      assert.equal(header('content-encoding'), 'gzip', name);
-      assert.equal(header('content-length'), String(stored[name].length), name);
+      assert.equal(headerOf(gz, 'content-encoding'), 'gzip', name);
+      assert.equal(headerOf(gz, 'content-length'), String(stored[name].length), name);
       assert.ok(gz.body.equals(stored[name]), `${name}: the stored coding's bytes`);
     }
   } finally {

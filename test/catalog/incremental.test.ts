@@ -376,15 +376,17 @@ test('spliced JSON is JSON.stringify of the document, for arrays and objects, em
   );
 });
 
+/** A text index as the bytes it is stored in: equal bytes, equal indexes. */
+const indexBytes = (index: TextIndex) => Buffer.concat(runAtOnce(index.encodeSteps()));
+
 test("a full build's text index, its postings made by the corpus (a thread, or in process), is byte for byte the one made of its reviews here", async () => {
   const rows = new Map([...base, ...extra].map((r) => [r.id, r]));
-  const bytes = (index: TextIndex) => Buffer.concat(runAtOnce(index.encodeSteps()));
   for (const corpus of [worker, new LocalCorpus(engine)]) {
     // Rows read in another order than the catalog's: the corpus gets them as read, the positions come later.
     const shuffled = new Map([...rows].reverse());
     const catalog = await Catalog.fromReviews({ ...common(1), rows: shuffled, analyses: stored(rows.values()) }, corpus);
     const made = TextIndex.create(catalog.reviews);
-    assert.ok(bytes(catalog.index.text).equals(bytes(made)));
+    assert.ok(indexBytes(catalog.index.text).equals(indexBytes(made)));
     assert.ok(catalog.index.text.positions > 100);
   }
 });
@@ -398,8 +400,7 @@ test('a text index segment of a few documents (built from its sorted postings) i
       fc.array(fc.constantFrom(...texts), { maxLength: 8 }),
       (some, more) => {
         const docs = some.map((text) => ({ text }));
-        const bytes = (index: TextIndex) => Buffer.concat(runAtOnce(index.encodeSteps()));
-        assert.ok(bytes(TextIndex.create(docs)).equals(bytes(TextIndex.create(docs, undefined, { fewDocs: 0 }))));
+        assert.ok(indexBytes(TextIndex.create(docs)).equals(indexBytes(TextIndex.create(docs, undefined, { fewDocs: 0 }))));
         // A delta of a few, each way, on its own base (a base's texts are shared with the indexes carried on it).
         const added = more.map((text) => ({ text }));
         const next = [...added, ...docs];
@@ -409,7 +410,7 @@ test('a text index segment of a few documents (built from its sorted postings) i
             { index: TextIndex.create(docs), from: carriedFrom(next, docs, new Set(added)).from },
             { minDelta: 100, fewDocs },
           );
-        assert.ok(bytes(delta()).equals(bytes(delta(0))));
+        assert.ok(indexBytes(delta()).equals(indexBytes(delta(0))));
       },
     ),
     { numRuns: 200, seed: 11 },
@@ -417,9 +418,10 @@ test('a text index segment of a few documents (built from its sorted postings) i
 });
 
 test('a text index segment is byte for byte the same from the bucket passes and from sorted postings when gaps take more than one varint byte', () => {
-  const bytes = (index: TextIndex) => Buffer.concat(runAtOnce(index.encodeSteps()));
   const same = (docs: { text: string | null }[]) =>
-    bytes(TextIndex.create(docs, undefined, { fewDocs: docs.length })).equals(bytes(TextIndex.create(docs, undefined, { fewDocs: 0 })));
+    indexBytes(TextIndex.create(docs, undefined, { fewDocs: docs.length })).equals(
+      indexBytes(TextIndex.create(docs, undefined, { fewDocs: 0 })),
+    );
   // A gap of 20,000 documents (three varint bytes) between the two texts that share a trigram.
   assert.ok(same(Array.from({ length: 20_001 }, (_, i) => ({ text: i === 0 || i === 20_000 ? 'xyz' : null }))));
   // Mostly empty documents: a trigram's documents are far apart, many gaps of 128 or more.
@@ -462,7 +464,7 @@ test('the text index carried across revisions (and through its stored form) find
     // bytes at an unaligned offset, or in the parts a store read them back in, cut inside numbers and
     // inside characters) and the next round is carried on the restored one.
     if (round % 2 === 1) {
-      const bytes = Buffer.concat(runAtOnce(index.encodeSteps()));
+      const bytes = indexBytes(index);
       const unaligned = Buffer.alloc(bytes.length + 1).subarray(1);
       bytes.copy(unaligned);
       const cut = (b: Buffer, size: number) =>
@@ -491,7 +493,7 @@ test('the text index keeps its postings as gaps in varints: documents far apart 
   const far = new Set([0, 1, 130, 17_000, 17_001, 39_999]);
   const docs = Array.from({ length: 40_000 }, (_, i) => ({ text: far.has(i) ? `a zygomorphic ${i} valve` : `plain ${i % 97} words` }));
   const built = TextIndex.create(docs);
-  const encoded = Buffer.concat(runAtOnce(built.encodeSteps()));
+  const encoded = indexBytes(built);
   for (const index of [built, TextIndex.decode(encoded)]) {
     const all = new Uint32Array(Math.ceil(docs.length / 32)).fill(0xffffffff);
     const narrowed = new Uint32Array(all.length);

@@ -8,7 +8,7 @@ export { collect } from './pages.js';
 export { freshPgDatabase, PG_SKIP } from './pg.js';
 export { CLI, type ServerProcess, spawnCommand, spawnServe } from './process.js';
 export { rawDb } from './raw-db.js';
-export { type Raw, raw } from './raw-http.js';
+export { headerOf, type Raw, raw } from './raw-http.js';
 export { storedReviews } from './rows.js';
 export { dayArb, REVIEW_SENTENCES, reviewTextArb } from './sentences.js';
 export { startTestServer } from './server.js';

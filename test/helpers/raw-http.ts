@@ -25,3 +25,6 @@ export function raw(url: string, method: string, headers: Record<string, string>
     req.end();
   });
 }
+
+/** A header's value in a raw answer (the first of that name, any case), or undefined. */
+export const headerOf = (answer: Raw, name: string): string | undefined => answer.headers.find(([n]) => n.toLowerCase() === name)?.[1];

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { RunningServer } from '../../src/app/index.js';
-import { type Raw, raw, startTestServer, tempDir } from '../helpers/index.js';
+import { headerOf, type Raw, raw, startTestServer, tempDir } from '../helpers/index.js';
 
 /**
  * The fast path in front of Fastify must be invisible: every request to a dataset gets the same status,
@@ -65,12 +65,11 @@ async function answers(server: RunningServer): Promise<Map<string, Raw>> {
   const out = new Map<string, Raw>();
   for (const path of DATASETS) {
     const first = await raw(server.url + path, 'GET', {});
-    const header = (name: string) => first.headers.find(([n]) => n.toLowerCase() === name)?.[1] ?? '';
     // Both codings made first (identity refused waits for them), so no answer depends on how far a
     // compression has got: a large body's first request in a coding not made yet comes in identity.
     for (const coding of ['br', 'gzip']) await raw(server.url + path, 'GET', { 'accept-encoding': `${coding}, identity;q=0` });
     // GETs twice: the second finds every answer made.
-    for (const c of cases(path, header('etag'), header('last-modified')))
+    for (const c of cases(path, headerOf(first, 'etag') ?? '', headerOf(first, 'last-modified') ?? ''))
       for (const round of c.method === 'GET' ? [1, 2] : [1])
         out.set(`${c.method} ${c.path} ${JSON.stringify(c.headers)} #${round}`, await raw(server.url + c.path, c.method, c.headers));
   }
@@ -94,7 +93,7 @@ async function searchAnswers(server: RunningServer): Promise<Map<string, Raw>> {
   for (const path of SEARCHES) {
     const first = await raw(server.url + path, 'GET', {});
     out.set(`GET ${path} first`, first);
-    const etag = first.headers.find(([n]) => n.toLowerCase() === 'etag')?.[1] ?? '"none"';
+    const etag = headerOf(first, 'etag') ?? '"none"';
     const variants: Record<string, string>[] = [
       {},
       { 'accept-encoding': 'gzip, identity;q=0' },
@@ -174,7 +173,7 @@ test('datasets and searches answer the same status, headers and bytes with the f
   // The comparison covers what it means to: 200 in each coding, 304 by either validator, errors.
   const statusesOf = (re: RegExp) => [...ahead].filter(([k]) => re.test(k)).map(([, r]) => r.status);
   assert.ok(statusesOf(/^GET .*if-none-match/).includes(304) && statusesOf(/^GET .*if-modified-since/).includes(304));
-  const codings = new Set([...ahead.values()].map((r) => r.headers.find(([n]) => n === 'content-encoding')?.[1] ?? 'identity'));
+  const codings = new Set([...ahead.values()].map((r) => headerOf(r, 'content-encoding') ?? 'identity'));
   assert.deepEqual([...codings].sort(), ['br', 'gzip', 'identity']);
   for (const [key, r] of ahead) if (key.startsWith('POST') || key.startsWith('DELETE')) assert.equal(r.status, 405, key);
   for (const [key, r] of ahead)
