@@ -1,4 +1,4 @@
-import type { Business, Review, ReviewAnalysis } from '../domain/index.js';
+import type { Business, CorpusAnalysis, Review } from '../domain/index.js';
 import { links } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
 import { runAtOnce } from '../threads/index.js';
@@ -102,9 +102,8 @@ interface Held {
 /** What a take-over reads, from an image or the bodies: the held corpus but its revision. */
 type Taken = Pick<Held, 'business' | 'ids' | 'rows' | 'perReview'>;
 
-/** The analysis in item i of a per_review render (`"id":{…}`). */
-const analysisIn = (perReview: SplicedJson, i: number, id: string) =>
-  JSON.parse(perReview.itemText(i).slice(JSON.stringify(id).length + 1)) as ReviewAnalysis;
+/** The analysis JSON in item i of a per_review render (`"id":{…}`). */
+const analysisIn = (perReview: SplicedJson, i: number, id: string) => perReview.itemText(i).slice(JSON.stringify(id).length + 1);
 
 /** Only what the insights read of a review: a seeded corpus keeps these, not whole parsed reviews. */
 const corpusReview = (r: CorpusReview): CorpusReview => ({
@@ -196,11 +195,11 @@ export class CorpusModel {
     const maker = this.rowsFor(s.business.vertical);
     for (const row of rows) {
       s.texts?.push(foldDoc(row));
-      let analysis: ReviewAnalysis;
+      let analysis: CorpusAnalysis;
       let json: string;
       if (row.stored !== null) {
         json = row.stored;
-        analysis = JSON.parse(json) as ReviewAnalysis;
+        analysis = maker.read(json);
       } else {
         const made = analyzeOrRate(this.analyzerFor(s.business), {
           id: row.id,
@@ -389,7 +388,7 @@ export class CorpusModel {
     const ids = reviews.map((r) => r.id);
     const perReview = SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids);
     const maker = this.rowsFor(business.vertical);
-    const rows = reviews.map((r, i) => maker.row(r, analysisIn(perReview, i, r.id)));
+    const rows = reviews.map((r, i) => maker.row(r, maker.read(analysisIn(perReview, i, r.id))));
     return { business, ids, rows, perReview };
   }
 }

@@ -1,4 +1,4 @@
-import type { AnalysisInput, Business, Insights, ReviewAnalysis, StoredReview } from '../domain/index.js';
+import type { AnalysisInput, Business, CorpusAnalysis, Insights, ReviewAnalysis, StoredReview } from '../domain/index.js';
 
 /** A published review as the corpus insights read it (its attributions include the mentions its analysis found). */
 export type CorpusReview = Pick<StoredReview, 'id' | 'rating' | 'date' | 'text' | 'technicians' | 'services' | 'service_area'>;
@@ -36,7 +36,9 @@ type InsightsBusiness = { vertical: string; name?: string } & {
 };
 
 export interface InsightRowMaker {
-  row(review: CorpusReview, analysis: ReviewAnalysis): InsightRow;
+  row(review: CorpusReview, analysis: CorpusAnalysis): InsightRow;
+  /** What `row` and the review's mentions read of an analysis stored as JSON, without parsing all of it. */
+  read(json: string): CorpusAnalysis;
   /** Rows as bytes after `preamble` (one buffer), and back from the bytes after it (an error when they are not an image this engine wrote). */
   image(rows: readonly InsightRow[], preamble?: Buffer): Buffer;
   fromImage(bytes: Buffer): InsightRow[];

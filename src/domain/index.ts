@@ -17,6 +17,7 @@ export {
   type AspectInsight,
   AspectInsightSchema,
   type AspectMention,
+  type CorpusAnalysis,
   type EntityInsight,
   EntityInsightSchema,
   type FaqEntry,

@@ -71,6 +71,18 @@ export const ReviewAnalysisSchema = z.object({
 });
 export type ReviewAnalysis = z.infer<typeof ReviewAnalysisSchema>;
 
+/**
+ * What a corpus reads of a review's analysis: a whole one, or a stored one read without its sentences
+ * parsed (insights/corpus/stored-analysis.ts), where a sentence is only its span, and only those its
+ * aspects quote are there.
+ */
+export type CorpusAnalysis = Pick<
+  ReviewAnalysis,
+  'sentiment' | 'aspects' | 'technicians' | 'services' | 'service_areas' | 'problems' | 'phrases'
+> & {
+  sentences: readonly (Pick<SentenceAnalysis, 'start' | 'end'> | undefined)[];
+};
+
 const QuoteSchema = z.object({
   review_id: z.string(),
   /** An exact substring of that review's text. */

@@ -527,6 +527,7 @@ test('a corpus that took a revision over moves its insights by the next revision
           watchAspectMask(maker.row(...args), (row) => {
             if (watching) read.add(row);
           }),
+        read: maker.read.bind(maker),
         insights: maker.insights.bind(maker),
         image: maker.image.bind(maker),
         fromImage: maker.fromImage.bind(maker),

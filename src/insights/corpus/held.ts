@@ -3,7 +3,7 @@
 // shared across rows: no stored analysis is parsed again, and a kept row costs a few hundred bytes instead
 // of the whole parsed analysis. The builders' state over them is kept too, so a revision moves it by its
 // changed rows instead of passing over every row (state.ts).
-import { type Insights, Interner, type ReviewAnalysis, type ReviewAspect } from '../../domain/index.js';
+import { type CorpusAnalysis, type Insights, Interner, type ReviewAspect } from '../../domain/index.js';
 import { loadTaxonomyLabels, type TaxonomyLabels } from '../lexicon.js';
 import { aspectIndexOf } from './build.js';
 import { HeldRow } from './held-row.js';
@@ -11,6 +11,7 @@ import { ChangeMismatch } from './order.js';
 import { decodeRows, encodeRows } from './row-image.js';
 import { type CorpusReview, type InsightAnalysis, newestFirst, type Row } from './rows.js';
 import { CorpusInsights, type InsightsBusiness, type RowChange } from './state.js';
+import { readStoredAnalysis } from './stored-analysis.js';
 
 /** What of a profile the builders read besides the vertical (the maker is one vertical's). */
 const profileKey = (b: InsightsBusiness): string =>
@@ -38,8 +39,13 @@ export class InsightRows {
   }
 
   /** The row of a review and its analysis, keeping none of the analysis's own objects. */
-  row(review: CorpusReview, analysis: ReviewAnalysis): Row {
+  row(review: CorpusReview, analysis: CorpusAnalysis): Row {
     return this.held(review, this.compact(analysis));
+  }
+
+  /** What a row and the review's mentions are made of, of a stored analysis's JSON (stored-analysis.ts). */
+  read(json: string): CorpusAnalysis {
+    return readStoredAnalysis(json);
   }
 
   /** `preamble` and the rows as bytes (row-image.ts), for a maker that starts again to take them back with fromImage. */
@@ -104,7 +110,7 @@ export class InsightRows {
    * and problems, which the row reads as it is made and does not keep (it keeps the quoted spans, and
    * shares one list per distinct list of problems).
    */
-  private compact(a: ReviewAnalysis): InsightAnalysis {
+  private compact(a: CorpusAnalysis): InsightAnalysis {
     const aspects = a.aspects.length === 0 ? NONE : a.aspects.map((x) => this.aspect(x));
     return { sentiment: a.sentiment, aspects, problems: a.problems, phrases: this.list(a.phrases), sentences: a.sentences };
   }

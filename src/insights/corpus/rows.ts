@@ -1,7 +1,7 @@
 // The corpus as the insight builders see it: each published review joined with its stored analysis,
 // newest first (date desc; within a date the caller's order, e.g. /reviews.json's), so "first k seen" is
 // "the k most recent" in every builder.
-import type { ReviewAnalysis, SentenceAnalysis } from '../../domain/index.js';
+import type { CorpusAnalysis, ReviewAnalysis } from '../../domain/index.js';
 import { HeldRow } from './held-row.js';
 import type { Positions } from './order.js';
 
@@ -21,9 +21,7 @@ export interface CorpusReview {
  * What the insight builders read of an analysis: a whole one, or the compact copy a corpus keeps between
  * revisions (held.ts compact), whose strings are shared with other rows'.
  */
-export type InsightAnalysis = Pick<ReviewAnalysis, 'sentiment' | 'aspects' | 'problems' | 'phrases'> & {
-  sentences: readonly (Pick<SentenceAnalysis, 'start' | 'end'> | undefined)[];
-};
+export type InsightAnalysis = Pick<CorpusAnalysis, 'sentiment' | 'aspects' | 'problems' | 'phrases' | 'sentences'>;
 
 /**
  * A row: a review with what the insights read of its analysis, one object whether a corpus keeps it
