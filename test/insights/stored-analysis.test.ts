@@ -6,12 +6,13 @@ import fc from 'fast-check';
 import { analyzerOptions } from '../../src/catalog/index.js';
 import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
 import { type CorpusAnalysis, ReviewAnalysisSchema } from '../../src/domain/index.js';
-import { readStoredAnalysis } from '../../src/insights/corpus/stored-analysis.js';
 import { type CorpusReview, createAnalyzer, engine, type ReviewAnalysis } from '../../src/insights/index.js';
 import { REVIEW_SENTENCES } from '../helpers/index.js';
 
 const business = demoBusiness();
 const analyzer = createAnalyzer(analyzerOptions(business));
+/** The engine's reader of stored analyses (the row maker's, as the corpus calls it). */
+const readStoredAnalysis = (json: string) => engine.insightRows(business.vertical).read(json);
 const MENTIONS = ['sentiment', 'aspects', 'technicians', 'services', 'service_areas', 'problems', 'phrases'] as const;
 
 const reviewOf = (id: string, text: string | null): CorpusReview => ({
