@@ -30,6 +30,9 @@ export type ReviewTable = Omit<StoredReview, EncodedReviewField> & {
   row_hash: string;
 };
 
+/** The columns a review's record is read from: all but the matching keys only the import reads (codec.ts RECORD_COLUMNS). */
+export type RecordRow = Omit<ReviewTable, 'fingerprint' | 'content_hash'>;
+
 /** The record's fields a review row stores encoded (see ReviewTable). */
 export type EncodedReviewField = 'owner_reply' | 'verified' | 'published' | 'technicians' | 'services' | 'verification' | 'version';
 

@@ -9,7 +9,7 @@ import {
 } from '../domain/index.js';
 import { type AnalysisContext, type AnalysisWrite, analysisKey } from './analyses.js';
 import { type ReviewChange, reviewChanges } from './changes.js';
-import { analysisOf, reviewOf } from './codec.js';
+import { analysisOf, RECORD_COLUMNS, reviewOf } from './codec.js';
 import { connect } from './connect.js';
 import type { ConnectOptions, Db, DialectAdapter, Listener, Queryable } from './dialect.js';
 import { HubDeliveryRepository } from './hub-deliveries.js';
@@ -19,7 +19,7 @@ import { McpSessionRepository } from './mcp-sessions.js';
 import { migrateToLatest } from './migrations.js';
 import { type RateLimitRepository, rateLimitsFor } from './rate-limits.js';
 import { type CandidateKeys, candidates, type ReviewIdentity, ReviewWriter } from './review-writes.js';
-import type { ReviewAnalysisTable, ReviewTable } from './schema.js';
+import type { RecordRow, ReviewAnalysisTable } from './schema.js';
 import {
   corpusImage,
   newestSnapshot,
@@ -106,11 +106,11 @@ class Reads {
    * block the thread that runs them).
    */
   async *reviewsChangedAfterPages(revision: number, size = PAGE): AsyncGenerator<StoredReview[]> {
-    const pages = keysetPages<ReviewTable, [number, string]>(
+    const pages = keysetPages<RecordRow, [number, string]>(
       (after) =>
         this.q
           .selectFrom('reviews')
-          .selectAll()
+          .select(RECORD_COLUMNS)
           .where('changed_revision', '>', revision)
           .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('changed_revision', 'id'), '>', eb.tuple(after![0], after![1]))))
           .orderBy('changed_revision')
@@ -141,7 +141,7 @@ class Reads {
             // scanned the analyses from the first for every page (at 100k, 550 ms a page mid-way, not 8).
             return after === null ? on : on.on('review_analysis.review_id', '>', after);
           })
-          .selectAll('reviews')
+          .select(RECORD_COLUMNS.map((c) => `reviews.${c}` as const))
           .select(['review_analysis.content_hash as analysis_key', 'review_analysis.analysis'])
           .$if(after !== null, (q) => q.where('reviews.id', '>', after!))
           .orderBy('reviews.id')

@@ -224,6 +224,11 @@ function repositorySuite(
       const added = await importRows(store, rows([record]), [], { now: LATER });
       const [fresh] = await collect(store.reviewsChangedAfterPages(start));
       assert.equal(fresh.changed_revision, added.revision!.id);
+      // Both reads make the record of the same columns.
+      assert.deepEqual(
+        fresh,
+        (await publishedWalk(store)).rows.find((r) => r.id === fresh.id),
+      );
       assert.equal(await store.publishedCount(), count + 1);
 
       const edited = await importRows(store, rows([{ ...record, text: 'Quick, tidy and fair.' }]), [], { now: LATER });
