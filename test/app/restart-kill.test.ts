@@ -449,11 +449,11 @@ test('a write announced to a server started from its stored revision has a corpu
   }
 });
 
-test('SIGTERM as soon as a first start has built its revision (the fresh corpus thread still taking it over): the exit waits for the snapshot and then its corpus image, so the restart takes over from the image', async (t) => {
+test('SIGTERM as soon as a first start has built its revision (the fresh corpus thread still taking it over, from the build thread’s image): the exit waits for the snapshot and then its corpus image, so the restart takes over from the image', async (t) => {
   const db = copySeed('first-sigterm');
   await dropSnapshots(db);
   const server = await serve(db);
-  // Logged in the turn the fresh thread's take-over is sent, before the snapshot is stored.
+  // Logged as the fresh thread starts, before the build's thread has given it the rows and before the snapshot is stored.
   const ended = await signalAt(server, (l) => l.msg === 'catalog revision loaded' && l.from === 'full read', 'SIGTERM');
   assert.equal(ended.code, 0, server.output().slice(-3000));
   const lines = logLines(server.output());
@@ -461,6 +461,7 @@ test('SIGTERM as soon as a first start has built its revision (the fresh corpus 
   const tookOverAt = lines.findIndex(tookOver(seeded));
   // The defect this is for needs the take-over still under way at the signal (the thread's start alone takes longer than the signal's way).
   t.diagnostic(`the fresh thread's take-over was ${signalled < tookOverAt ? 'still under way' : 'already done'} when SIGTERM arrived`);
+  assert.equal(lines[tookOverAt]?.from, 'image', 'the fresh thread took the rows from the build thread’s image, not by parsing the bodies');
   assert.ok(lines.some(snapshotStored(seeded)), 'the snapshot was stored before the exit');
   assert.ok(
     lines.some((l) => l.msg === 'corpus image stored' && l.revision === seeded),
