@@ -128,6 +128,8 @@ export class RevisionScheduler {
   }
 
   private async load(): Promise<void> {
+    // A fresh corpus thread waiting for its image: this build is sent to it after its take-over.
+    while (this.renewing) await this.renewing;
     const { latest, notices } = await this.store.watched();
     const announced = this.noticesSeen !== null && notices > this.noticesSeen;
     this.noticesSeen = notices;
@@ -159,7 +161,6 @@ export class RevisionScheduler {
     let from: string;
     let analysed: AnalysesToStore | null = null;
     let collectedMs: number | undefined;
-    let renewed: Promise<void> | null = null;
     if (loaded) this.state = loaded.held;
     // A process serving the stored revision itself takes nothing over (one holding nothing stands by
     // shortly after: STANDBY_WAIT_MS): the next revision has one take the served revision over first (from
@@ -198,7 +199,7 @@ export class RevisionScheduler {
       // The fresh thread takes the rows over from the build's thread (its image, made in 0.1-0.2 s at 100k
       // reviews) instead of parsing every review and analysis of the bodies again (3.4-3.8 s).
       if (built.from === 'full read')
-        renewed = this.renewCorpus(catalog, this.engine?.image(catalog.revision) ?? null).catch((err) =>
+        this.renewCorpus(catalog, this.builtImage(catalog.revision)).catch((err) =>
           this.opts.log.warn({ err }, 'starting a fresh corpus thread failed'),
         );
     }
@@ -227,8 +228,6 @@ export class RevisionScheduler {
       }
     }
     this.releaseCorpusLater();
-    // The next build (which waits for this one) is sent to the fresh thread after its take-over.
-    await renewed;
   }
 
   /**
@@ -291,8 +290,8 @@ export class RevisionScheduler {
    */
   private releaseIdleCorpus(idleMs: number): void {
     this.idleTimer = null;
-    // Busy (a build, or a check for one, a take-over, or a snapshot whose corpus image it is to give): wait again.
-    if (this.engine && (this.building || this.seeding || this.snapshotting)) {
+    // Busy (a build, or a check for one, a take-over or one waiting for its image, or a snapshot whose corpus image it is to give): wait again.
+    if (this.engine && (this.building || this.renewing || this.seeding || this.snapshotting)) {
       this.releaseCorpusLater();
       return;
     }
@@ -388,20 +387,21 @@ export class RevisionScheduler {
    * MB at 100k that V8 keeps; the old one exits, returning that memory). It reads the rows
    * from `image` when there is one (read from the store, or made by the old thread; the new one starts
    * meanwhile), else parses the catalog's bodies (shared memory, not copied). Resolves once the take-over
-   * is sent, so the next build is queued behind it; if it fails, that build reads everything.
+   * is sent (the next build waits for that too: `renewing`), so that build is queued behind it; if it
+   * fails, that build reads everything.
    */
   private async renewCorpus(catalog: Catalog, image: Promise<Buffer | null> | null, stored?: string): Promise<void> {
     const old = this.engine;
     const thread = this.freshCorpus();
     this.engine = thread;
-    // Until the take-over is sent the thread holds nothing to give: storeImage waits for it.
+    // Until the take-over is sent the thread holds nothing: the next build, storeImage, the idle release and stop wait for it.
     let sent = () => {};
     const renewing = new Promise<void>((resolve) => (sent = resolve));
     this.renewing = renewing;
     try {
       // Without an image, sent in this turn. The old thread is let go once it has given its image (closing
-      // it would drop the answer); one it fails to give leaves the bodies.
-      const bytes = image && (await image.catch(() => null));
+      // it would drop the answer).
+      const bytes = image && (await image);
       if (old) this.letGo(old);
       this.seedingUntil(
         thread.seed(catalog.revision, catalog.seedBodies(), bytes),
@@ -431,6 +431,16 @@ export class RevisionScheduler {
     }
     this.opts.log.info({ revision: held.revision }, 'a write was announced: the corpus thread takes the revision over');
     await this.takeOver(held.catalog);
+  }
+
+  /** The corpus thread's image of the revision it has just built, for a fresh one to take over; null (the bodies) when it gives none. */
+  private async builtImage(revision: number): Promise<Buffer | null> {
+    try {
+      return (await this.engine?.image(revision)) ?? null;
+    } catch (err) {
+      this.opts.log.warn({ err, revision }, 'the build’s corpus thread gave no image; the fresh one parses the bodies');
+      return null;
+    }
   }
 
   /** A new corpus thread takes the served `catalog` over, from its stored corpus image if there is one. */
@@ -463,7 +473,7 @@ export class RevisionScheduler {
    * parsing every review and analysis of its bodies. Nothing when the thread holds another revision.
    */
   private async storeImage(revision: number, base: string): Promise<void> {
-    await this.renewing;
+    while (this.renewing) await this.renewing;
     const engine = this.engine;
     if (!engine || engine.failed || this.stopping) return;
     const started = performance.now();
@@ -601,6 +611,8 @@ export class RevisionScheduler {
     this.timer = null;
     await this.listener?.stop();
     while (this.building) await this.building.catch(() => {});
+    // The old thread is let go once it has given the fresh one its image (closed below with the rest).
+    while (this.renewing) await this.renewing;
     // A snapshot being stored is followed by its corpus image, which the thread makes once it holds that
     // revision (after a take-over under way, such as the fresh thread's after a full build): waited for,
     // so the next start's first change takes over from it instead of parsing the bodies (at 100k, 0.8

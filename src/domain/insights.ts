@@ -73,8 +73,8 @@ export type ReviewAnalysis = z.infer<typeof ReviewAnalysisSchema>;
 
 /**
  * What a corpus reads of a review's analysis: a whole one, or a stored one read without its sentences
- * parsed (insights/corpus/stored-analysis.ts), where a sentence is only its span, and only those its
- * aspects quote are there.
+ * parsed (insights/corpus/stored-analysis.ts), where a sentence is only its span and the list ends at
+ * the last sentence its aspects quote.
  */
 export type CorpusAnalysis = Pick<
   ReviewAnalysis,

@@ -12,6 +12,7 @@ export { headerOf, type Raw, raw } from './raw-http.js';
 export { storedReviews } from './rows.js';
 export { dayArb, REVIEW_SENTENCES, reviewTextArb } from './sentences.js';
 export { startTestServer } from './server.js';
+export { engine as slowImageEngine, SLOW_IMAGE_MS } from './slow-image-engine.js';
 export { joinedSnapshot } from './snapshot.js';
 export { niceByThread } from './threads.js';
 export { tempDir } from './tmp.js';

@@ -54,21 +54,58 @@ test('the demo corpus: every analysis read without its sentences makes the row p
   assert.ok(quoting > 100, `${quoting} reviews quote a later sentence`);
 });
 
-test('generated texts (non-ASCII, quotes and brackets, empty sentences) read as parsed whole', () => {
-  const tricky = [
-    'Très bien 👍 "quoted" ok.',
-    'He wrote ],"aspects":[ and {"start":1,"end":2, in a note.',
-    '\u00a0',
-    '...',
-    'Leak!!! Fixed??',
-  ];
-  fc.assert(
-    fc.property(fc.array(fc.constantFrom(...REVIEW_SENTENCES, ...tricky), { maxLength: 6 }), (parts) => {
-      const text = parts.length === 0 ? null : parts.join(' ');
-      const analysis = analyzer.analyze({ id: 'g', rating: 2, text, title: null, language: null });
-      assertReadAsParsed(reviewOf('g', text), JSON.stringify(analysis));
+/** Strings a stored analysis may hold, among them the very marks the reader looks for (JSON.stringify escapes their quotes). */
+const nastyArb = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 12 }),
+  fc.constantFrom('],"aspects":[', '{"start":1,"end":2,', ',"sentences":[', '\\', '"', '\u2028', '\ud800', '}]', ''),
+);
+const scoreArb = fc.oneof(fc.double({ min: -1, max: 1, noNaN: true }), fc.constantFrom(-0, 1e-7, -1, 1, 0));
+const indexArb = fc.oneof(fc.nat(8), fc.nat({ max: 2 ** 53 - 1 }));
+const polarityArb = fc.constantFrom('positive', 'negative', 'neutral', 'conflict');
+const idsArb = fc.array(nastyArb, { maxLength: 3 });
+/** Any analysis the schema allows, its keys in the schema's order (as the engine writes them). */
+const analysisArb = fc.record(
+  {
+    engine: nastyArb,
+    language: fc.option(nastyArb),
+    sentiment: scoreArb,
+    text_sentiment: fc.option(scoreArb),
+    sentences: fc.array(
+      fc.record({
+        start: indexArb,
+        end: indexArb,
+        score: scoreArb,
+        aspects: fc.array(fc.record({ id: nastyArb, polarity: polarityArb, score: scoreArb }), { maxLength: 3 }),
+      }),
+      { maxLength: 6 },
+    ),
+    aspects: fc.array(fc.record({ id: nastyArb, polarity: polarityArb, score: scoreArb, phrase: nastyArb, sentence: indexArb }), {
+      maxLength: 5,
     }),
-    { seed: 20261207, numRuns: 300 },
+    technicians: idsArb,
+    services: idsArb,
+    service_areas: idsArb,
+    problems: idsArb,
+    phrases: idsArb,
+  },
+  { noNullPrototype: true },
+);
+
+test('any analysis the schema allows (strings holding the reader’s marks, escapes, huge indices) reads as parsed whole', () => {
+  fc.assert(
+    fc.property(analysisArb, (value) => {
+      const json = JSON.stringify(ReviewAnalysisSchema.parse(value));
+      const read = readStoredAnalysis(json);
+      const whole = JSON.parse(json) as ReviewAnalysis;
+      assert.deepEqual(
+        MENTIONS.map((k) => read[k]),
+        MENTIONS.map((k) => whole[k]),
+      );
+      const span = (s: { start: number; end: number } | undefined) => s && { start: s.start, end: s.end };
+      for (const a of whole.aspects)
+        assert.deepEqual(span(read.sentences[a.sentence]), span(whole.sentences[a.sentence]), `sentence ${a.sentence}`);
+    }),
+    { seed: 20261207, numRuns: 3000 },
   );
 });
 
