@@ -385,24 +385,27 @@ export class RevisionScheduler {
    * started since a restart), when a write is announced or its revision comes; or after a full build
    * (whose thread's heap stays at its peak, every stored analysis read, parsed and rendered: hundreds of
    * MB at 100k that V8 keeps; the old one exits, returning that memory). It reads the rows
-   * from `image` when there is one (read from the store, or made by the old thread; the new one starts
-   * meanwhile), else parses the catalog's bodies (shared memory, not copied). Resolves once the take-over
+   * from `image` when there is one (read from the store while the new one starts, or made by the old
+   * thread before it starts), else parses the catalog's bodies (shared memory, not copied). Resolves once the take-over
    * is sent (the next build waits for that too: `renewing`), so that build is queued behind it; if it
    * fails, that build reads everything.
    */
   private async renewCorpus(catalog: Catalog, image: Promise<Buffer | null> | null, stored?: string): Promise<void> {
     const old = this.engine;
-    const thread = this.freshCorpus();
-    this.engine = thread;
-    // Until the take-over is sent the thread holds nothing: the next build, storeImage, the idle release and stop wait for it.
+    // A fresh thread starts while a stored image is read; after a full build only once the build's thread
+    // has given its image and is let go, so that their heaps are never held together (+70 MB at the peak).
+    let thread = old ? null : this.freshCorpus();
+    if (thread) this.engine = thread;
+    // Until the take-over is sent no thread holds the revision: the next build, storeImage, the idle release and stop wait for it.
     let sent = () => {};
     const renewing = new Promise<void>((resolve) => (sent = resolve));
     this.renewing = renewing;
     try {
-      // Without an image, sent in this turn. The old thread is let go once it has given its image (closing
-      // it would drop the answer).
+      // Without an image, sent in this turn.
       const bytes = image && (await image);
       if (old) this.letGo(old);
+      thread ??= this.freshCorpus();
+      this.engine = thread;
       this.seedingUntil(
         thread.seed(catalog.revision, catalog.seedBodies(), bytes),
         catalog,
