@@ -403,9 +403,11 @@ export class RevisionScheduler {
     try {
       // Without an image, sent in this turn.
       const bytes = image && (await image);
-      if (old) this.letGo(old);
-      // None while it starts: if it cannot, the next build has another take the revision over.
-      this.engine = thread;
+      if (old) {
+        this.letGo(old);
+        // None while the fresh one starts: if it cannot, the next build has another take the revision over.
+        this.engine = null;
+      }
       thread ??= this.freshCorpus();
       this.engine = thread;
       this.seedingUntil(

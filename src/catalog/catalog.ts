@@ -225,8 +225,7 @@ export class Catalog {
   private analysisAt(i: number): ReviewAnalysis {
     let a = this.analyses[i];
     if (!a) {
-      const item = this.insightsJson.itemText(i);
-      a = this.analyses[i] = JSON.parse(item.slice(JSON.stringify(this.reviewsJson.keys[i]).length + 1)) as ReviewAnalysis;
+      a = this.analyses[i] = JSON.parse(this.insightsJson.memberValueText(i)) as ReviewAnalysis;
     }
     return a;
   }

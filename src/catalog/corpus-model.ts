@@ -102,9 +102,6 @@ interface Held {
 /** What a take-over reads, from an image or the bodies: the held corpus but its revision. */
 type Taken = Pick<Held, 'business' | 'ids' | 'rows' | 'perReview'>;
 
-/** The analysis JSON in item i of a per_review render (`"id":{…}`). */
-const analysisIn = (perReview: SplicedJson, i: number, id: string) => perReview.itemText(i).slice(JSON.stringify(id).length + 1);
-
 /** Only what the insights read of a review: a seeded corpus keeps these, not whole parsed reviews. */
 const corpusReview = (r: CorpusReview): CorpusReview => ({
   id: r.id,
@@ -388,7 +385,8 @@ export class CorpusModel {
     const ids = reviews.map((r) => r.id);
     const perReview = SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids);
     const maker = this.rowsFor(business.vertical);
-    const rows = reviews.map((r, i) => maker.row(r, maker.read(analysisIn(perReview, i, r.id))));
+    // per_review's keys are these reviews' ids, in their order.
+    const rows = reviews.map((r, i) => maker.row(r, maker.read(perReview.memberValueText(i))));
     return { business, ids, rows, perReview };
   }
 }

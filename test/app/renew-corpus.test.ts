@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
 import { importRows } from '../../src/ingest/index.js';
 import { Store } from '../../src/store/index.js';
-import { capturedLog, SLOW_IMAGE_MS, slowImageEngine, startTestServer, tempDir, waitFor } from '../helpers/index.js';
+import { capturedLog, SLOW_IMAGE_MS, slowImageEngine, startTestServer, tempDir, tookOver, waitFor } from '../helpers/index.js';
 
 const NOW = '2026-12-01T00:00:00.000Z';
 const records = generateDemoReviews({ reviews: 200, seed: 53 });
@@ -32,7 +32,6 @@ async function importInto(database: string, rows: typeof records): Promise<numbe
 }
 
 type Line = Record<string, unknown>;
-const tookOver = (revision: number) => (l: Line) => l.msg === 'corpus thread took the revision over' && l.revision === revision;
 const loaded = (revision: number) => (l: Line) => l.msg === 'catalog revision loaded' && l.revision === revision;
 
 async function firstStart(name: string) {

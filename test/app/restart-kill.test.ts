@@ -12,7 +12,17 @@ import { demoBusiness, generateDemoReviews } from '../../src/demo/index.js';
 import { importFile, importRows } from '../../src/ingest/index.js';
 import { engine } from '../../src/insights/index.js';
 import { Store } from '../../src/store/index.js';
-import { headerOf, joinedSnapshot, raw, rawDb, type ServerProcess, spawnServe, startTestServer, tempDir } from '../helpers/index.js';
+import {
+  headerOf,
+  joinedSnapshot,
+  raw,
+  rawDb,
+  type ServerProcess,
+  spawnServe,
+  startTestServer,
+  tempDir,
+  tookOver,
+} from '../helpers/index.js';
 
 const dir = tempDir();
 const seedDb = join(dir, 'seed.db');
@@ -93,7 +103,6 @@ async function signalAt(server: ServerProcess, match: (l: LogLine) => boolean, s
 
 const loadedLine = (server: ServerProcess) => logLines(server.output()).find((l) => l.msg === 'catalog revision loaded')!;
 const snapshotStored = (revision: number) => (l: LogLine) => l.msg === 'catalog snapshot stored' && l.revision === revision;
-const tookOver = (revision: number) => (l: LogLine) => l.msg === 'corpus thread took the revision over' && l.revision === revision;
 
 async function storedSnapshots(db: string): Promise<number[]> {
   const raw = rawDb(db);

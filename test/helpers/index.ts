@@ -3,7 +3,7 @@ export { competingWriter } from './competing-writer.js';
 export { engine as faultyEngine, FAULT } from './faulty-engine.js';
 export { client } from './http.js';
 export { GOOD_RECORD, importedState, importFileIn } from './import-files.js';
-export { capturedLog } from './log.js';
+export { capturedLog, tookOver } from './log.js';
 export { collect } from './pages.js';
 export { freshPgDatabase, PG_SKIP } from './pg.js';
 export { CLI, type ServerProcess, spawnCommand, spawnServe } from './process.js';

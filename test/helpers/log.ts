@@ -12,3 +12,9 @@ export function capturedLog() {
   });
   return { log: pino({ level: 'info' }, stream), lines };
 }
+
+/** Whether a log line says the corpus thread took `revision` over (its `from` says how). */
+export const tookOver =
+  (revision: number) =>
+  (l: { msg?: unknown; revision?: unknown }): boolean =>
+    l.msg === 'corpus thread took the revision over' && l.revision === revision;

@@ -451,6 +451,11 @@ export class SplicedJson {
   itemText(i: number): string {
     return this.segments.toString(this.starts[i], this.starts[i] + this.lengths[i]);
   }
+
+  /** The JSON of object member i's value: its item without `"key":` (its key is keys[i]). */
+  memberValueText(i: number): string {
+    return this.itemText(i).slice(JSON.stringify(this.keys[i]).length + 1);
+  }
 }
 
 /**

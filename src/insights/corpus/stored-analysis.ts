@@ -20,17 +20,22 @@ const SPAN = /\{"start":(\d+),"end":(\d+),/y;
  * parsed whole.
  */
 export function readStoredAnalysis(json: string): CorpusAnalysis {
+  return withoutSentences(json) ?? (JSON.parse(json) as CorpusAnalysis);
+}
+
+/** The analysis read so, or null when its JSON is not laid out as the reader expects. */
+function withoutSentences(json: string): CorpusAnalysis | null {
   const open = json.indexOf(LIST);
   const close = open < 0 ? -1 : json.indexOf(AFTER, open);
-  if (close < 0) return JSON.parse(json) as CorpusAnalysis;
+  if (close < 0) return null;
   let analysis: CorpusAnalysis;
   try {
     analysis = JSON.parse(json.slice(0, open) + json.slice(close + 1)) as CorpusAnalysis;
   } catch {
-    return JSON.parse(json) as CorpusAnalysis;
+    return null;
   }
   const spans = spansUpTo(json, open + LIST.length, close, analysis);
-  if (!spans) return JSON.parse(json) as CorpusAnalysis;
+  if (!spans) return null;
   analysis.sentences = spans;
   return analysis;
 }
