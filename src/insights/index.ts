@@ -21,10 +21,12 @@ export {
   ModelFile,
   modelAspects,
   modelUrl,
+  modelWeightsUrl,
   POLARITY_CLASSES,
   sigmoidProbabilities,
   weightTable,
 } from './model.js';
+export { decodeModel, encodeModel } from './model-weights.js';
 export { editDistance, SpellFixer } from './spelling.js';
 export { decodeVectors, encodeVectors, wordVectors } from './vectors.js';
 export { ENGINE_VERSION } from './version.js';

@@ -2,7 +2,6 @@
 // sentence evaluates (category) and a multinomial one that says how it evaluates one of them (polarity).
 // Weights are JSON files in ./model, written by `npm run train:absa` (tools/absa/train.ts) from the labelled
 // sets in data/absa/; each records the sha256 of its training data and the engine version it was built for.
-import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Features } from './features.js';
 import { polarityOf } from './score.js';
@@ -33,6 +32,41 @@ const Mlp = z.object({
   output: z.array(z.array(z.number())),
 });
 
+/** Null where the lexicon's own aspect detection is kept. */
+const Category = z.object({
+  aspects: z.array(z.string()),
+  /** An aspect is reported when its probability reaches this. */
+  threshold: z.number(),
+  /**
+   * Weight rows have one more entry than `aspects`: the probability that the sentence evaluates some aspect.
+   * When it reaches this and no aspect reached `threshold`, the likeliest aspect is reported (null: never).
+   */
+  any_threshold: z.number().nullable(),
+  /**
+   * Which of the lexicon's aspects are reported beside the model's: `attached`, those named with an opinion
+   * attached to the naming words; `all`, every aspect it reports; `none`.
+   */
+  lexicon: z.enum(['attached', 'all', 'none']),
+  /** The model's probability a lexicon aspect needs to join (its false positives cost more than its finds). */
+  lexicon_min: z.number().default(0),
+  /** Scale of the sentence's mean word vector as dense features (0: none; see features.ts). */
+  vectors: z.number().default(0),
+  weights: Weights,
+  mlp: Mlp.nullable().default(null),
+});
+
+const Polarity = z.object({
+  classes: z.array(z.enum(POLARITY_CLASSES)),
+  /** The scope's words are features (else only lexicon, general-lexicon and pattern evidence). */
+  words: z.boolean(),
+  /** The lexicon's own polarity stands wherever it is not neutral; the model judges the rest. */
+  lexicon_first: z.boolean(),
+  /** Scale of the scope's mean word vector as dense features (0: none). */
+  vectors: z.number().default(0),
+  weights: Weights,
+  mlp: Mlp.nullable().default(null),
+});
+
 export const ModelFile = z.object({
   format: z.literal(MODEL_FORMAT),
   engine: z.string(),
@@ -49,43 +83,8 @@ export const ModelFile = z.object({
     pairs: z.number().int(),
     options: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
   }),
-  /** Null where the lexicon's own aspect detection is kept. */
-  category: z
-    .object({
-      aspects: z.array(z.string()),
-      /** An aspect is reported when its probability reaches this. */
-      threshold: z.number(),
-      /**
-       * Weight rows have one more entry than `aspects`: the probability that the sentence evaluates some aspect.
-       * When it reaches this and no aspect reached `threshold`, the likeliest aspect is reported (null: never).
-       */
-      any_threshold: z.number().nullable(),
-      /**
-       * Which of the lexicon's aspects are reported beside the model's: `attached`, those named with an opinion
-       * attached to the naming words; `all`, every aspect it reports; `none`.
-       */
-      lexicon: z.enum(['attached', 'all', 'none']),
-      /** The model's probability a lexicon aspect needs to join (its false positives cost more than its finds). */
-      lexicon_min: z.number().default(0),
-      /** Scale of the sentence's mean word vector as dense features (0: none; see features.ts). */
-      vectors: z.number().default(0),
-      weights: Weights,
-      mlp: Mlp.nullable().default(null),
-    })
-    .nullable(),
-  polarity: z
-    .object({
-      classes: z.array(z.enum(POLARITY_CLASSES)),
-      /** The scope's words are features (else only lexicon, general-lexicon and pattern evidence). */
-      words: z.boolean(),
-      /** The lexicon's own polarity stands wherever it is not neutral; the model judges the rest. */
-      lexicon_first: z.boolean(),
-      /** Scale of the scope's mean word vector as dense features (0: none). */
-      vectors: z.number().default(0),
-      weights: Weights,
-      mlp: Mlp.nullable().default(null),
-    })
-    .nullable(),
+  category: Category.nullable(),
+  polarity: Polarity.nullable(),
 });
 export type ModelFile = z.infer<typeof ModelFile>;
 
@@ -141,49 +140,84 @@ export interface Model {
   } | null;
 }
 
+/** A vertical's model file: the training record, one weight row per line (what `npm run train:absa` writes and diffs). */
 export function modelUrl(vertical: string): URL {
   return new URL(`./model/${vertical}.json`, import.meta.url);
 }
 
+/** The same model in the form the engine loads (model-weights.ts), written beside it. */
+export function modelWeightsUrl(vertical: string): URL {
+  return new URL(`./model/${vertical}.bin`, import.meta.url);
+}
+
+/** Row names in place of the rows: a model file's fields as the header of its binary form (model-weights.ts). */
+const Names = z.array(z.string());
+const MlpNames = Mlp.extend({ input: Names });
+export const ModelHeader = ModelFile.extend({
+  category: Category.extend({ weights: Names, mlp: MlpNames.nullable().default(null) }).nullable(),
+  polarity: Polarity.extend({ weights: Names, mlp: MlpNames.nullable().default(null) }).nullable(),
+});
+export type ModelHeader = z.infer<typeof ModelHeader>;
+
+type MlpOf<W> = Omit<z.infer<typeof Mlp>, 'input'> & { input: W };
+/** A model's parts with each weight table as `W`: rows by feature name (ModelFile), or the names alone (ModelHeader). */
+interface PartsOf<W> {
+  category: (Omit<z.infer<typeof Category>, 'weights' | 'mlp'> & { weights: W; mlp: MlpOf<W> | null }) | null;
+  polarity: (Omit<z.infer<typeof Polarity>, 'weights' | 'mlp'> & { weights: W; mlp: MlpOf<W> | null }) | null;
+}
+
+export type TableKey = 'category' | 'category.mlp' | 'polarity' | 'polarity.mlp';
+
+/** A model's weight tables with their widths, in the one order the binary form stores their rows. */
+export function tableLayout<W>(f: PartsOf<W>): { key: TableKey; rows: W; width: number }[] {
+  const out: { key: TableKey; rows: W; width: number }[] = [];
+  if (f.category) {
+    out.push({ key: 'category', rows: f.category.weights, width: f.category.aspects.length + 1 });
+    if (f.category.mlp) out.push({ key: 'category.mlp', rows: f.category.mlp.input, width: f.category.mlp.hidden });
+  }
+  if (f.polarity) {
+    out.push({ key: 'polarity', rows: f.polarity.weights, width: f.polarity.classes.length });
+    if (f.polarity.mlp) out.push({ key: 'polarity.mlp', rows: f.polarity.mlp.input, width: f.polarity.mlp.hidden });
+  }
+  return out;
+}
+
 export function compileModel(file: ModelFile): Model {
+  return assembleModel(file, (rows, width) => weightTable(width, Object.entries(rows)));
+}
+
+/** A loaded model from a model's parts, `table` making each weight table (of the width tableLayout gives it). */
+export function assembleModel<W>(f: PartsOf<W>, table: (rows: W, width: number, key: TableKey) => WeightTable): Model {
+  const tables = new Map(tableLayout(f).map((t) => [t.key, table(t.rows, t.width, t.key)]));
   // The perceptron's output has a row per hidden unit and one for the bias, each as wide as the part's outputs.
-  const toMlp = (m: z.infer<typeof Mlp> | null, width: number): CompiledMlp | null => {
+  const toMlp = (m: MlpOf<W> | null, width: number, key: TableKey): CompiledMlp | null => {
     if (m === null) return null;
     if (m.output.length !== m.hidden + 1 || m.output.some((row) => row.length !== width))
       throw new Error(`perceptron output: ${m.output.length} rows, not ${m.hidden + 1} of ${width}`);
-    return { mix: m.mix, input: weightTable(m.hidden, Object.entries(m.input)), output: m.output.map((row) => Float64Array.from(row)) };
+    return { mix: m.mix, input: tables.get(key)!, output: m.output.map((row) => Float64Array.from(row)) };
   };
+  const c = f.category;
+  const p = f.polarity;
   return {
-    category: file.category && {
-      aspects: file.category.aspects,
-      thresholds: new Float64Array(file.category.aspects.length).fill(file.category.threshold),
-      anyThreshold: file.category.any_threshold,
-      lexicon: file.category.lexicon,
-      lexiconMin: file.category.lexicon_min,
-      vectors: file.category.vectors,
-      weights: weightTable(file.category.aspects.length + 1, Object.entries(file.category.weights)),
-      mlp: toMlp(file.category.mlp, file.category.aspects.length + 1),
+    category: c && {
+      aspects: c.aspects,
+      thresholds: new Float64Array(c.aspects.length).fill(c.threshold),
+      anyThreshold: c.any_threshold,
+      lexicon: c.lexicon,
+      lexiconMin: c.lexicon_min,
+      vectors: c.vectors,
+      weights: tables.get('category')!,
+      mlp: toMlp(c.mlp, c.aspects.length + 1, 'category.mlp'),
     },
-    polarity: file.polarity && {
-      classes: file.polarity.classes,
-      words: file.polarity.words,
-      lexiconFirst: file.polarity.lexicon_first,
-      vectors: file.polarity.vectors,
-      weights: weightTable(file.polarity.classes.length, Object.entries(file.polarity.weights)),
-      mlp: toMlp(file.polarity.mlp, file.polarity.classes.length),
+    polarity: p && {
+      classes: p.classes,
+      words: p.words,
+      lexiconFirst: p.lexicon_first,
+      vectors: p.vectors,
+      weights: tables.get('polarity')!,
+      mlp: toMlp(p.mlp, p.classes.length, 'polarity.mlp'),
     },
   };
-}
-
-const cache = new Map<string, Model | null>();
-
-/** The shipped model of a vertical, or null when it has none (the lexicon engine alone then decides). */
-export function loadModel(vertical: string): Model | null {
-  if (cache.has(vertical)) return cache.get(vertical) ?? null;
-  const url = modelUrl(vertical);
-  const model = existsSync(url) ? compileModel(ModelFile.parse(JSON.parse(readFileSync(url, 'utf8')))) : null;
-  cache.set(vertical, model);
-  return model;
 }
 
 /**

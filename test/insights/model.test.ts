@@ -4,7 +4,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { compileModel, ENGINE_VERSION, ModelFile, modelUrl, sigmoidProbabilities, weightTable } from '../../src/insights/index.js';
+import {
+  compileModel,
+  decodeModel,
+  ENGINE_VERSION,
+  encodeModel,
+  ModelFile,
+  modelUrl,
+  modelWeightsUrl,
+  sigmoidProbabilities,
+  weightTable,
+} from '../../src/insights/index.js';
 import {
   CONFIGS,
   DEFAULT_CATEGORY,
@@ -24,6 +34,8 @@ import {
 } from '../../tools/absa/index.js';
 
 const shipped = (vertical: string) => readFileSync(fileURLToPath(modelUrl(vertical)), 'utf8');
+/** The form of the model the engine loads. */
+const shippedWeights = (vertical: string) => readFileSync(fileURLToPath(modelWeightsUrl(vertical)));
 
 describe('shipped model provenance', () => {
   for (const vertical of Object.keys(CONFIGS)) {
@@ -56,12 +68,66 @@ describe('shipped model provenance', () => {
   }
 });
 
+describe('the weights the engine loads (<vertical>.bin)', () => {
+  /** Every weight of a table by feature name, as the engine reads it. */
+  const rowsOf = (t: { width: number; rows: Map<string, number>; data: Float64Array }) =>
+    new Map([...t.rows].map(([name, at]) => [name, [...t.data.subarray(at, at + t.width)]]));
+  /** The rest of a loaded model (its tables left out). */
+  const withoutTables = (m: ReturnType<typeof compileModel>) =>
+    JSON.stringify(m, (key, value) => (key === 'weights' || key === 'input' ? undefined : value));
+  const tablesOf = (m: ReturnType<typeof compileModel>) =>
+    [m.category?.weights, m.category?.mlp?.input, m.polarity?.weights, m.polarity?.mlp?.input].map((t) => t && rowsOf(t));
+
+  for (const vertical of Object.keys(CONFIGS)) {
+    it(`${vertical}: is the JSON file's model, byte for byte, and loads as the same numbers`, () => {
+      const file = ModelFile.parse(JSON.parse(shipped(vertical)));
+      const bytes = shippedWeights(vertical);
+      assert.ok(encodeModel(file).equals(bytes), `${vertical}.bin is not the encoding of ${vertical}.json`);
+      const { header, model } = decodeModel(bytes);
+      // The training record travels with the weights.
+      assert.deepEqual(header.training, file.training);
+      assert.equal(header.engine, ENGINE_VERSION);
+      const json = compileModel(file);
+      assert.deepEqual(tablesOf(model), tablesOf(json));
+      assert.deepEqual(withoutTables(model), withoutTables(json), 'thresholds, classes, options and perceptron outputs');
+    });
+  }
+
+  it('refuses weights it cannot hold exactly, and a file that is not one', () => {
+    const file = ModelFile.parse(JSON.parse(shipped('restaurant')));
+    const polarity = file.polarity!;
+    const withBias = (bias: number[]) => ({ ...file, polarity: { ...polarity, weights: { ...polarity.weights, bias } } });
+    assert.throws(() => encodeModel(withBias([0.12345, 0, 0])), /not a 32-bit multiple of 1\/10000/);
+    assert.throws(() => encodeModel(withBias([300_000, 0, 0])), /not a 32-bit multiple/);
+    assert.throws(() => encodeModel(withBias([1, 2])), /2 numbers, not 3/);
+    // Exact at 4 decimals, negative and zero included: each reads back as the same number.
+    const exact = [-0.0001, 123.4567, 0];
+    assert.deepEqual(rowsOf(decodeModel(encodeModel(withBias(exact))).model.polarity!.weights).get('bias'), exact);
+    const bytes = encodeModel(file);
+    assert.throws(() => decodeModel(Buffer.from('{"format":1}')), /not a weights file/);
+    assert.throws(() => decodeModel(bytes.subarray(0, bytes.length - 4)), /bytes, not/);
+    const header = JSON.parse(bytes.toString('utf8', 8, 8 + bytes.readUInt32LE(4)));
+    header.polarity.weights[1] = header.polarity.weights[0];
+    const json = Buffer.from(JSON.stringify(header));
+    const twice = Buffer.concat([
+      bytes.subarray(0, 8),
+      json,
+      Buffer.alloc(((8 + json.length + 3) & ~3) - 8 - json.length),
+      bytes.subarray((8 + bytes.readUInt32LE(4) + 3) & ~3),
+    ]);
+    twice.writeUInt32LE(json.length, 4);
+    assert.throws(() => decodeModel(twice), /a feature listed twice in polarity/);
+  });
+});
+
 describe('training is reproducible', () => {
   for (const vertical of Object.keys(CONFIGS)) {
     it(`${vertical}: retraining from data/absa gives the shipped file byte for byte`, () => {
       const config = CONFIGS[vertical];
       const training = loadTraining(config);
-      assert.equal(serializeModel(trainModel(config, prepare(vertical, training.sentences), training)), shipped(vertical));
+      const model = trainModel(config, prepare(vertical, training.sentences), training);
+      assert.equal(serializeModel(model), shipped(vertical));
+      assert.ok(encodeModel(model).equals(shippedWeights(vertical)), `${vertical}.bin differs from what training gives`);
     });
   }
 

@@ -40,7 +40,7 @@ test('npm pack, then npm install -g of the tarball in an empty directory: serve,
   for (const p of [
     'dist/bundle/main.js',
     'dist/insights/taxonomies/english.json',
-    'dist/insights/model/home_services.json',
+    'dist/insights/model/home_services.bin',
     'dist/insights/model/word-vectors.bin',
     'dist/insights/model/word-vectors.LICENSE',
     'dist/pages/assets/site.css',
@@ -48,6 +48,8 @@ test('npm pack, then npm install -g of the tarball in an empty directory: serve,
     'NOTICE',
   ])
     assert.ok(paths.includes(p), `missing ${p}`);
+  // The engine loads a model's .bin; its JSON form (the training record, diffed by feature) stays in the repository.
+  assert.ok(!paths.some((p) => p.startsWith('dist/insights/model/') && p.endsWith('.json')), 'a model JSON in the package');
 
   // A global install into a prefix of its own (not the machine's), as a self-hoster would run it. It
   // compiles better-sqlite3 for minutes: at the lowest CPU priority, so the test files running beside

@@ -1,10 +1,11 @@
 // npm run train:absa [-- --vertical NAME]... [--check]
 // Trains each vertical's model from the labelled data vendored in data/absa/ and writes
-// src/insights/model/<vertical>.json. Same data, lexicons and seed give the same bytes. --check writes
-// nothing: it retrains and fails if any shipped file differs from what training gives now.
+// src/insights/model/<vertical>.json, and beside it <vertical>.bin, the same model in the form the engine
+// loads. Same data, lexicons and seed give the same bytes. --check writes nothing: it retrains and fails if
+// any shipped file differs from what training gives now.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { modelUrl } from '../../src/insights/index.js';
+import { encodeModel, modelUrl, modelWeightsUrl } from '../../src/insights/index.js';
 import { CONFIGS, loadTraining, prepare, serializeModel, type Training, trainModel } from './trainer.js';
 
 /**
@@ -13,6 +14,15 @@ import { CONFIGS, loadTraining, prepare, serializeModel, type Training, trainMod
  */
 const trainedOn = ({ sentences, polarityOnly, categoryOnly }: Training) =>
   `${sentences.length} sentences${polarityOnly.length > 0 ? `, ${polarityOnly.length} more for polarity` : ''}${categoryOnly.length > 0 ? `, ${categoryOnly.length} more for categories` : ''}`;
+
+/** A shipped file's bytes; none when it is missing (which differs like any other). */
+function shippedBytes(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch {
+    return Buffer.alloc(0);
+  }
+}
 
 function main(argv: string[]): number {
   const check = argv.includes('--check');
@@ -29,25 +39,23 @@ function main(argv: string[]): number {
     const config = CONFIGS[vertical];
     const started = performance.now();
     const training = loadTraining(config);
-    const text = serializeModel(trainModel(config, prepare(vertical, training.sentences), training));
-    const path = fileURLToPath(modelUrl(vertical));
+    const model = trainModel(config, prepare(vertical, training.sentences), training);
+    const files = [
+      { path: fileURLToPath(modelUrl(vertical)), bytes: Buffer.from(serializeModel(model)) },
+      { path: fileURLToPath(modelWeightsUrl(vertical)), bytes: encodeModel(model) },
+    ];
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     if (check) {
-      let shipped = '';
-      try {
-        shipped = readFileSync(path, 'utf8');
-      } catch {
-        // A missing file differs like any other.
-      }
-      const same = shipped === text;
-      if (!same) failed++;
+      const differing = files.filter(({ path, bytes }) => !bytes.equals(shippedBytes(path)));
+      failed += differing.length;
       process.stdout.write(
-        `${vertical}: ${same ? 'shipped model reproduced byte for byte' : 'DIFFERS from the shipped model'} (${trainedOn(training)}, ${seconds} s)\n`,
+        `${vertical}: ${differing.length === 0 ? 'shipped model reproduced byte for byte' : `DIFFERS from the shipped model (${differing.map((f) => f.path).join(', ')})`} (${trainedOn(training)}, ${seconds} s)\n`,
       );
-    } else {
-      writeFileSync(path, text);
-      process.stdout.write(`${vertical}: wrote ${path} (${trainedOn(training)}, ${text.length} bytes, ${seconds} s)\n`);
-    }
+    } else
+      for (const { path, bytes } of files) {
+        writeFileSync(path, bytes);
+        process.stdout.write(`${vertical}: wrote ${path} (${trainedOn(training)}, ${bytes.length} bytes, ${seconds} s)\n`);
+      }
   }
   return failed === 0 ? 0 : 1;
 }
