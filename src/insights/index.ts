@@ -16,6 +16,7 @@ export { categoryFeatures, type Features, polarityFeatures, type SentenceEvidenc
 export { VERTICALS } from './lexicon.js';
 export {
   compileModel,
+  type MlpFile,
   MODEL_FORMAT,
   type Model,
   ModelFile,
@@ -24,6 +25,7 @@ export {
   modelWeightsUrl,
   POLARITY_CLASSES,
   sigmoidProbabilities,
+  TRAINED_VERTICALS,
   weightTable,
 } from './model.js';
 export { decodeModel, encodeModel } from './model-weights.js';

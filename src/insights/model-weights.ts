@@ -1,31 +1,41 @@
-// The form of a model the engine loads: the model file's fields as a JSON header with each weight table's rows
-// replaced by their names, then every row's numbers as 32-bit integers (a weight times SCALE: the trainer rounds
-// them to 4 decimals). The JSON file stays the record that diffs by feature; this one is made from it by
-// `npm run train:absa`. Parsing the JSON's 3 million numbers took a process that analyses 0.45 s.
-import { existsSync, readFileSync } from 'node:fs';
-import { endianness } from 'node:os';
+// The form of a model the engine loads (model/<vertical>.bin): the model file's fields with each weight table's
+// rows replaced by their names, then every weight as a whole number of 1/SCALE. The JSON file stays the record
+// that diffs by feature; this one is made from the same model by `npm run train:absa`. Parsing the JSON's 3
+// million numbers took every process that analyses 0.45 s.
+//
+// File layout (little-endian): "RCW1", uint32 byte length of the header (UTF-8 JSON, ModelHeader), zero padding
+// to a multiple of 4, then int32 weights times SCALE, the tables in tableLayout's order, each row after row.
+import { readFileSync } from 'node:fs';
 import {
   assembleModel,
   type Model,
   type ModelFile,
   ModelHeader,
+  mapTables,
   modelWeightsUrl,
   type TableKey,
+  TRAINED_VERTICALS,
   tableLayout,
   type WeightTable,
 } from './model.js';
 
 const MAGIC = 'RCW1';
-/** The weights' fixed point: each is an integer number of 1/SCALE. */
+/**
+ * The weights' fixed point: each is a whole number of 1/SCALE. The trainer rounds to 4 decimals (its `decimals`
+ * option); rounding to more would make encodeModel refuse the model.
+ */
 const SCALE = 10_000;
 
 const cache = new Map<string, Model | null>();
 
-/** The shipped model of a vertical, or null when it has none (the lexicon engine alone then decides). */
+/**
+ * The shipped model of a vertical, or null for one that has none (the lexicon engine alone then decides). A
+ * trained vertical's missing file throws: the engine would otherwise run on the lexicon without a word.
+ */
 export function loadModel(vertical: string): Model | null {
   if (cache.has(vertical)) return cache.get(vertical) ?? null;
-  const url = modelWeightsUrl(vertical);
-  const model = existsSync(url) ? decodeModel(readFileSync(url)).model : null;
+  const trained = (TRAINED_VERTICALS as readonly string[]).includes(vertical);
+  const model = trained ? decodeModel(readFileSync(modelWeightsUrl(vertical))).model : null;
   cache.set(vertical, model);
   return model;
 }
@@ -35,11 +45,7 @@ export function encodeModel(file: ModelFile): Buffer {
   const layout = tableLayout(file);
   // Parsed, so its keys come in the schema's order with defaults filled: a file as trained and as read
   // back from its JSON give the same bytes.
-  const header = ModelHeader.parse({
-    ...file,
-    category: file.category && { ...file.category, weights: Object.keys(file.category.weights), mlp: names(file.category.mlp) },
-    polarity: file.polarity && { ...file.polarity, weights: Object.keys(file.polarity.weights), mlp: names(file.polarity.mlp) },
-  });
+  const header = ModelHeader.parse({ ...file, ...mapTables(file, (rows) => Object.keys(rows)) });
   const json = Buffer.from(JSON.stringify(header));
   const start = align4(8 + json.length);
   const count = layout.reduce((n, t) => n + Object.keys(t.rows).length * t.width, 0);
@@ -66,6 +72,7 @@ export function encodeModel(file: ModelFile): Buffer {
 export function decodeModel(bytes: Buffer): { header: ModelHeader; model: Model } {
   if (bytes.length < 8 || bytes.toString('latin1', 0, 4) !== MAGIC) throw new Error('model weights: not a weights file of this engine');
   const length = bytes.readUInt32LE(4);
+  if (8 + length > bytes.length) throw new Error(`model weights: a header of ${length} bytes in a file of ${bytes.length}`);
   const header = ModelHeader.parse(JSON.parse(bytes.toString('utf8', 8, 8 + length)));
   // Each table's first number, in the layout's order.
   const offsets = new Map<TableKey, number>();
@@ -76,12 +83,9 @@ export function decodeModel(bytes: Buffer): { header: ModelHeader; model: Model 
   }
   const start = align4(8 + length);
   if (bytes.length !== start + count * 4) throw new Error(`model weights: ${bytes.length} bytes, not ${start + count * 4}`);
-  // A copy of its own (a Buffer's memory may start anywhere in its ArrayBuffer; an Int32Array needs 4-byte alignment), little-endian.
-  const ints = Uint8Array.prototype.slice.call(bytes, start);
-  if (endianness() === 'BE') Buffer.from(ints.buffer).swap32();
-  const fixed = new Int32Array(ints.buffer, 0, count);
+  const fixed = new DataView(bytes.buffer, bytes.byteOffset + start, count * 4);
   const values = new Float64Array(count);
-  for (let i = 0; i < count; i++) values[i] = fixed[i] / SCALE;
+  for (let i = 0; i < count; i++) values[i] = fixed.getInt32(i * 4, true) / SCALE;
   const table = (rows: string[], width: number, key: TableKey): WeightTable => {
     const from = offsets.get(key)!;
     const map = new Map(rows.map((name, i) => [name, i * width]));
@@ -91,5 +95,4 @@ export function decodeModel(bytes: Buffer): { header: ModelHeader; model: Model 
   return { header, model: assembleModel(header, table) };
 }
 
-const names = <M extends { input: Record<string, number[]> }>(m: M | null) => m && { ...m, input: Object.keys(m.input) };
 const align4 = (n: number) => (n + 3) & ~3;

@@ -1,13 +1,16 @@
 // The trained part of the engine: per vertical, a one-vs-rest logistic regression that says which aspects a
 // sentence evaluates (category) and a multinomial one that says how it evaluates one of them (polarity).
 // Weights are JSON files in ./model, written by `npm run train:absa` (tools/absa/train.ts) from the labelled
-// sets in data/absa/; each records the sha256 of its training data and the engine version it was built for.
+// sets in data/absa/; each records the sha256 of its training data and the engine version it was built for. The
+// engine loads the same models from the binary files beside them (model-weights.ts).
 import { z } from 'zod';
 import type { Features } from './features.js';
 import { polarityOf } from './score.js';
 
 export const MODEL_FORMAT = 1;
 export const POLARITY_CLASSES = ['positive', 'negative', 'neutral'] as const;
+/** The verticals with a trained model (tools/absa's CONFIGS trains them); the others keep the lexicon engine alone. */
+export const TRAINED_VERTICALS = ['home_services', 'senior_living', 'restaurant'] as const;
 export type ModelPolarity = (typeof POLARITY_CLASSES)[number];
 
 const isRow = (v: unknown) => Array.isArray(v) && v.every((n) => typeof n === 'number');
@@ -31,6 +34,7 @@ const Mlp = z.object({
   input: Weights,
   output: z.array(z.array(z.number())),
 });
+export type MlpFile = z.infer<typeof Mlp>;
 
 /** Null where the lexicon's own aspect detection is kept. */
 const Category = z.object({
@@ -159,7 +163,7 @@ export const ModelHeader = ModelFile.extend({
 });
 export type ModelHeader = z.infer<typeof ModelHeader>;
 
-type MlpOf<W> = Omit<z.infer<typeof Mlp>, 'input'> & { input: W };
+type MlpOf<W> = Omit<MlpFile, 'input'> & { input: W };
 /** A model's parts with each weight table as `W`: rows by feature name (ModelFile), or the names alone (ModelHeader). */
 interface PartsOf<W> {
   category: (Omit<z.infer<typeof Category>, 'weights' | 'mlp'> & { weights: W; mlp: MlpOf<W> | null }) | null;
@@ -167,6 +171,15 @@ interface PartsOf<W> {
 }
 
 export type TableKey = 'category' | 'category.mlp' | 'polarity' | 'polarity.mlp';
+
+/** The parts with each weight table made by `fn` from its rows (the rest as it is). */
+export function mapTables<W, V>(f: PartsOf<W>, fn: (rows: W) => V): PartsOf<V> {
+  const mlp = (m: MlpOf<W> | null) => m && { ...m, input: fn(m.input) };
+  return {
+    category: f.category && { ...f.category, weights: fn(f.category.weights), mlp: mlp(f.category.mlp) },
+    polarity: f.polarity && { ...f.polarity, weights: fn(f.polarity.weights), mlp: mlp(f.polarity.mlp) },
+  };
+}
 
 /** A model's weight tables with their widths, in the one order the binary form stores their rows. */
 export function tableLayout<W>(f: PartsOf<W>): { key: TableKey; rows: W; width: number }[] {

@@ -5,6 +5,7 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { TRAINED_VERTICALS } from '../../src/insights/index.js';
 import { spawnCommand, tempDir } from '../helpers/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -40,7 +41,7 @@ test('npm pack, then npm install -g of the tarball in an empty directory: serve,
   for (const p of [
     'dist/bundle/main.js',
     'dist/insights/taxonomies/english.json',
-    'dist/insights/model/home_services.bin',
+    ...TRAINED_VERTICALS.map((v) => `dist/insights/model/${v}.bin`),
     'dist/insights/model/word-vectors.bin',
     'dist/insights/model/word-vectors.LICENSE',
     'dist/pages/assets/site.css',

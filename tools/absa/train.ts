@@ -51,11 +51,12 @@ function main(argv: string[]): number {
       process.stdout.write(
         `${vertical}: ${differing.length === 0 ? 'shipped model reproduced byte for byte' : `DIFFERS from the shipped model (${differing.map((f) => f.path).join(', ')})`} (${trainedOn(training)}, ${seconds} s)\n`,
       );
-    } else
-      for (const { path, bytes } of files) {
-        writeFileSync(path, bytes);
-        process.stdout.write(`${vertical}: wrote ${path} (${trainedOn(training)}, ${bytes.length} bytes, ${seconds} s)\n`);
-      }
+    } else {
+      for (const { path, bytes } of files) writeFileSync(path, bytes);
+      process.stdout.write(
+        `${vertical}: wrote ${files.map((f) => `${f.path} (${f.bytes.length} bytes)`).join(' and ')} (${trainedOn(training)}, ${seconds} s)\n`,
+      );
+    }
   }
   return failed === 0 ? 0 : 1;
 }

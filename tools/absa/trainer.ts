@@ -8,6 +8,7 @@ import {
   categoryFeatures,
   ENGINE_VERSION,
   type Features,
+  type MlpFile,
   MODEL_FORMAT,
   type ModelFile,
   POLARITY_CLASSES,
@@ -360,7 +361,7 @@ function optionRecord(o: TrainOptions): Record<string, number> {
   return { seed: o.seed, epochs: o.epochs, rate: o.rate, l2: o.l2, min_count: o.minCount, decimals: o.decimals, bags: o.bags };
 }
 
-function mlpRecord(mix: MlpMix, m: Mlp): NonNullable<NonNullable<ModelFile['polarity']>['mlp']> {
+function mlpRecord(mix: MlpMix, m: Mlp): MlpFile {
   // The width written is the network's: `runs` networks side by side are `runs` times as wide as one.
   return { hidden: m.output.length - 1, mix: mix.mix, input: toRecord(m.input), output: m.output.map((row) => [...row]) };
 }
@@ -384,7 +385,6 @@ export function serializeModel(m: ModelFile): string {
   ).slice(0, -2);
   // Written only when used, so a model without vector features keeps the bytes it had before they existed.
   const vectors = (scale: number) => (scale === 0 ? '' : `\n    "vectors": ${scale},`);
-  type MlpFile = NonNullable<NonNullable<ModelFile['polarity']>['mlp']>;
   const mlp = (x: MlpFile | null) =>
     x === null
       ? 'null'
