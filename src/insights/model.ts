@@ -36,7 +36,7 @@ const Mlp = z.object({
 });
 export type MlpFile = z.infer<typeof Mlp>;
 
-/** Null where the lexicon's own aspect detection is kept. */
+/** The category model: which aspects a sentence evaluates. */
 const Category = z.object({
   aspects: z.array(z.string()),
   /** An aspect is reported when its probability reaches this. */
@@ -59,6 +59,7 @@ const Category = z.object({
   mlp: Mlp.nullable().default(null),
 });
 
+/** The polarity model: how a sentence evaluates one of its aspects. */
 const Polarity = z.object({
   classes: z.array(z.enum(POLARITY_CLASSES)),
   /** The scope's words are features (else only lexicon, general-lexicon and pattern evidence). */
@@ -87,6 +88,7 @@ export const ModelFile = z.object({
     pairs: z.number().int(),
     options: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
   }),
+  /** Null where the lexicon's own aspect detection is kept. */
   category: Category.nullable(),
   polarity: Polarity.nullable(),
 });
