@@ -1,7 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, type DatabaseConnection, Kysely, SqliteDialect, type SqliteDialectConfig, SqliteDriver, sql } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  Kysely,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+  type Transaction,
+} from 'kysely';
 import { StoreBusyError } from '../../domain/index.js';
 import type { Connected, ConnectOptions, DialectAdapter } from '../dialect.js';
 import type { Database } from '../schema.js';
@@ -27,7 +36,7 @@ export function connectSqlite(url: string, opts: ConnectOptions = {}): Connected
   sqlite.pragma('foreign_keys = ON');
   if (opts.checkpointsElsewhere) sqlite.pragma('wal_autocheckpoint = 0');
   const db = new Kysely<Database>({ dialect: new WritingSqliteDialect({ database: fastRows(sqlite) }, () => sqlite.inTransaction) });
-  let reader: Kysely<Database> | null = null;
+  let reader: Reader | null = null;
   let checkpointedChanges = 0;
   const adapter: DialectAdapter = {
     sharedByProcesses: false,
@@ -39,7 +48,7 @@ export function connectSqlite(url: string, opts: ConnectOptions = {}): Connected
     location: file,
     consistentRead(fn) {
       reader ??= readerOf(file);
-      return reader.transaction().execute(fn);
+      return reader.read(fn);
     },
     // Every transaction of this connection already holds the file's write lock (see WritingSqliteDialect).
     advisoryLock: async () => {},
@@ -59,7 +68,7 @@ export function connectSqlite(url: string, opts: ConnectOptions = {}): Connected
       return due;
     },
     async close() {
-      await reader?.destroy();
+      await reader?.db.destroy();
     },
   };
   return { db, adapter };
@@ -125,8 +134,37 @@ class WritingSqliteDriver extends SqliteDriver {
   }
 }
 
-function readerOf(file: string): Kysely<Database> {
+/**
+ * The read-only connection's consistent reads see the file through a memory map for as long as each
+ * lasts: a full build reads every row of the reviews and their analyses, and without a map each page
+ * comes into SQLite's cache by a system call (at 100,000 reviews about 185,000 calls, a quarter of the
+ * read's CPU time), where a mapped page is read in place. The map is let go after each read, or the
+ * pages read would stay in the process's resident memory while it serves.
+ */
+interface Reader {
+  db: Kysely<Database>;
+  read<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+}
+
+/** As much of the file as SQLite maps at most (its default compile-time limit, just under 2 GiB). */
+const READ_MAP_BYTES = 0x7fff0000;
+
+function readerOf(file: string): Reader {
   const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: fastRows(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: fastRows(sqlite) }) });
+  return {
+    db,
+    // Set inside the transaction: the connection is this read's alone until it ends, and SQLite changes
+    // the map only while no page of it is in use, which holds between statements.
+    read: (fn) =>
+      db.transaction().execute(async (trx) => {
+        sqlite.pragma(`mmap_size = ${READ_MAP_BYTES}`);
+        try {
+          return await fn(trx);
+        } finally {
+          sqlite.pragma('mmap_size = 0');
+        }
+      }),
+  };
 }
