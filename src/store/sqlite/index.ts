@@ -1,16 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import {
-  CompiledQuery,
-  type DatabaseConnection,
-  Kysely,
-  SqliteDialect,
-  type SqliteDialectConfig,
-  SqliteDriver,
-  sql,
-  type Transaction,
-} from 'kysely';
+import { CompiledQuery, type DatabaseConnection, Kysely, SqliteDialect, type SqliteDialectConfig, SqliteDriver, sql } from 'kysely';
 import { StoreBusyError } from '../../domain/index.js';
 import type { Connected, ConnectOptions, DialectAdapter } from '../dialect.js';
 import type { Database } from '../schema.js';
@@ -36,7 +27,7 @@ export function connectSqlite(url: string, opts: ConnectOptions = {}): Connected
   sqlite.pragma('foreign_keys = ON');
   if (opts.checkpointsElsewhere) sqlite.pragma('wal_autocheckpoint = 0');
   const db = new Kysely<Database>({ dialect: new WritingSqliteDialect({ database: fastRows(sqlite) }, () => sqlite.inTransaction) });
-  let reader: Reader | null = null;
+  let reader: ReturnType<typeof readerOf> | null = null;
   let checkpointedChanges = 0;
   const adapter: DialectAdapter = {
     sharedByProcesses: false,
@@ -48,7 +39,7 @@ export function connectSqlite(url: string, opts: ConnectOptions = {}): Connected
     location: file,
     consistentRead(fn) {
       reader ??= readerOf(file);
-      return reader.read(fn);
+      return reader.consistentRead(fn);
     },
     // Every transaction of this connection already holds the file's write lock (see WritingSqliteDialect).
     advisoryLock: async () => {},
@@ -68,7 +59,7 @@ export function connectSqlite(url: string, opts: ConnectOptions = {}): Connected
       return due;
     },
     async close() {
-      await reader?.db.destroy();
+      await reader?.close();
     },
   };
   return { db, adapter };
@@ -134,30 +125,24 @@ class WritingSqliteDriver extends SqliteDriver {
   }
 }
 
-/**
- * The read-only connection's consistent reads see the file through a memory map for as long as each
- * lasts: a full build reads every row of the reviews and their analyses, and without a map each page
- * comes into SQLite's cache by a system call (at 100,000 reviews about 185,000 calls, a quarter of the
- * read's CPU time), where a mapped page is read in place. The map is let go after each read, or the
- * pages read would stay in the process's resident memory while it serves.
- */
-interface Reader {
-  db: Kysely<Database>;
-  read<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
-}
-
-/** As much of the file as SQLite maps at most (its default compile-time limit, just under 2 GiB). */
+/** As much of the file as SQLite maps at most (SQLITE_MAX_MMAP_SIZE, its default: 2 GiB less 64 KiB). */
 const READ_MAP_BYTES = 0x7fff0000;
 
-function readerOf(file: string): Reader {
+/**
+ * The read-only connection. Each consistent read sees the file through a memory map while it lasts: a
+ * full build reads every review and analysis, and without a map each page comes into SQLite's cache by a
+ * system call of its own. The map is let go when the read ends, or the pages read would stay in the
+ * process's resident memory while it serves. (While mapped, an I/O error reading the file is a SIGBUS,
+ * not an error SQLite returns.)
+ */
+function readerOf(file: string): Pick<DialectAdapter, 'consistentRead' | 'close'> {
   const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: fastRows(sqlite) }) });
   return {
-    db,
-    // Set inside the transaction: the connection is this read's alone until it ends, and SQLite changes
-    // the map only while no page of it is in use, which holds between statements.
-    read: (fn) =>
+    // Inside the transaction, which holds the connection until it ends. SQLite changes the map only while
+    // no page of it is in use: every query here runs to its end (`all`), so none holds one between them.
+    consistentRead: (fn) =>
       db.transaction().execute(async (trx) => {
         sqlite.pragma(`mmap_size = ${READ_MAP_BYTES}`);
         try {
@@ -166,5 +151,6 @@ function readerOf(file: string): Reader {
           sqlite.pragma('mmap_size = 0');
         }
       }),
+    close: () => db.destroy(),
   };
 }
