@@ -248,6 +248,44 @@ function repositorySuite(
       );
     });
 
+    // A build reads every row in one consistent read (on SQLite a read-only connection seeing the file through a
+    // memory map), while an import on another connection may commit and copy its pages back into the file.
+    test('a consistent read sees one moment: what another connection writes and copies back meanwhile is not read', async () => {
+      await seed();
+      await store.checkpoint();
+      const before = await publishedWalk(store);
+      const last = before.rows[before.rows.length - 1];
+      const edited = demo.find((r) => r.source === last.source && r.source_review_id === last.source_review_id);
+      assert.ok(edited, 'the last review read is a demo record');
+      const other = await Store.open(url);
+      const seen: StoredReview[] = [];
+      try {
+        await store.consistentRead(async (view) => {
+          for await (const page of view.publishedReviewPages(7)) {
+            if (seen.length === 0) {
+              const fresh = generateDemoReviews({ reviews: 30, seed: 91 }).map((r, i) => ({
+                ...r,
+                source: 'direct',
+                source_review_id: `meanwhile-${i}`,
+              }));
+              const report = await importRows(other, rows([...fresh, { ...edited, text: 'Written while the read went on.' }]), [], {
+                now: LATER,
+              });
+              assert.deepEqual([report.added, report.updated], [30, 1]);
+              await other.checkpoint();
+            }
+            seen.push(...page.rows);
+          }
+        });
+      } finally {
+        await other.close();
+      }
+      assert.deepEqual(seen, before.rows, 'the rows as they were when the read began, the last one unedited');
+      const after = await publishedWalk(store);
+      assert.equal(after.rows.length, 90);
+      assert.equal(after.rows.find((r) => r.id === last.id)?.text, 'Written while the read went on.');
+    });
+
     test('analyses are stored and replaced', async () => {
       await seed();
       const [r] = (await publishedWalk(store)).rows;
