@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorText, ownBytes, sharedBuffer } from '../threads/index.js';
 import { CorpusModel, StaleCorpusError } from './corpus-model.js';
-import { type FoundEntry, type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
+import { type FromCorpus, PART, type ToCorpus } from './corpus-protocol.js';
 import { loadEngine } from './engine.js';
 
 const port = parentPort!;
@@ -28,12 +28,11 @@ function handle(m: ToCorpus): void {
         return;
       case 'stage-end': {
         const { found, analysed, failed } = model.stageEnd();
-        const entries: FoundEntry[] = [...found].map(([id, f]) => [id, [...f.technicians], [...f.services], [...f.service_areas]]);
         const made = [...analysed];
         outbox = [];
         // A failed review is among those analysed: `made` is never shorter.
-        for (let i = 0; i < Math.max(entries.length, made.length); i += PART)
-          outbox.push({ found: entries.slice(i, i + PART), analysed: made.slice(i, i + PART), failed: failed.slice(i, i + PART) });
+        for (let i = 0; i < Math.max(found.length, made.length); i += PART)
+          outbox.push({ found: found.slice(i, i + PART), analysed: made.slice(i, i + PART), failed: failed.slice(i, i + PART) });
         send({ t: 'staged', id: m.id, parts: outbox.length });
         return;
       }

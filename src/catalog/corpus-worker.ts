@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { joinSteps, ownBytes, runAtOnce, runInSlices, type SliceClock, sharedBuffer, startWorker } from '../threads/index.js';
 import {
+  addFound,
   type CommitInput,
   type Committed,
   CorpusModel,
@@ -8,6 +9,7 @@ import {
   type SeedBodies,
   type Seeded,
   type Staged,
+  type StagedEntries,
   type StageInput,
   StaleCorpusError,
 } from './corpus-model.js';
@@ -43,6 +45,13 @@ export interface StageSink {
   abort(): void;
 }
 
+/** A stage's answer as the catalog reads it: its mentions by id. */
+function stagedOf(entries: StagedEntries): Staged {
+  const found = new Map<string, FoundMentions>();
+  addFound(found, entries.found);
+  return { ...entries, found };
+}
+
 /** `stage` as one part of a sink. */
 async function stageWhole(engine: CorpusEngine, input: StageInput, clock?: SliceClock): Promise<Staged> {
   const sink = engine.beginStage({ business: input.business, basedOn: input.basedOn }, clock);
@@ -59,7 +68,7 @@ export class LocalCorpus implements CorpusEngine {
   }
 
   async stage(input: StageInput): Promise<Staged> {
-    return this.model.stage(input);
+    return stagedOf(this.model.stage(input));
   }
 
   beginStage(head: StageHead): StageSink {
@@ -77,7 +86,7 @@ export class LocalCorpus implements CorpusEngine {
       },
       async end() {
         if (begun) throw begun;
-        return model.stageEnd();
+        return stagedOf(model.stageEnd());
       },
       abort() {
         model.stageAbort();
@@ -202,8 +211,7 @@ export class CorpusWorker implements CorpusEngine {
           const part = this.call(take);
           this.post({ t: 'stage-take', id: take });
           const m = (await part) as Extract<FromCorpus, { t: 'staged-part' }>;
-          for (const [rid, technicians, services, service_areas] of m.found)
-            staged.found.set(rid, { technicians, services, service_areas } satisfies FoundMentions);
+          addFound(staged.found, m.found);
           for (const [rid, json] of m.analysed) staged.analysed.set(rid, json);
           staged.failed.push(...m.failed);
           if (clock?.due()) await clock.pause();
