@@ -3,7 +3,6 @@ import { links } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
 import { runAtOnce } from '../threads/index.js';
 import { type AnalysisFailure, analyzeOrRate } from './analyze-or-rate.js';
-import type { FoundEntry } from './corpus-protocol.js';
 import type { Analyzer, CorpusReview, Engine, InsightRow, InsightRowMaker } from './engine.js';
 import { analyzerOptions } from './engine.js';
 import { carriedRuns } from './render/carried-runs.js';
@@ -46,13 +45,11 @@ export interface Staged {
   failed: AnalysisFailure[];
 }
 
-/** What a stage's end answers: its mentions as entries (what the corpus thread sends as they are), the rest as Staged. */
-export type StagedEntries = Omit<Staged, 'found'> & { found: FoundEntry[] };
+/** The mentions a staged row's analysis found, as a stage's end answers them (and the corpus thread sends them). */
+export type FoundEntry = [id: string, technicians: string[], services: string[], service_areas: string[]];
 
-/** Adds mention entries (a stage's, or a part of them the corpus thread sent) to a map of them by id. */
-export function addFound(into: Map<string, FoundMentions>, entries: readonly FoundEntry[]): void {
-  for (const [id, technicians, services, service_areas] of entries) into.set(id, { technicians, services, service_areas });
-}
+/** What a stage's end answers: Staged with its mentions as entries (the caller makes the map by id). */
+export type StagedEntries = Omit<Staged, 'found'> & { found: FoundEntry[] };
 
 export interface CommitInput {
   revision: Revision;
@@ -219,8 +216,9 @@ export class CorpusModel {
         json = JSON.stringify(analysis);
         s.analysed.set(row.id, json);
       }
-      // Only rows whose analysis found a mention are answered (most find none: no entry means none). A list,
-      // not a map: the thread sends it as it is, and a map of 100k ids cost the stage about a tenth of its time.
+      // Only rows whose analysis found a mention are answered (no entry means none). A list, not a map: the
+      // corpus thread sends it as it is. At 100k demo rows (75k with mentions) filling a map took about 70 ms of a
+      // 1.2 s stage, and turning it into entries at the stage's end about 65 ms more.
       if (analysis.technicians.length + analysis.services.length + analysis.service_areas.length > 0)
         s.found.push([row.id, analysis.technicians, analysis.services, analysis.service_areas]);
       const review: CorpusReview = {

@@ -1,7 +1,7 @@
 import type { Business, Review } from '../domain/index.js';
 import type { Revision } from '../store/index.js';
 import type { AnalysisFailure } from './analyze-or-rate.js';
-import type { CorpusRow, Seeded } from './corpus-model.js';
+import type { CorpusRow, FoundEntry, Seeded } from './corpus-model.js';
 
 /** Messages to the corpus thread. A stage is sent in parts, so no one message is large to copy. */
 export type ToCorpus =
@@ -38,9 +38,6 @@ export type ToCorpus =
     }
   /** The held corpus as bytes, if it is at `revision` (CorpusModel.image). */
   | { t: 'image'; id: number; revision: number };
-
-/** Mentions as [id, technicians, services, service areas]. */
-export type FoundEntry = [string, string[], string[], string[]];
 
 export type FromCorpus =
   | { t: 'staged'; id: number; parts: number }

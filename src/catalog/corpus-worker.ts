@@ -1,11 +1,11 @@
 import type { Worker } from 'node:worker_threads';
 import { joinSteps, ownBytes, runAtOnce, runInSlices, type SliceClock, sharedBuffer, startWorker } from '../threads/index.js';
 import {
-  addFound,
   type CommitInput,
   type Committed,
   CorpusModel,
   type CorpusRow,
+  type FoundEntry,
   type SeedBodies,
   type Seeded,
   type Staged,
@@ -43,6 +43,11 @@ export interface StageSink {
   end(): Promise<Staged>;
   /** Drops the stage (its read failed): nothing is answered, and the next stage starts clean. */
   abort(): void;
+}
+
+/** Adds mention entries (a stage's, or a part of them the corpus thread sent) to a map of them by id; a later entry for an id replaces an earlier one. */
+function addFound(into: Map<string, FoundMentions>, entries: readonly FoundEntry[]): void {
+  for (const [id, technicians, services, service_areas] of entries) into.set(id, { technicians, services, service_areas });
 }
 
 /** A stage's answer as the catalog reads it: its mentions by id. */
