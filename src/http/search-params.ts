@@ -20,7 +20,7 @@ const unwrapped = (s: z.ZodType): z.ZodType =>
 export function queryInput(raw: Record<string, unknown>, schema: z.ZodObject): { input: Record<string, unknown>; issues: ErrorIssue[] } {
   const issues: ErrorIssue[] = [];
   const input: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(schema.shape)) {
+  for (const [key, kind] of fieldKinds(schema)) {
     const value = raw[key];
     if (value === undefined) continue;
     if (Array.isArray(value)) {
@@ -28,15 +28,30 @@ export function queryInput(raw: Record<string, unknown>, schema: z.ZodObject): {
       continue;
     }
     const text = String(value);
-    const kind = unwrapped(field as z.ZodType);
     input[key] =
-      kind instanceof z.ZodNumber && NUMBER.test(text.trim())
+      kind === 'number' && NUMBER.test(text.trim())
         ? Number(text)
-        : kind instanceof z.ZodBoolean && BOOLEAN_TEXT.has(text)
+        : kind === 'boolean' && BOOLEAN_TEXT.has(text)
           ? BOOLEAN_TEXT.get(text)
           : text;
   }
   return { input, issues };
+}
+
+type FieldKind = 'number' | 'boolean' | 'other';
+const kindsOf = new WeakMap<z.ZodObject, readonly (readonly [string, FieldKind])[]>();
+
+/** A schema's fields with what text of theirs becomes, worked out once per schema instead of per request. */
+function fieldKinds(schema: z.ZodObject): readonly (readonly [string, FieldKind])[] {
+  let kinds = kindsOf.get(schema);
+  if (!kinds) {
+    kinds = Object.entries(schema.shape).map(([key, field]) => {
+      const kind = unwrapped(field as z.ZodType);
+      return [key, kind instanceof z.ZodNumber ? 'number' : kind instanceof z.ZodBoolean ? 'boolean' : 'other'] as const;
+    });
+    kindsOf.set(schema, kinds);
+  }
+  return kinds;
 }
 
 /** A query string parsed by `schema`: its value, or every issue at once. */
