@@ -74,8 +74,8 @@ export type SearchRequest = Omit<SearchQuery, 'sort'> & { sort?: SearchSort };
  * asks this directly; it holds only when both values are real dates.
  */
 export function sinceAfterUntil(since: unknown, until: unknown): { path: ['since']; message: string; code: 'custom' } | null {
-  // Compared first: most searches give one date or none, and a failed parse builds its issues (the
-  // search's costliest check under a stream of distinct searches).
+  // Compared first: most searches give one date or none, and a failed parse builds its issues, far
+  // costlier than the comparison.
   if (typeof since !== 'string' || typeof until !== 'string' || since <= until) return null;
   if (!IsoDateSchema.safeParse(since).success || !IsoDateSchema.safeParse(until).success) return null;
   return { path: ['since'], message: `since (${since}) is after until (${until})`, code: 'custom' };

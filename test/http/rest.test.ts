@@ -207,6 +207,8 @@ describe('search', () => {
     ['since=2025-02-30', ['since']],
     ['rating=5&rating=4', ['rating']],
     ['since=2025-06-01&until=2025-01-01', ['since']],
+    // A real since above a date that is not one: only until is wrong (the range rule holds between real dates).
+    ['since=2025-06-01&until=2025-02-30', ['until']],
     ['rating=9&limit=500&until=nope', ['rating', 'limit', 'until']],
   ];
   for (const [qs, paths] of invalid) {
