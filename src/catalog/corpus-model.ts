@@ -5,6 +5,7 @@ import { runAtOnce } from '../threads/index.js';
 import { type AnalysisFailure, analyzeOrRate } from './analyze-or-rate.js';
 import type { Analyzer, CorpusReview, Engine, InsightRow, InsightRowMaker } from './engine.js';
 import { analyzerOptions } from './engine.js';
+import { removedPositions } from './ordered-reviews.js';
 import { carriedRuns } from './render/carried-runs.js';
 import { renderFeeds } from './render/feeds.js';
 import { type Allocate, RawJson, SplicedJson } from './render/spliced-json.js';
@@ -267,8 +268,11 @@ export class CorpusModel {
     this.staged = null;
     const held = this.held;
     const prevIds = held?.ids ?? [];
-    const removed: InsightRow[] = [];
-    for (let i = 0; i < prevIds.length; i++) if (staged.changed.has(prevIds[i])) removed.push(held!.rows[i]);
+    // Where the changed ids were, found as the catalog's order finds them: the merge below skips those
+    // places instead of asking the set of changed ids about every held id twice (at 1M reviews, 208 ms of
+    // the 421 ms two commits spent in their own code).
+    const gone = runAtOnce(removedPositions(prevIds, null, staged.changed));
+    const removed = Array.from(gone, (i) => held!.rows[i]);
     const kept = prevIds.length - removed.length;
     const n = kept + input.freshIds.length;
     const ids: string[] = new Array(n);
@@ -282,6 +286,7 @@ export class CorpusModel {
     const added: InsightRow[] = [];
     let p = 0;
     let f = 0;
+    let g = 0;
     for (let k = 0; k < n; k++) {
       if (f < input.freshIds.length && input.freshPositions[f] === k) {
         const id = input.freshIds[f++];
@@ -293,7 +298,10 @@ export class CorpusModel {
         values[k] = item.json;
         from[k] = -1;
       } else {
-        while (staged.changed.has(prevIds[p])) p++;
+        while (g < gone.length && gone[g] === p) {
+          p++;
+          g++;
+        }
         const id = prevIds[p];
         ids[k] = id;
         from[k] = p;

@@ -129,11 +129,17 @@ export function* orderUpdated(
   return { reviews, ids, carried: yield* carriedRuns(from), freshPositions };
 }
 
-/** The previous positions of the changed ids, ascending: looked up when the positions are at hand, else found in one pass. */
-function* removedPositions(
+/** Changed ids, as a map by id or a set of them. */
+type ChangedIds = Pick<ReadonlySet<string>, 'has' | 'size' | 'keys'>;
+
+/**
+ * The previous positions of the changed ids, ascending: looked up when the positions are at hand, else
+ * found in one pass (none when nothing changed: a new review alone looks up no id).
+ */
+export function* removedPositions(
   previousIds: readonly string[],
   previousPositions: ReadonlyMap<string, number> | null,
-  changes: ReadonlyMap<string, unknown>,
+  changes: ChangedIds,
 ): Steps<Int32Array> {
   const out: number[] = [];
   if (previousPositions) {
