@@ -268,9 +268,9 @@ export class CorpusModel {
     this.staged = null;
     const held = this.held;
     const prevIds = held?.ids ?? [];
-    // Where the changed ids were, found as the catalog's order finds them: the merge below skips those
-    // places instead of asking the set of changed ids about every held id twice (at 1M reviews, 208 ms of
-    // the 421 ms two commits spent in their own code).
+    // Where the changed ids were, in one pass over the held order: the merge below skips those places
+    // instead of asking the set again about every id it keeps (at 1M reviews, the two passes were 208 of
+    // the 421 samples two commits spent in their own code).
     const gone = runAtOnce(removedPositions(prevIds, null, staged.changed));
     const removed = Array.from(gone, (i) => held!.rows[i]);
     const kept = prevIds.length - removed.length;

@@ -134,7 +134,7 @@ type ChangedIds = Pick<ReadonlySet<string>, 'has' | 'size' | 'keys'>;
 
 /**
  * The previous positions of the changed ids, ascending: looked up when the positions are at hand, else
- * found in one pass (none when nothing changed: a new review alone looks up no id).
+ * found in one pass over the previous ids (none when no id changed).
  */
 export function* removedPositions(
   previousIds: readonly string[],
