@@ -39,6 +39,7 @@ let done = await corpus.commit({
   revision: { id: 1, created_at: generatedAt },
   freshIds: rows.map((r) => r.id),
   freshPositions: Int32Array.from(rows, (_, i) => i),
+  removedPositions: new Int32Array(0),
   newest: [],
   publicBaseUrl: base,
 });
@@ -100,6 +101,8 @@ for (let k = 0; k < UPDATES; k++) {
     revision: { id: k + 2, created_at: generatedAt },
     freshIds: [id],
     freshPositions: Int32Array.of(0),
+    // A new review: nothing taken out of the held order.
+    removedPositions: new Int32Array(0),
     newest: [],
     publicBaseUrl: base,
   });

@@ -231,7 +231,8 @@ async function buildAll(input: CatalogFromStaged, engine: CorpusEngine, clock: S
   const segment = engine.textSegment(input.staged.order);
   segment.catch(() => {});
   const ids = await runInSlices(idsOf(reviews), clock);
-  const committed = commit(engine, input, reviews, ids, await runInSlices(everyPosition(reviews.length), clock), clock);
+  // Nothing taken out of a previous order (an array of its own: the commit hands it over).
+  const committed = commit(engine, input, reviews, ids, await runInSlices(everyPosition(reviews.length), clock), new Int32Array(0), clock);
   const { doc, aggregateRating } = await documentOf(input, reviews, clock);
   const holder = new HeldReviews();
   const pending = heldOrder(reviews.length);
@@ -279,13 +280,13 @@ async function buildUpdate(input: CatalogChanges, previous: Catalog, engine: Cor
     orderUpdated(previous.reviews, previous.reviewsJson.keys, previous.knownPositions, input.changes, staged.found, l.review),
     clock,
   );
-  const { reviews, ids, carried, freshPositions } = ordered;
+  const { reviews, ids, carried, freshPositions, removed } = ordered;
   const freshIds: string[] = new Array(freshPositions.length);
   for (let k = 0; k < freshIds.length; k++) {
     freshIds[k] = ids[freshPositions[k]];
     if (k % 4096 === 0) await clock.maybePause();
   }
-  const committed = commit(engine, input, reviews, freshIds, freshPositions, clock);
+  const committed = commit(engine, input, reviews, freshIds, freshPositions, removed, clock);
   const { doc, aggregateRating } = await documentOf(input, reviews, clock, { from: carried.from, previous: previous.held });
   const reviewsJson = await runInSlices(
     SplicedJson.renderSteps(
@@ -334,6 +335,7 @@ function commit(
   reviews: readonly Review[],
   freshIds: string[],
   freshPositions: Int32Array,
+  removedPositions: Int32Array,
   clock: SliceClock,
 ): ReturnType<CorpusEngine['commit']> {
   const committed = engine.commit(
@@ -341,6 +343,7 @@ function commit(
       revision: input.revision,
       freshIds,
       freshPositions,
+      removedPositions,
       // Plain objects: a held review (a Proxy) cannot be cloned into the engine's thread.
       newest: reviews.slice(0, FEED_SIZE).map(plainReview),
       publicBaseUrl: input.publicBaseUrl,

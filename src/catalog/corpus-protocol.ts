@@ -19,6 +19,7 @@ export type ToCorpus =
       revision: Revision;
       freshIds: Uint8Array;
       freshPositions: Int32Array;
+      removedPositions: Int32Array;
       newest: Review[];
       publicBaseUrl: string;
     }

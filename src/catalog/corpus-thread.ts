@@ -44,6 +44,7 @@ function handle(m: ToCorpus): void {
           revision: m.revision,
           freshIds: m.freshIds.length === 0 ? [] : asBuffer(m.freshIds).toString('utf8').split('\n'),
           freshPositions: m.freshPositions,
+          removedPositions: m.removedPositions,
           newest: m.newest,
           publicBaseUrl: m.publicBaseUrl,
         });

@@ -248,10 +248,11 @@ export class CorpusWorker implements CorpusEngine {
         revision: input.revision,
         freshIds,
         freshPositions: input.freshPositions,
+        removedPositions: input.removedPositions,
         newest: input.newest,
         publicBaseUrl: input.publicBaseUrl,
       },
-      [input.freshPositions.buffer as ArrayBuffer],
+      [input.freshPositions.buffer as ArrayBuffer, input.removedPositions.buffer as ArrayBuffer],
     );
     const m = (await answer) as Extract<FromCorpus, { t: 'committed' }>;
     return {

@@ -12,6 +12,8 @@ export interface OrderedReviews {
   carried: CarriedRuns;
   /** Where the reviews this build made are, ascending. */
   freshPositions: Int32Array;
+  /** Where the reviews it took out (changed or gone) were in the previous order, ascending. */
+  removed: Int32Array;
 }
 
 /** The contract's order: date desc, then published_at desc, then id desc (plain code-unit comparison). */
@@ -126,20 +128,14 @@ export function* orderUpdated(
     from[k++] = -1;
   }
   yield* carry(previous.length);
-  return { reviews, ids, carried: yield* carriedRuns(from), freshPositions };
+  return { reviews, ids, carried: yield* carriedRuns(from), freshPositions, removed };
 }
 
-/** Changed ids, as a map by id or a set of them. */
-type ChangedIds = Pick<ReadonlySet<string>, 'has' | 'size' | 'keys'>;
-
-/**
- * The previous positions of the changed ids, ascending: looked up when the positions are at hand, else
- * found in one pass over the previous ids (none when no id changed).
- */
-export function* removedPositions(
+/** The previous positions of the changed ids, ascending: looked up when the positions are at hand, else found in one pass. */
+function* removedPositions(
   previousIds: readonly string[],
   previousPositions: ReadonlyMap<string, number> | null,
-  changes: ChangedIds,
+  changes: ReadonlyMap<string, unknown>,
 ): Steps<Int32Array> {
   const out: number[] = [];
   if (previousPositions) {
