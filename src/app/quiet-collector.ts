@@ -39,15 +39,18 @@ export const collectsNow = (
 const heapSize = () => getHeapStatistics().total_heap_size;
 const mb = (bytes: number) => Math.round(bytes / (1 << 20));
 
-/** Collects the heap in full once requests stop, after they grew it (see QUIET_COLLECTION) or a revision was stored (expectGarbage). */
+/** What let go of much without growing the heap for it (see QuietCollector.expectGarbage). */
+export type GarbageReason = 'a revision was stored' | 'the idle corpus thread exited';
+
+/** Collects the heap in full once requests stop, after they grew it (see QUIET_COLLECTION) or much was let go of (expectGarbage). */
 export class QuietCollector {
   /** Collections run so far. */
   collections = 0;
   private requests = 0;
   private inFlight = 0;
   private low = 0;
-  /** Set by expectGarbage: the next quiet look collects however little the heap grew. */
-  private expecting = false;
+  /** Set by expectGarbage, with why: the next quiet look collects however little the heap grew. */
+  private expecting: GarbageReason | null = null;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -76,10 +79,11 @@ export class QuietCollector {
    * heap grew. A revision is replaced, and once the new one is stored what it replaced and what building and
    * storing it made are garbage, mostly outside the heap (buffers), so growth does not show it: at 100k
    * reviews, 15 s after one new review, a forced collection still gave back 177–185 MB. One full
-   * collection per stored revision, when quiet (at 1M it costs 350–520 ms).
+   * collection per stored revision, when quiet (at 1M it costs 350–520 ms). So too when an idle corpus
+   * thread has exited (revision-scheduler.ts).
    */
-  expectGarbage(): void {
-    this.expecting = true;
+  expectGarbage(reason: GarbageReason): void {
+    this.expecting = reason;
   }
 
   /** One look (what the timer runs; tests call it directly). */
@@ -89,9 +93,9 @@ export class QuietCollector {
     const size = heapSize();
     // A collection V8 ran on its own lowers the mark: growth counts from the least the heap held.
     this.low = Math.min(this.low, size);
-    const expected = this.expecting && requests === 0 && this.inFlight === 0;
-    if (!expected && !collectsNow(requests, this.inFlight, size, this.low, this.options)) return;
-    this.expecting = false;
+    const expected = requests === 0 && this.inFlight === 0 ? this.expecting : null;
+    if (expected === null && !collectsNow(requests, this.inFlight, size, this.low, this.options)) return;
+    this.expecting = null;
     const started = performance.now();
     if (!collectGarbage()) return;
     this.low = heapSize();
@@ -101,7 +105,7 @@ export class QuietCollector {
         heap_before_mb: mb(size),
         heap_after_mb: mb(this.low),
         ms: Math.round(performance.now() - started),
-        reason: expected ? 'a revision was stored' : 'requests grew the heap',
+        reason: expected ?? 'requests grew the heap',
       },
       'heap collected after a busy spell',
     );

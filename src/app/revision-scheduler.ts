@@ -18,6 +18,7 @@ import type { Listener, Store } from '../store/index.js';
 import { drainSteps, runInSlices, SliceClock } from '../threads/index.js';
 import { collectGarbage } from './collect-garbage.js';
 import { type CorpusIdle, corpusIdleWait } from './corpus-idle.js';
+import type { GarbageReason } from './quiet-collector.js';
 import { StoreWriter } from './store-writer.js';
 
 /** How often the server's own writes (sessions, hub state, limits) are copied back from SQLite's log. */
@@ -93,11 +94,11 @@ export class RevisionScheduler {
       /** How long an idle corpus thread is kept (REVIEWCAST_CORPUS_IDLE: see corpusIdleWait); without it, for the scheduler's life. */
       corpusIdle?: CorpusIdle;
       /**
-       * Called once storing the newest revision's snapshot and corpus image has ended (stored or not): the
-       * revision it replaced and what building and storing it made are garbage from then on (see
-       * QuietCollector.expectGarbage).
+       * Called when much was let go of (see QuietCollector.expectGarbage), with why: once storing the newest
+       * revision's snapshot and corpus image has ended (stored or not), the revision it replaced and what
+       * building and storing it made; once an idle corpus thread has exited, what this thread held for it.
        */
-      onStored?: () => void;
+      onGarbage?: (reason: GarbageReason) => void;
       /** The NLP engine (a test hands in one of its own); the insights engine without it. */
       engine?: Engine;
       log: Logger;
@@ -296,7 +297,9 @@ export class RevisionScheduler {
       return;
     }
     if (this.engine) {
-      this.letGo(this.engine);
+      // What this thread kept for it is garbage once it has exited, much of it outside the heap: at 100k
+      // reviews on Node 20 a full collection then gave back 25 MB of external memory (RSS 477 → 446 MB).
+      void this.letGo(this.engine).then(() => this.opts.onGarbage?.('the idle corpus thread exited'));
       this.engine = null;
       this.opts.log.info({ revision: this.state?.revision, idle_ms: idleMs }, 'corpus thread released (idle)');
     }
@@ -374,10 +377,11 @@ export class RevisionScheduler {
   }
 
   /** A thread let go of closes in the background; stop() waits for it. */
-  private letGo(thread: { close(): Promise<void> }, onError: (err: unknown) => void = () => {}): void {
+  private letGo(thread: { close(): Promise<void> }, onError: (err: unknown) => void = () => {}): Promise<void> {
     const closed = thread.close().catch(onError);
     this.closing.add(closed);
     void closed.finally(() => this.closing.delete(closed));
+    return closed;
   }
 
   /**
@@ -536,7 +540,7 @@ export class RevisionScheduler {
           this.opts.log.warn({ err, revision: job.catalog.revision }, 'storing the catalog snapshot failed');
         }
       }
-      this.opts.onStored?.();
+      this.opts.onGarbage?.('a revision was stored');
     } finally {
       // In the same turn as the last check for a waiting job, so a job queued later starts a new run.
       this.snapshotting = null;

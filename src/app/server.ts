@@ -52,7 +52,7 @@ export async function startServer(
     databaseUrl: config.databaseUrl,
     pollMs: config.pollMs,
     corpusIdle: config.corpusIdle,
-    onStored: () => quiet.expectGarbage(),
+    onGarbage: (reason) => quiet.expectGarbage(reason),
     engine: opts.engine,
     log,
   });

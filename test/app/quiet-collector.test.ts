@@ -61,12 +61,13 @@ test('expectGarbage: the next quiet look collects however little the heap grew, 
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  const collector = new QuietCollector(capturedLog().log, { checkMs: 3_600_000, growthBytes: 2 ** 50, growthShare: 0 });
+  const { log, lines } = capturedLog();
+  const collector = new QuietCollector(log, { checkMs: 3_600_000, growthBytes: 2 ** 50, growthShare: 0 });
   collector.start(server);
   try {
     collector.look();
     assert.equal(collector.collections, 0, 'the heap did not grow by a petabyte');
-    collector.expectGarbage();
+    collector.expectGarbage('the idle corpus thread exited');
     await (await fetch(url)).arrayBuffer();
     collector.look();
     assert.equal(collector.collections, 0, 'a request came: not quiet');
@@ -76,6 +77,7 @@ test('expectGarbage: the next quiet look collects however little the heap grew, 
       collector.look();
     }
     assert.equal(collector.collections, 1, 'quiet, and garbage expected');
+    assert.equal(lines.at(-1)?.reason, 'the idle corpus thread exited', 'logged with what it followed');
     collector.look();
     assert.equal(collector.collections, 1, 'once');
   } finally {

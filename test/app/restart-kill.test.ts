@@ -41,6 +41,8 @@ interface LogLine {
   /** On a take-over: how long it took; on a release: the idle wait it followed. */
   ms?: number;
   idle_ms?: number;
+  /** On a quiet collection: what it followed. */
+  reason?: string;
 }
 
 const logLines = (out: string): LogLine[] =>
@@ -387,6 +389,8 @@ test('a server started from its stored revision starts its corpus thread with th
     await logged(server, (l) => l.msg === 'corpus image stored' && l.revision === first);
     const released = await logged(server, (l) => l.msg === 'corpus thread released (idle)');
     assert.equal(released.revision, first, 'released once idle after that revision (its snapshot and image stored)');
+    // What the server held for the thread is garbage once it has exited: the next quiet look collects it.
+    await logged(server, (l) => l.msg === 'heap collected after a busy spell' && l.reason === 'the idle corpus thread exited');
     await logged(server, (l) => l.msg === 'a corpus thread stands by' && l.revision === first);
     const standsBy = logLines(server.output()).filter((l) => l.msg === 'a corpus thread stands by');
     assert.deepEqual(
