@@ -93,8 +93,8 @@ export class QuietCollector {
     const size = heapSize();
     // A collection V8 ran on its own lowers the mark: growth counts from the least the heap held.
     this.low = Math.min(this.low, size);
-    const expected = requests === 0 && this.inFlight === 0 ? this.expecting : null;
-    if (expected === null && !collectsNow(requests, this.inFlight, size, this.low, this.options)) return;
+    const reason = requests === 0 && this.inFlight === 0 ? this.expecting : null;
+    if (reason === null && !collectsNow(requests, this.inFlight, size, this.low, this.options)) return;
     this.expecting = null;
     const started = performance.now();
     if (!collectGarbage()) return;
@@ -105,7 +105,7 @@ export class QuietCollector {
         heap_before_mb: mb(size),
         heap_after_mb: mb(this.low),
         ms: Math.round(performance.now() - started),
-        reason: expected ?? 'requests grew the heap',
+        reason: reason ?? 'requests grew the heap',
       },
       'heap collected after a busy spell',
     );
@@ -115,7 +115,7 @@ export class QuietCollector {
   metricsText(): string {
     const name = 'reviewcast_quiet_collections_total';
     return [
-      `# HELP ${name} Full heap collections run once requests stopped, after they grew the heap or a revision was stored (this process).`,
+      `# HELP ${name} Full heap collections run once requests stopped, after they grew the heap or much was let go of: a revision stored, an idle corpus thread gone (this process).`,
       `# TYPE ${name} counter`,
       `${name} ${this.collections}`,
       '',

@@ -96,7 +96,8 @@ export class RevisionScheduler {
       /**
        * Called when much was let go of (see QuietCollector.expectGarbage), with why: once storing the newest
        * revision's snapshot and corpus image has ended (stored or not), the revision it replaced and what
-       * building and storing it made; once an idle corpus thread has exited, what this thread held for it.
+       * building and storing it made; once an idle corpus thread's close has ended (it has exited, or failed to), what
+       * this thread held for it.
        */
       onGarbage?: (reason: GarbageReason) => void;
       /** The NLP engine (a test hands in one of its own); the insights engine without it. */
