@@ -1,4 +1,4 @@
-import { foldText } from '../domain/index.js';
+import { foldText, varintBytes } from '../domain/index.js';
 import { drainSteps, everyPosition, runAtOnce, type Steps, TOUCH_STEP, zeroedSteps } from '../threads/index.js';
 import { joined, PartsReader, utf8Pieces } from './byte-parts.js';
 
@@ -49,9 +49,6 @@ export interface PreviousText {
   index: TextIndex;
   from: Int32Array;
 }
-
-/** Bytes of `n` (≥ 1) as a varint: 7 bits a byte, low bits first, the high bit set on all but the last. */
-const varintBytes = (n: number) => (n < 1 << 7 ? 1 : n < 1 << 14 ? 2 : n < 1 << 21 ? 3 : n < 1 << 28 ? 4 : 5);
 
 /** Writes `n` as a varint at `at`; returns where the next one goes. */
 function writeVarint(out: Uint8Array, at: number, n: number): number {

@@ -84,3 +84,4 @@ export {
 } from './search.js';
 export { SNAPSHOT_BYTES_FIELDS, type SnapshotBytesField, type StoredSnapshot, type StoredSnapshotParts } from './snapshot.js';
 export type { StoredSource } from './source.js';
+export { varintBytes } from './varint.js';

@@ -2,7 +2,7 @@
 // parsing every review and analysis of a revision's bodies (at 100k reviews a few hundred milliseconds
 // against about a second; at 1M seconds against about fifteen). Every string that many rows share (dates,
 // ids of aspects, technicians, services and areas, phrases, problems) is written once, in a table.
-import type { ReviewAspect } from '../../domain/index.js';
+import { type ReviewAspect, varintBytes } from '../../domain/index.js';
 import type { CorpusReview, InsightAnalysis } from './rows.js';
 
 /** Bump when the layout below changes: an image of another version is not read (the bodies are). */
@@ -73,13 +73,19 @@ class Writer {
 
   string(s: string): void {
     const max = s.length * 3;
-    this.room(5 + max);
-    // The length goes before the bytes: written after them, in the room left for its varint.
-    const start = this.at + 5;
-    const n = this.buf.write(s, start, 'utf8');
-    this.uint(n);
-    this.buf.copy(this.buf, this.at, start, start + n);
-    this.at += n;
+    // The length goes before the bytes and is known once they are written: it gets the bytes the longest
+    // the string could be would need, padded with empty groups (Reader.uint reads the same number), so the
+    // bytes are not moved after it. In a profile at 1M reviews moving them was 1.17 s of encodeRows's 3.29 s.
+    const width = varintBytes(max);
+    this.room(width + max);
+    let n = this.buf.write(s, this.at + width, 'utf8');
+    const end = this.at + width + n;
+    for (let i = 1; i < width; i++) {
+      this.buf[this.at++] = (n & 0x7f) | 0x80;
+      n >>>= 7;
+    }
+    this.buf[this.at] = n;
+    this.at = end;
   }
 
   /** The bytes written, in memory of their own and their exact size (copied once unless the guess was exact). */
