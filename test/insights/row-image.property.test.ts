@@ -99,6 +99,32 @@ test('an image that outgrows its first guess (multi-byte texts) round-trips, in 
   assert.deepStrictEqual(engine.insightRows(business.vertical).fromImage(image), rows);
 });
 
+test('strings at the edges of the room for their length (padded to the widest their UTF-8 could need) round-trip', () => {
+  const maker = engine.insightRows(business.vertical);
+  // An id is always written: UTF-16 units 42 and 43 (1 and 2 bytes of room for the length), 5,461 and 5,462 (2
+  // and 3), each in ASCII and two-byte characters (padded from 43 on: their UTF-8 needs less than the room) and
+  // in three-byte ones (their UTF-8 needs all of it).
+  const edgeIds = [42, 43, 127, 128, 5_461, 5_462].flatMap((n) => ['x'.repeat(n), 'é'.repeat(n), '€'.repeat(n)]);
+  const rows = rowsOf(
+    maker,
+    edgeIds.map((id, i) => ({
+      id,
+      rating: 1 + (i % 5),
+      date: '2026-01-02',
+      text: null,
+      technicians: [],
+      services: [],
+      service_area: null,
+    })),
+  );
+  const read = engine.insightRows(business.vertical).fromImage(maker.image(rows));
+  assert.deepStrictEqual(read, rows);
+  assert.deepStrictEqual(
+    read.map((r) => r.review.id),
+    edgeIds,
+  );
+});
+
 test('bytes that are not an image of rows are refused', () => {
   const maker = engine.insightRows(business.vertical);
   const rows = rowsOf(maker, [

@@ -161,7 +161,7 @@ class Table {
 /**
  * `preamble`, then the rows as bytes: a version, the row count, where the shared strings start, each row,
  * then the shared strings (met while the rows are written, so the rows and the table are one pass into
- * one buffer: at 1M reviews the image is about 240 MB, and each copy of it is that much more at once).
+ * one buffer: at 1M demo reviews the image is about 190 MB, and each copy of it is that much more at once).
  */
 export function encodeRows(rows: readonly ImagedRow[], preamble: Buffer = Buffer.alloc(0)): Buffer {
   const table = new Table();
