@@ -55,6 +55,11 @@ class Writer {
     this.at += b.length;
   }
 
+  /**
+   * The text index's writeVarint (catalog/text-index.ts) is this loop too, and string() pads one inline.
+   * Writers in domain/varint.ts that both called were tried: encoding a 100k image's rows took a median of
+   * 359.5 ms of CPU against 295.1, higher in 10 of 11 alternated rounds (with this loop kept, 327.5 against 308.8).
+   */
   uint(n: number): void {
     this.room(5);
     while (n >= 0x80) {
