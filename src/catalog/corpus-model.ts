@@ -367,10 +367,9 @@ export class CorpusModel {
   seed(revision: number, bodies: SeedBodies, image: Buffer | null = null): Seeded {
     const imaged = image && this.fromImage(revision, bodies, image);
     const taken = imaged && typeof imaged !== 'string' ? imaged : this.fromBodies(bodies);
-    // The maker's insight state over these rows is made now, in the take-over, so the next revision moves
-    // it by its changes instead of passing over every row (the document made here is not used).
-    const maker = this.rowsFor(taken.business.vertical);
-    maker.insights({ business: taken.business, rows: taken.rows, generatedAt: '' });
+    // The maker's insight state over these rows is had now, in the take-over (taken back with the rows
+    // from their image, or made by a pass), so the next revision moves it by its changes.
+    this.rowsFor(taken.business.vertical).keep(taken.business, taken.rows);
     this.held = { revision, vertical: taken.business.vertical, ...taken };
     this.staged = null;
     if (typeof imaged === 'string') return { from: 'bodies', passedOver: imaged };
@@ -383,7 +382,7 @@ export class CorpusModel {
     try {
       const read = readImageHead(image);
       if (read.revision !== revision) return `an image of revision ${read.revision}`;
-      const rows = this.rowsFor(read.business.vertical).fromImage(read.rows);
+      const rows = this.rowsFor(read.business.vertical).fromImage(read.rows, read.business);
       const ids = rows.map((r) => r.review.id);
       // Throws unless the image has as many rows as the bodies' per_review has items.
       const perReview = SplicedJson.fromLayout(bodies.insights, bodies.insightsLayout, ids, ids);

@@ -39,9 +39,15 @@ export interface InsightRowMaker {
   row(review: CorpusReview, analysis: CorpusAnalysis): InsightRow;
   /** What `row` and the review's mentions read of an analysis stored as JSON, without parsing all of it. */
   read(json: string): CorpusAnalysis;
-  /** Rows as bytes after `preamble` (one buffer), and back from the bytes after it (an error when they are not an image this engine wrote). */
+  /**
+   * Rows as bytes after `preamble` (one buffer), with the state of the maker's last insights when they
+   * were of these rows; and back from the bytes after it (an error when they are not an image this engine
+   * wrote), with that state when `business` is the profile it was made for.
+   */
   image(rows: readonly InsightRow[], preamble?: Buffer): Buffer;
-  fromImage(bytes: Buffer): InsightRow[];
+  fromImage(bytes: Buffer, business?: InsightsBusiness): InsightRow[];
+  /** Makes the maker's state over the rows (as insights() would), unless it holds it, taken back with them from their image. */
+  keep(business: InsightsBusiness, rows: readonly InsightRow[]): void;
   /**
    * buildInsights of the rows' reviews and analyses, with per_review an empty placeholder. `since`: the
    * rows of the maker's previous call, and which of them `rows` lacks and which it adds (the others in

@@ -531,6 +531,7 @@ test('a corpus that took a revision over moves its insights by the next revision
         insights: maker.insights.bind(maker),
         image: maker.image.bind(maker),
         fromImage: maker.fromImage.bind(maker),
+        keep: maker.keep.bind(maker),
       };
     },
   };

@@ -76,17 +76,23 @@ const analyse = (review: CorpusReview): ReviewAnalysis => {
   return a;
 };
 
-/** Checks `runs` corpora of `start` reviews, each through up to 10 revisions; the number of revisions whose kept rows a pass would have read. */
-function check(start: fc.Arbitrary<[ReviewFields, number][]>, runs: number): number {
+/**
+ * Checks `runs` corpora of `start` reviews, each through up to 10 revisions; the number of revisions whose
+ * kept rows a pass would have read, and of restarts.
+ */
+function check(start: fc.Arbitrary<[ReviewFields, number][]>, runs: number): { moved: number; restarts: number } {
   let next = 0;
   let moved = 0;
+  let restarts = 0;
   const make = (r: ReviewFields, id = `r${next++}`): Kept => {
     const review: CorpusReview = { id, ...r };
     return { review, analysis: analyse(review) };
   };
+  // A revision may come after a restart: a new maker takes the rows and the builders' state back from the last maker's image.
+  const revision = fc.tuple(fc.array(op, { minLength: 1, maxLength: 4 }), fc.boolean());
   fc.assert(
-    fc.property(start, fc.array(fc.array(op, { minLength: 1, maxLength: 4 }), { maxLength: 10 }), (start, revisions) => {
-      const maker = engine.insightRows(business.vertical);
+    fc.property(start, fc.array(revision, { maxLength: 10 }), (start, revisions) => {
+      let maker = engine.insightRows(business.vertical);
       // Rows are watched: a mask read of a row the revision did not change means a pass over the corpus.
       const read = new Set<object>();
       const watch = <T extends { aspectMask: number }>(row: T): T => watchAspectMask(row, (r) => read.add(r));
@@ -95,7 +101,20 @@ function check(start: fc.Arbitrary<[ReviewFields, number][]>, runs: number): num
       const rowOf = new Map(kept.map((k) => [k, watch(maker.row(k.review, k.analysis))]));
       let rows = kept.map((k) => rowOf.get(k) as ReturnType<typeof maker.row>);
       assert.equal(JSON.stringify(maker.insights({ business, rows, generatedAt: GENERATED })), full(kept));
-      for (const changes of revisions) {
+      for (const [changes, restart] of revisions) {
+        if (restart) {
+          const image = maker.image(rows);
+          maker = engine.insightRows(business.vertical);
+          rows = maker.fromImage(image, business);
+          // Watched in place: the state is of this list.
+          for (const row of rows) watch(row);
+          kept.forEach((k, i) => rowOf.set(k, rows[i]));
+          // Taken back with the rows, the state is kept without a pass (which reads every row).
+          read.clear();
+          maker.keep(business, rows);
+          assert.equal(read.size, 0, 'keep passed over rows taken back with their state');
+          restarts++;
+        }
         for (const c of changes) {
           if (c.t === 'add') {
             const k = make(c.review);
@@ -129,17 +148,59 @@ function check(start: fc.Arbitrary<[ReviewFields, number][]>, runs: number): num
     }),
     { seed: 20261126, numRuns: runs },
   );
-  return moved;
+  return { moved, restarts };
 }
 
 test('insights moved by each revision equal buildInsights of its rows', () => {
-  const moved = check(fc.array(fc.tuple(reviewArb, fc.nat()), { maxLength: 30 }), 120);
+  const { moved, restarts } = check(fc.array(fc.tuple(reviewArb, fc.nat()), { maxLength: 30 }), 120);
   // The watch saw revisions whose kept rows a pass would have read (in corpora this small, many changes
   // are a quarter of the rows or more, which are passes).
   assert.ok(moved > 60, `only ${moved} revisions kept attributed rows`);
+  assert.ok(restarts > 100, `only ${restarts} restarts`);
 });
 
 test('and so they do in a corpus whose lists run over several blocks', () => {
   // Kept lists are blocks of a few hundred entries: here an aspect's mentions or a technician's reviews run over several.
-  check(fc.array(fc.tuple(reviewArb, fc.nat()), { minLength: 1500, maxLength: 1500 }), 6);
+  const { restarts } = check(fc.array(fc.tuple(reviewArb, fc.nat()), { minLength: 1500, maxLength: 1500 }), 6);
+  assert.ok(restarts > 3, `only ${restarts} restarts`);
+});
+
+test('a quote that comes with a new review into a block a scan has summarised is found', () => {
+  // Praise too short to quote (under 25 characters) fills the pull quote's candidates; the first document
+  // summarises their block (no wording); then a review with a quotable praise joins that block.
+  const short = Array.from({ length: 20 }, (_, i): Kept => {
+    const review: CorpusReview = {
+      id: `s${i}`,
+      rating: 5,
+      date: '2026-01-10',
+      text: 'Great job.',
+      technicians: [],
+      services: [],
+      service_area: null,
+    };
+    return { review, analysis: analyse(review) };
+  });
+  assert.ok(
+    short[0].analysis.aspects.some((a) => a.polarity === 'positive'),
+    'the short praise is an aspect’s',
+  );
+  const maker = engine.insightRows(business.vertical);
+  const before = short.map((k) => maker.row(k.review, k.analysis));
+  const first = maker.insights({ business, rows: before, generatedAt: GENERATED });
+  assert.equal(first.pull_quote, '');
+  const review: CorpusReview = {
+    id: 'q',
+    rating: 5,
+    date: '2026-01-10',
+    text: REVIEW_SENTENCES[0],
+    technicians: [],
+    services: [],
+    service_area: null,
+  };
+  const fresh: Kept = { review, analysis: analyse(review) };
+  const row = maker.row(review, fresh.analysis);
+  const rows = [row, ...before];
+  const moved = maker.insights({ business, rows, generatedAt: GENERATED, since: { rows: before, removed: [], added: [row] } });
+  assert.notEqual(moved.pull_quote, '');
+  assert.equal(JSON.stringify(moved), full([fresh, ...short]));
 });

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { analyzerOptions } from '../../src/catalog/index.js';
 import { demoBusiness } from '../../src/demo/index.js';
 import { buildInsights, type CorpusReview, createAnalyzer, engine, type Insights, type ReviewAnalysis } from '../../src/insights/index.js';
-import { dayArb, REVIEW_SENTENCES, reviewTextArb } from '../helpers/index.js';
+import { dayArb, REVIEW_SENTENCES, reviewTextArb, watchAspectMask } from '../helpers/index.js';
 
 const business = demoBusiness();
 const analyzer = createAnalyzer(analyzerOptions(business));
@@ -125,6 +125,49 @@ test('strings at the edges of the room for their length (padded to the widest th
   );
 });
 
+test('the builders’ state goes with the rows: taken back for the profile it was made for, and its document is a pass’s', () => {
+  const maker = engine.insightRows(business.vertical);
+  const reviews = Array.from({ length: 40 }, (_, i) => ({
+    id: `r${i}`,
+    rating: 1 + (i % 5),
+    date: `2026-01-${String(28 - (i % 28)).padStart(2, '0')}`,
+    text: REVIEW_SENTENCES[i % REVIEW_SENTENCES.length],
+    technicians: [business.technicians[i % 3].id],
+    services: [],
+    service_area: null,
+  }));
+  const rows = rowsOf(maker, reviews);
+  const at = '2026-11-27T00:00:00.000Z';
+  // Before any insights the maker has no state of these rows to write.
+  const rowsOnly = maker.image(rows);
+  const documentOf = (profile: typeof business) => JSON.stringify(maker.insights({ business: profile, rows, generatedAt: at }));
+  const renamed = { ...business, technicians: business.technicians.map((t, i) => (i === 0 ? { ...t, name: 'Someone Else' } : t)) };
+  const renamedDocument = documentOf(renamed);
+  const document = documentOf(business);
+  const withState = maker.image(rows);
+  assert.ok(withState.length > rowsOnly.length, 'the state follows the rows');
+  const cases = [
+    { image: withState, given: business, taken: true },
+    { image: withState, given: renamed, taken: false },
+    { image: withState, given: undefined, taken: false },
+    { image: rowsOnly, given: business, taken: false },
+  ];
+  for (const { image, given, taken } of cases) {
+    const again = engine.insightRows(business.vertical);
+    const read = again.fromImage(image, given);
+    assert.deepStrictEqual(read, rows);
+    // A pass reads every row's aspect mask.
+    let reads = 0;
+    for (const row of read) watchAspectMask(row, () => reads++);
+    const profile = given ?? business;
+    again.keep(profile, read);
+    assert.equal(reads === 0, taken, `state taken: ${taken}`);
+    // No change: the document of the state kept, taken back or made.
+    const kept = again.insights({ business: profile, rows: read, generatedAt: at, since: { rows: read, removed: [], added: [] } });
+    assert.equal(JSON.stringify(kept), profile === renamed ? renamedDocument : document);
+  }
+});
+
 test('bytes that are not an image of rows are refused', () => {
   const maker = engine.insightRows(business.vertical);
   const rows = rowsOf(maker, [
@@ -168,7 +211,8 @@ test('analyses at their edges (quoted sentences past the list or shared, unknown
       { maxLength: 4 },
     ),
     problems: fc.array(fc.constantFrom(...problemIds), { maxLength: 3 }),
-    phrases: fc.uniqueArray(fc.constantFrom('water heater', 'heater', 'price', 'drain'), { maxLength: 3 }),
+    // Phrases of one head, one the end of another: a topic's label counts such a review once.
+    phrases: fc.uniqueArray(fc.constantFrom('new water heater', 'water heater', 'heater', 'price', 'drain'), { maxLength: 3 }),
   });
   const doc = (ins: Insights) => JSON.stringify(Object.defineProperty(ins, 'per_review', { value: {}, enumerable: true }));
   let next = 0;
@@ -199,9 +243,11 @@ test('analyses at their edges (quoted sentences past the list or shared, unknown
       assert.equal(doc(maker.insights({ business, rows, generatedAt: at })), full(kept));
       const image = maker.image(rows);
       const again = engine.insightRows(business.vertical);
-      const read = again.fromImage(image);
-      assert.equal(doc(again.insights({ business, rows: read, generatedAt: at })), full(kept));
-      assert.ok(again.image(read).equals(image), 'rows read back write the same image');
+      const read = again.fromImage(image, business);
+      // The builders' state taken back with the rows: its document (no change) is a pass's, and it writes the image it was read from.
+      const unchanged = { rows: read, removed: [], added: [] };
+      assert.equal(doc(again.insights({ business, rows: read, generatedAt: at, since: unchanged })), full(kept));
+      assert.ok(again.image(read).equals(image), 'rows and state read back write the same image');
       // Rows taken out of the state read back, then put back as made from their analyses.
       const stay = read.filter((_, i) => !drop[i]);
       const removed = read.filter((_, i) => drop[i]);

@@ -4,12 +4,15 @@ import type { AspectInsight, Polarity } from '../../domain/index.js';
 import { type Ordered, type Positions, rowList } from './order.js';
 import { percentages } from './percent.js';
 import { sentenceText, TopQuotes, Wordings } from './quotes.js';
+import { RowImageError, type StateIn, type StateOut } from './row-image.js';
 import { type Accumulator, bump, milliMean, type Row, topKeys } from './rows.js';
 
 const TOP_PHRASES = 5;
 const EXAMPLES = 5;
 const QUOTES_PER_POLARITY = 2;
 const MAX_QUOTES = 3;
+const POLARITIES: readonly Polarity[] = ['positive', 'neutral', 'negative', 'conflict'];
+const QUOTED = ['positive', 'negative'] as const;
 
 type Quoted = 'positive' | 'negative';
 
@@ -68,6 +71,33 @@ export class AspectAccumulator implements Accumulator {
     for (let k = 0; k < row.aspectCount; k++) {
       const a = this.count(row, k, -1);
       if (a) for (const list of listsOf(a, row, k)) list.remove(row);
+    }
+  }
+
+  save(out: StateOut): void {
+    for (const { id } of this.taxonomy) {
+      const a = this.acc.get(id) as Acc;
+      out.string(id);
+      for (const p of POLARITIES) out.uint(a.counts[p]);
+      out.float(a.scoreSum);
+      out.counts(a.phrases);
+      for (const list of [a.mentions, a.quotable.positive, a.quotable.negative]) out.rows(list);
+      // The quotes as chosen, so a state taken back scans only the lists a revision changes.
+      for (const polarity of QUOTED) TopQuotes.save(out, a.quotes?.[polarity] ?? null);
+    }
+  }
+
+  load(input: StateIn<Row>): void {
+    for (const { id } of this.taxonomy) {
+      const a = this.acc.get(id) as Acc;
+      if (input.string() !== id) throw new RowImageError('the state is of another taxonomy');
+      for (const p of POLARITIES) a.counts[p] = input.uint();
+      a.scoreSum = input.float();
+      input.counts(a.phrases);
+      for (const list of [a.mentions, a.quotable.positive, a.quotable.negative]) list.fill(input.rows());
+      const [positive, negative] = QUOTED.map(() => TopQuotes.load(input, QUOTES_PER_POLARITY));
+      if (positive && negative) a.quotes = { positive, negative };
+      else if (positive || negative) throw new RowImageError('the state has half an aspect’s quotes');
     }
   }
 

@@ -5,6 +5,7 @@ import type { EntityInsight, ProblemInsight } from '../../domain/index.js';
 import { round } from '../score.js';
 import { ChangeMismatch, type Ordered, type Positions, rowList } from './order.js';
 import { percent } from './percent.js';
+import { RowImageError, type StateIn, type StateOut } from './row-image.js';
 import { type Accumulator, mean, type Row } from './rows.js';
 
 const EXAMPLES = 5;
@@ -68,6 +69,30 @@ export class EntityAccumulator implements Accumulator {
       a.rows.remove(row);
       // An id the profile does not name is listed only while reviews attribute it.
       if (a.reviews === 0 && !this.names.has(ids[k])) this.acc.delete(ids[k]);
+    }
+  }
+
+  save(out: StateOut): void {
+    out.uint(this.acc.size);
+    for (const [id, a] of this.acc) {
+      out.string(id);
+      out.uint(a.reviews);
+      out.float(a.ratingSum);
+      out.uint(a.positive);
+      for (const n of a.aspects) out.uint(n);
+      out.rows(a.rows);
+    }
+  }
+
+  load(input: StateIn<Row>): void {
+    // The profile's entities stand first, made by the constructor (as in a pass); the others follow in the state's order.
+    for (let k = input.uint(); k > 0; k--) {
+      const a = this.get(input.string());
+      a.reviews = input.uint();
+      a.ratingSum = input.float();
+      a.positive = input.uint();
+      for (let i = 0; i < a.aspects.length; i++) a.aspects[i] = input.uint();
+      a.rows.fill(input.rows());
     }
   }
 
@@ -140,6 +165,24 @@ export class ProblemAccumulator implements Accumulator {
       if (!a) continue;
       a.remove(row);
       if (a.size === 0) this.acc.delete(id);
+    }
+  }
+
+  save(out: StateOut): void {
+    out.uint(this.acc.size);
+    for (const [id, a] of this.acc) {
+      out.string(id);
+      out.rows(a);
+    }
+  }
+
+  load(input: StateIn<Row>): void {
+    for (let k = input.uint(); k > 0; k--) {
+      const id = input.string();
+      if (!this.labels.has(id)) throw new RowImageError(`the state names a problem this taxonomy has not: ${id}`);
+      const a = rowList();
+      a.fill(input.rows());
+      this.acc.set(id, a);
     }
   }
 

@@ -1,7 +1,7 @@
 // A row of the insights (rows.ts Row), as few objects as it can be, whether a corpus keeps it between
 // revisions or buildInsights makes it for one pass. A Row is three objects (the row, its review and its
 // analysis: 200 bytes at 64-bit pointers before any list or string); this one holds their fields side by
-// side and is its own `review` and `analysis` (120 bytes). Its aspects and phrases are slots of one list:
+// side and is its own `review` and `analysis` (120 bytes, and 8 for its place in an image). Its aspects and phrases are slots of one list:
 // six slots an aspect (48 bytes, where an object each was 96 with its place in a list), with the span of
 // the sentence it quotes instead of a sparse list of sentence objects. The aspect lists hold the rows
 // themselves (aspects.ts); rows share their lists of ids and keep scores as small integers. At 100k demo
@@ -129,6 +129,8 @@ export class HeldRow implements CorpusReview, InsightAnalysis {
   readonly problems: string[];
   /** Bit i set when the review mentions taxonomy aspect i: entity builders read this, not the analysis. */
   readonly aspectMask: number;
+  /** Its index in the last image of its corpus (row-image.ts ImagedRow). */
+  place = -1;
 
   /** `aspectIndex`: taxonomy aspect id → bit (aspectMask); `shared`: the list of ids to keep for a list of technician, service or problem ids; `keeping`: how to keep the quoted part of the text. */
   constructor(

@@ -48,19 +48,50 @@ export class InsightRows {
     return readStoredAnalysis(json);
   }
 
-  /** `preamble` and the rows as bytes (row-image.ts), for a maker that starts again to take them back with fromImage. */
+  /**
+   * `preamble` and the rows as bytes (row-image.ts), for a maker that starts again to take them back with
+   * fromImage; with the builders' state when this maker's last insights were of these rows.
+   */
   image(rows: readonly Row[], preamble?: Buffer): Buffer {
-    return encodeRows(rows, preamble);
+    const last = this.last;
+    if (last?.rows !== rows) return encodeRows(rows, preamble);
+    return encodeRows(rows, preamble, (out) => {
+      out.string(last.profile);
+      last.state.save(out);
+    });
   }
 
-  /** The rows of an image, their strings shared with this maker's rows. RowImageError when it is not one. */
-  fromImage(bytes: Buffer): Row[] {
-    return decodeRows(
+  /**
+   * The rows of an image, their strings shared with this maker's rows. With `business`, the builders'
+   * state the image holds for its profile is taken back too, so keep() and the next insights() over
+   * these rows pass over none. RowImageError when it is not an image.
+   */
+  fromImage(bytes: Buffer, business?: InsightsBusiness): Row[] {
+    const profile = business && profileKey(business);
+    let state: CorpusInsights | undefined;
+    const rows = decodeRows(
       bytes,
       (s) => this.intern(s),
       NONE,
       (review, analysis) => this.held(review, analysis),
+      (input) => {
+        // A state of another profile is not taken (its entities are another profile's).
+        if (!business || input.string() !== profile) return false;
+        state = CorpusInsights.load(business, this.lex, input);
+        return true;
+      },
     );
+    if (state && profile) this.last = { rows, profile, state };
+    return rows;
+  }
+
+  /** Holds the builders' state over these rows (newest first), made by a pass unless taken back from their image. */
+  keep(business: InsightsBusiness, rows: readonly Row[]): void {
+    const profile = profileKey(business);
+    if (this.last?.rows === rows && this.last.profile === profile) return;
+    this.last = null;
+    const sorted = newestFirst(rows);
+    if (sorted === rows) this.last = { rows, profile, state: CorpusInsights.of(business, rows, this.lex) };
   }
 
   /** The kept row, its id lists shared with other rows'. */

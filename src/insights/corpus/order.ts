@@ -38,7 +38,8 @@ export interface Summary<E, S> {
 
 interface Block<E, S> {
   items: E[];
-  summary: S;
+  /** Made when a scan first asks (a list filled from an image, or a block changed, is not summarised until then). */
+  summary?: S;
 }
 
 /**
@@ -57,11 +58,11 @@ export class Ordered<E, S = undefined> {
   /** An entry of a row that comes after every row held (a pass in corpus order). */
   push(entry: E): void {
     let last = this.blocks[this.blocks.length - 1];
-    if (!last || last.items.length >= BLOCK) this.blocks.push((last = this.block([])));
+    if (!last || last.items.length >= BLOCK) this.blocks.push((last = { items: [] }));
     last.items.push(entry);
     // A list grown by pushes has room for about 30 % more entries than it holds; a full block is done growing.
     if (last.items.length === BLOCK) last.items = last.items.slice();
-    this.summary?.add(last.summary, entry);
+    if (last.summary !== undefined) this.summary?.add(last.summary, entry);
     this.size++;
   }
 
@@ -77,16 +78,17 @@ export class Ordered<E, S = undefined> {
       if (++i === this.blocks[b].items.length) [b, i] = [b + 1, 0];
     }
     if (b === this.blocks.length) {
-      if (b === 0) this.blocks.push(this.block([]));
+      if (b === 0) this.blocks.push({ items: [] });
       else b--;
       i = this.blocks[b].items.length;
     }
     const block = this.blocks[b];
     block.items.splice(i, 0, ...entries);
-    if (this.summary) for (const e of entries) this.summary.add(block.summary, e);
+    const summary = block.summary;
+    if (this.summary && summary !== undefined) for (const e of entries) this.summary.add(summary, e);
     this.size += entries.length;
     if (block.items.length > 2 * BLOCK)
-      this.blocks.splice(b, 1, this.block(block.items.slice(0, BLOCK)), this.block(block.items.slice(BLOCK)));
+      this.blocks.splice(b, 1, { items: block.items.slice(0, BLOCK) }, { items: block.items.slice(BLOCK) });
   }
 
   /** Every entry of the row; throws when it holds none. */
@@ -108,12 +110,25 @@ export class Ordered<E, S = undefined> {
       removed += end - i;
       if (items.length === 0) this.blocks.splice(b, 1);
       else {
-        this.blocks[b] = this.block(items);
+        // Its summary is made again when a scan asks.
+        this.blocks[b] = { items };
         if (i === items.length) [b, i] = [b + 1, 0];
       }
     }
     if (removed === 0) throw new ChangeMismatch(`Ordered: review ${row.review.id} is not held`);
     this.size -= removed;
+  }
+
+  /** Fills an empty list with entries in corpus order (a state read back from a corpus image: row-image.ts), in the blocks pushes would make. */
+  fill(entries: readonly E[]): void {
+    if (this.size !== 0) throw new Error('Ordered.fill: the list is not empty');
+    for (let i = 0; i < entries.length; i += BLOCK) this.blocks.push({ items: entries.slice(i, i + BLOCK) });
+    this.size = entries.length;
+  }
+
+  /** Every entry, in order. */
+  each(visit: (entry: E) => void): void {
+    for (const block of this.blocks) for (const e of block.items) visit(e);
   }
 
   /** Ids of the first `k` entries' rows. */
@@ -128,18 +143,20 @@ export class Ordered<E, S = undefined> {
     return ids;
   }
 
-  /** The entries in order to `visit`, but for the blocks `skip` rules out by their summary (asked when the scan reaches them). */
+  /** The entries in order to `visit`, but for the blocks `skip` rules out by their summary (asked when the scan reaches them; a list without summaries asks nothing). */
   scan(visit: (entry: E) => void, skip: (summary: S) => boolean): void {
+    const made = this.summary;
     for (const block of this.blocks) {
-      if (skip(block.summary)) continue;
+      if (made) {
+        if (block.summary === undefined) {
+          const summary = made.empty();
+          for (const e of block.items) made.add(summary, e);
+          block.summary = summary;
+        }
+        if (skip(block.summary)) continue;
+      }
       for (const e of block.items) visit(e);
     }
-  }
-
-  private block(items: E[]): Block<E, S> {
-    const summary = this.summary?.empty() as S;
-    if (this.summary) for (const e of items) this.summary.add(summary, e);
-    return { items, summary };
   }
 
   /** The block and index of the first entry not newer than `date` (the end when none). */

@@ -3,6 +3,7 @@
 // or an agent's answer.
 import type { Polarity } from '../../domain/index.js';
 import { type Positions, rowList } from './order.js';
+import type { StateIn, StateOut } from './row-image.js';
 import type { Accumulator, Row } from './rows.js';
 
 interface QuoteCandidate {
@@ -43,6 +44,29 @@ export class TopQuotes {
       return w.strengths[i] <= this.floor();
     }
     return true;
+  }
+
+  /** Writes the quotes kept, or that none were chosen (null: chosen again when asked), into a corpus image. */
+  static save(out: StateOut, top: TopQuotes | null): void {
+    // 0 for none chosen, else 1 + how many are kept.
+    const items = top?.items ?? [];
+    out.uint(top === null ? 0 : 1 + items.length);
+    for (const q of items) {
+      out.string(q.reviewId);
+      out.string(q.text);
+      out.string(q.polarity);
+      out.float(q.strength);
+    }
+  }
+
+  /** What save wrote, as quotes that keep the best `k`. */
+  static load(input: StateIn<Row>, k: number): TopQuotes | null {
+    const n = input.uint();
+    if (n === 0) return null;
+    const top = new TopQuotes(k);
+    for (let i = 1; i < n; i++)
+      top.items.push({ reviewId: input.string(), text: input.string(), polarity: input.string() as Polarity, strength: input.float() });
+    return top;
   }
 
   offer(candidate: QuoteCandidate): void {
@@ -111,6 +135,16 @@ export class PullQuoteAccumulator implements Accumulator {
     if (praises(row)) this.of(row).remove(row);
   }
 
+  save(out: StateOut): void {
+    this.best.save(out);
+    this.fallback.save(out);
+  }
+
+  load(input: StateIn<Row>): void {
+    this.best.load(input);
+    this.fallback.load(input);
+  }
+
   private of(row: Row): Candidates {
     return row.review.rating >= 4 ? this.best : this.fallback;
   }
@@ -143,6 +177,16 @@ class Candidates {
   remove(row: Row): void {
     this.rows.remove(row);
     this.chosen = null;
+  }
+
+  save(out: StateOut): void {
+    out.rows(this.rows);
+    TopQuotes.save(out, this.chosen);
+  }
+
+  load(input: StateIn<Row>): void {
+    this.rows.fill(input.rows());
+    this.chosen = TopQuotes.load(input, 1);
   }
 
   top(): QuoteCandidate | undefined {

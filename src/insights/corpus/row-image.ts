@@ -5,17 +5,48 @@
 import { type ReviewAspect, varintBytes } from '../../domain/index.js';
 import type { CorpusReview, InsightAnalysis } from './rows.js';
 
-/** Bump when the layout below changes: an image of another version is not read (the bodies are). */
-const IMAGE_VERSION = 2;
+/** Bump when the layout below changes: an image of another version is not read (the bodies are). 3: the builders' state after the rows. */
+const IMAGE_VERSION = 3;
 
 /** A row as the image holds it: what a kept row is made of (held-row.ts). */
 export interface ImagedRow {
   review: CorpusReview;
   analysis: InsightAnalysis;
+  /**
+   * The row's index in the last image of its corpus written or read: set as the row is, so the builders'
+   * lists are written by their rows' places without a map of every row (at 1M reviews such a map's
+   * lookups took 3.0 s of an image's 7.2).
+   */
+  place: number;
 }
 
 export class RowImageError extends Error {
   override readonly name = 'RowImageError';
+}
+
+/**
+ * What the insight builders write of their state after the rows (state.ts), so a corpus that starts again
+ * takes it back instead of passing over every row: numbers, strings (numbered in the image's table) and
+ * lists of the image's rows by their place.
+ */
+export interface StateOut {
+  uint(n: number): void;
+  /** Any number, to the bit (sums). */
+  float(x: number): void;
+  string(s: string): void;
+  /** Strings and their counts, in the map's order. */
+  counts(map: ReadonlyMap<string, number>): void;
+  /** Rows of the image, in its order (a row may repeat, none comes before the one before it). */
+  rows(list: { readonly size: number; each(visit: (row: ImagedRow) => void): void }): void;
+}
+
+/** What StateOut wrote, read back in the same order; a list's rows are the rows made of the image. */
+export interface StateIn<R> {
+  uint(): number;
+  float(): number;
+  string(): string;
+  counts(into: Map<string, number>): void;
+  rows(): R[];
 }
 
 class Writer {
@@ -165,14 +196,17 @@ class Table {
 
 /**
  * `preamble`, then the rows as bytes: a version, the row count, where the shared strings start, each row,
- * then the shared strings (met while the rows are written, so the rows and the table are one pass into
- * one buffer: at 1M demo reviews the image is about 190 MB, and each copy of it is that much more at once).
+ * the length of the state `state` writes (0 without one) and the state, then the shared strings (met while
+ * the rows and the state are written, so they and the table are one pass into one buffer: at 1M demo
+ * reviews the image is about 198 MB, 10.7 of it the state, and each copy of it is that much more at once).
  */
-export function encodeRows(rows: readonly ImagedRow[], preamble: Buffer = Buffer.alloc(0)): Buffer {
+export function encodeRows(rows: readonly ImagedRow[], preamble: Buffer = Buffer.alloc(0), state?: (out: StateOut) => void): Buffer {
   const table = new Table();
-  // About 60 bytes a row besides its text (which is most of it), so the buffer is seldom grown.
+  // About 60 bytes a row besides its text (which is most of it), and 12 more with the builders' state (10.7 at
+  // 1M demo reviews, most of it their lists' places), so the buffer is seldom grown.
+  const perRow = state ? 72 : 60;
   let guess = preamble.length + 64;
-  for (const { review } of rows) guess += 60 + (review.text === null ? 0 : review.text.length);
+  for (const { review } of rows) guess += perRow + (review.text === null ? 0 : review.text.length);
   const body = new Writer(guess + (guess >> 4));
   body.bytes(preamble);
   body.uint(IMAGE_VERSION);
@@ -183,7 +217,10 @@ export function encodeRows(rows: readonly ImagedRow[], preamble: Buffer = Buffer
     body.uint(xs.length);
     for (const x of xs) body.uint(table.of(x));
   };
-  for (const { review: r, analysis: a } of rows) {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    row.place = i;
+    const { review: r, analysis: a } = row;
     body.string(r.id);
     body.float(r.rating);
     body.uint(table.of(r.date));
@@ -221,22 +258,79 @@ export function encodeRows(rows: readonly ImagedRow[], preamble: Buffer = Buffer
       body.uint(s.end);
     });
   }
+  const stateLength = body.slot();
+  if (state) {
+    const from = body.length;
+    state(stateOut(body, table, rows));
+    body.setUint32(stateLength, body.length - from);
+  } else body.setUint32(stateLength, 0);
   body.setUint32(tableAt, body.length - start);
   body.uint(table.strings.length);
   for (const s of table.strings) body.string(s);
   return body.done();
 }
 
+/** StateOut into the image being written: a list's rows by their place among its rows. */
+function stateOut(body: Writer, table: Table, rows: readonly ImagedRow[]): StateOut {
+  return {
+    uint: (n) => body.uint(n),
+    float: (x) => body.float(x),
+    string: (s) => body.uint(table.of(s)),
+    counts(map) {
+      body.uint(map.size);
+      for (const [s, n] of map) {
+        body.uint(table.of(s));
+        body.uint(n);
+      }
+    },
+    rows(list) {
+      body.uint(list.size);
+      // Each place as its distance from the one before: most are a byte.
+      let last = 0;
+      list.each((row) => {
+        const i = row.place;
+        if (rows[i] !== row || i < last) throw new RowImageError('a state lists a row out of the image’s order');
+        body.uint(i - last);
+        last = i;
+      });
+    },
+  };
+}
+
+/** StateIn from the image being read: a list's places taken to `rows`. */
+function stateIn<R>(rd: Reader, str: (i: number) => string, rows: readonly R[]): StateIn<R> {
+  return {
+    uint: () => rd.uint(),
+    float: () => rd.float(),
+    string: () => str(rd.uint()),
+    counts(into) {
+      for (let k = rd.uint(); k > 0; k--) into.set(str(rd.uint()), rd.uint());
+    },
+    rows() {
+      const out: R[] = new Array(rd.uint());
+      let at = 0;
+      for (let k = 0; k < out.length; k++) {
+        at += rd.uint();
+        if (at >= rows.length) throw new RowImageError('a state lists a row the image does not hold');
+        out[k] = rows[at];
+      }
+      return out;
+    },
+  };
+}
+
 /**
  * The rows of encodeRows, each made by `make` (so no second list of rows is alive beside the first),
  * each string of the table passed through `intern` (so the rows share them with rows made later); every
- * empty list is `none`. RowImageError when the bytes are not such an image.
+ * empty list is `none`. `state`, when the image has one, reads all of it and says true, or says false
+ * for a state it does not take. RowImageError when the bytes are not such an image.
  */
-export function decodeRows<R>(
+export function decodeRows<R extends { place: number }>(
   bytes: Buffer,
   intern: (s: string) => string,
   none: never[],
   make: (review: CorpusReview, analysis: InsightAnalysis) => R,
+  state?: (input: StateIn<R>) => boolean,
 ): R[] {
   const rd = new Reader(bytes, 0);
   const version = rd.uint();
@@ -288,11 +382,19 @@ export function decodeRows<R>(
       if (at >= sentences.length) throw new RowImageError('the rows image quotes a sentence past its review');
       sentences[at] = { start: rd.uint(), end: rd.uint() };
     }
-    rows[i] = make(
+    const row = make(
       { id, rating, date, text, technicians, services, service_area: area === 0 ? null : str(area - 1) },
       { sentiment, aspects, problems, phrases, sentences },
     );
+    row.place = i;
+    rows[i] = row;
   }
+  const stateLength = rd.uint32();
+  const stateEnd = rd.at + stateLength;
+  if (stateEnd > rowsEnd) throw new RowImageError('the rows image ends early');
+  if (stateLength > 0 && state?.(stateIn(rd, str, rows)) && rd.at !== stateEnd)
+    throw new RowImageError('a state read is not the state written');
+  rd.at = stateEnd;
   if (rd.at !== rowsEnd) throw new RowImageError('the rows image has bytes after its last row');
   return rows;
 }

@@ -4,6 +4,7 @@
 import type { CorpusAnalysis, ReviewAnalysis } from '../../domain/index.js';
 import { HeldRow } from './held-row.js';
 import type { Positions } from './order.js';
+import type { StateIn, StateOut } from './row-image.js';
 
 export interface CorpusReview {
   id: string;
@@ -37,6 +38,10 @@ export interface Accumulator {
   add(row: Row, at?: Positions): void;
   /** Undoes add(row): the row must be held. */
   remove(row: Row): void;
+  /** Writes the state into a corpus image, for load to take back in a builder made as this one was. */
+  save(out: StateOut): void;
+  /** Takes back what save wrote, into a builder that has added no row. */
+  load(input: StateIn<Row>): void;
 }
 
 /** Analyses by review id, or a list at the same positions as the reviews. */

@@ -13,7 +13,8 @@ import { buildFaq } from './faq.js';
 import { ChangeMismatch, Positions } from './order.js';
 import { percentages } from './percent.js';
 import { PullQuoteAccumulator } from './quotes.js';
-import { mean, milliMean, type Row } from './rows.js';
+import type { StateIn, StateOut } from './row-image.js';
+import { type Accumulator, mean, milliMean, type Row } from './rows.js';
 import { buildSummary } from './summary.js';
 import { TemporalAccumulator } from './temporal.js';
 import { TopicAccumulator } from './topics.js';
@@ -72,6 +73,38 @@ export class CorpusInsights {
     // fetched once and reused while it is still in cache, instead of once per builder.
     for (const row of rows) state.add(row);
     return state;
+  }
+
+  /** The state as save wrote it into the image `rows` were read from (row-image.ts StateIn). */
+  static load(business: InsightsBusiness, lex: TaxonomyLabels, input: StateIn<Row>): CorpusInsights {
+    const state = new CorpusInsights(business, lex);
+    state.ratingSum = input.float();
+    state.sentimentSum = input.float();
+    state.textCount = input.uint();
+    for (let i = 0; i < state.stars.length; i++) state.stars[i] = input.uint();
+    state.polarity.positive = input.uint();
+    state.polarity.neutral = input.uint();
+    state.polarity.negative = input.uint();
+    for (const builder of state.builders()) builder.load(input);
+    return state;
+  }
+
+  /** Writes the state into a corpus image after its rows (the rows it is at), for load. */
+  save(out: StateOut): void {
+    out.float(this.ratingSum);
+    out.float(this.sentimentSum);
+    out.uint(this.textCount);
+    for (const n of this.stars) out.uint(n);
+    out.uint(this.polarity.positive);
+    out.uint(this.polarity.neutral);
+    out.uint(this.polarity.negative);
+    for (const builder of this.builders()) builder.save(out);
+  }
+
+  /** The builders in the order their state is written (a loop is fine here: once per image, not per row). */
+  private builders(): Accumulator[] {
+    const { aspects, technicians, services, areas, problems, topics, temporal, quote } = this;
+    return [aspects, technicians, services, areas, problems, topics, temporal, quote];
   }
 
   /**

@@ -7,6 +7,7 @@
 // -0.1 stars, otherwise "stable". Fewer than 10 reviews or fewer than 3 distinct months: "stable".
 import type { MonthlyPoint, Trend, TrendDetail } from '../../domain/index.js';
 import { round } from '../score.js';
+import type { StateIn, StateOut } from './row-image.js';
 import { type Accumulator, bump, mean, milliMean, type Row } from './rows.js';
 import { linearRegression } from './stats.js';
 
@@ -55,6 +56,30 @@ export class TemporalAccumulator implements Accumulator {
 
   remove(row: Row): void {
     this.count(row, -1);
+  }
+
+  save(out: StateOut): void {
+    out.uint(this.months.size);
+    for (const [month, a] of this.months) {
+      out.uint(month);
+      out.uint(a.n);
+      out.float(a.rating);
+      out.float(a.sentiment);
+      out.uint(a.ratings.size);
+      for (const [rating, n] of a.ratings) {
+        out.float(rating);
+        out.uint(n);
+      }
+    }
+  }
+
+  load(input: StateIn<Row>): void {
+    for (let k = input.uint(); k > 0; k--) {
+      const month = input.uint();
+      const a: MonthAcc = { n: input.uint(), rating: input.float(), sentiment: input.float(), ratings: new Map() };
+      for (let r = input.uint(); r > 0; r--) a.ratings.set(input.float(), input.uint());
+      this.months.set(month, a);
+    }
   }
 
   private count({ review, analysis }: Row, sign: 1 | -1): void {

@@ -4,6 +4,7 @@
 // the most frequent phrase alone would name a topic after a minority of it ("toilet repair" for all repairs).
 import type { TopicInsight } from '../../domain/index.js';
 import { type Ordered, type Positions, rowList } from './order.js';
+import type { StateIn, StateOut } from './row-image.js';
 import { type Accumulator, bump, milliMean, type Row, topKeys } from './rows.js';
 
 const MAX_TOPICS = 10;
@@ -52,6 +53,39 @@ export class TopicAccumulator implements Accumulator {
     for (const a of this.count(row, -1)) {
       a.rows.remove(row);
       if (a.reviews === 0) this.acc.delete(a.head);
+    }
+  }
+
+  // The heads of phrases are not written: a lookup that misses finds the head again.
+  save(out: StateOut): void {
+    out.uint(this.rows);
+    out.uint(this.acc.size);
+    for (const [head, a] of this.acc) {
+      out.string(head);
+      out.uint(a.reviews);
+      out.float(a.sentimentSum);
+      out.rows(a.rows);
+      out.counts(a.phrases);
+      out.counts(a.overcount);
+    }
+  }
+
+  load(input: StateIn<Row>): void {
+    this.rows = input.uint();
+    for (let k = input.uint(); k > 0; k--) {
+      const head = input.string();
+      const a: Acc = {
+        head,
+        reviews: input.uint(),
+        sentimentSum: input.float(),
+        rows: rowList(),
+        phrases: new Map(),
+        overcount: new Map(),
+      };
+      a.rows.fill(input.rows());
+      input.counts(a.phrases);
+      input.counts(a.overcount);
+      this.acc.set(head, a);
     }
   }
 
