@@ -46,7 +46,10 @@ export interface InsightRowMaker {
    */
   image(rows: readonly InsightRow[], preamble?: Buffer): Buffer;
   fromImage(bytes: Buffer, business?: InsightsBusiness): InsightRow[];
-  /** Makes the maker's state over the rows (as insights() would), unless it holds it, taken back with them from their image. */
+  /**
+   * Makes the maker's state over the rows (as insights() would), unless it holds it, taken back with them from
+   * their image; none when the rows are not newest first (insights() then passes over a sorted copy).
+   */
   keep(business: InsightsBusiness, rows: readonly InsightRow[]): void;
   /**
    * buildInsights of the rows' reviews and analyses, with per_review an empty placeholder. `since`: the

@@ -146,8 +146,19 @@ test('the builders’ state goes with the rows: taken back for the profile it wa
   const document = documentOf(business);
   const withState = maker.image(rows);
   assert.ok(withState.length > rowsOnly.length, 'the state follows the rows');
+  // The same image with its state zeroed after its key: the state does not load (its first aspect is not the
+  // taxonomy's), and the rows still do. Layout (row-image.ts): version and count (a byte each here), the rows'
+  // and state's length (4), the rows, the state's length (4), the state (its key first), the shared strings.
+  const rowsLength = rowsOnly.readUInt32LE(2) - 4;
+  const stateAt = 6 + rowsLength + 4;
+  const stateEnd = stateAt + withState.readUInt32LE(6 + rowsLength);
+  let keyEnd = stateAt;
+  while ((withState[keyEnd] as number) >= 0x80) keyEnd++;
+  const damaged = Buffer.from(withState).fill(0, keyEnd + 1, stateEnd);
+  assert.equal(rowsOnly.subarray(6, 6 + rowsLength).compare(withState.subarray(6, 6 + rowsLength)), 0, 'the layout as read');
   const cases = [
     { image: withState, given: business, taken: true },
+    { image: damaged, given: business, taken: false },
     { image: withState, given: renamed, taken: false },
     { image: withState, given: undefined, taken: false },
     { image: rowsOnly, given: business, taken: false },

@@ -1,6 +1,6 @@
 // Aspect insights: per aspect, how many reviews mention it and with which polarity (review-level, as stored
 // in each analysis's `aspects`), the most frequent phrases, newest examples and the strongest quotes.
-import type { AspectInsight, Polarity } from '../../domain/index.js';
+import { type AspectInsight, POLARITIES, type Polarity } from '../../domain/index.js';
 import { type Ordered, type Positions, rowList } from './order.js';
 import { percentages } from './percent.js';
 import { sentenceText, TopQuotes, Wordings } from './quotes.js';
@@ -11,10 +11,10 @@ const TOP_PHRASES = 5;
 const EXAMPLES = 5;
 const QUOTES_PER_POLARITY = 2;
 const MAX_QUOTES = 3;
-const POLARITIES: readonly Polarity[] = ['positive', 'neutral', 'negative', 'conflict'];
+/** The polarities quoted (each has its list and its quotes). */
 const QUOTED = ['positive', 'negative'] as const;
 
-type Quoted = 'positive' | 'negative';
+type Quoted = (typeof QUOTED)[number];
 
 /** A block of quotable rows summarised by the wordings of their mentions, so a scan skips the blocks that cannot move the quotes kept. */
 const wordings = (id: string, polarity: Quoted) => ({
@@ -165,7 +165,7 @@ function listsOf(a: Acc, row: Row, k: number): Ordered<Row, unknown>[] {
  */
 function quotesOf(id: string, quotable: Record<Quoted, Ordered<Row, Wordings>>): Record<Quoted, TopQuotes> {
   const quotes = { positive: new TopQuotes(QUOTES_PER_POLARITY), negative: new TopQuotes(QUOTES_PER_POLARITY) };
-  for (const polarity of ['positive', 'negative'] as const) {
+  for (const polarity of QUOTED) {
     const top = quotes[polarity];
     quotable[polarity].scan(
       (row) =>

@@ -5,6 +5,7 @@
 // changed rows instead of passing over every row (state.ts).
 import { type CorpusAnalysis, type Insights, Interner, type ReviewAspect } from '../../domain/index.js';
 import { loadTaxonomyLabels, type TaxonomyLabels } from '../lexicon.js';
+import { ENGINE_VERSION } from '../version.js';
 import { aspectIndexOf } from './build.js';
 import { HeldRow } from './held-row.js';
 import { ChangeMismatch } from './order.js';
@@ -56,7 +57,7 @@ export class InsightRows {
     const last = this.last;
     if (last?.rows !== rows) return encodeRows(rows, preamble);
     return encodeRows(rows, preamble, (out) => {
-      out.string(last.profile);
+      out.string(this.stateKey(last.profile));
       last.state.save(out);
     });
   }
@@ -75,17 +76,31 @@ export class InsightRows {
       NONE,
       (review, analysis) => this.held(review, analysis),
       (input) => {
-        // A state of another profile is not taken (its entities are another profile's).
-        if (!business || input.string() !== profile) return false;
-        state = CorpusInsights.load(business, this.lex, input);
-        return true;
+        // A state of another profile (its entities are another's), other rules, engine or taxonomy is not taken.
+        if (!business || !profile || input.string() !== this.stateKey(profile)) return false;
+        try {
+          state = CorpusInsights.load(business, this.lex, input);
+          return true;
+        } catch {
+          // Not a state these rows can take (damaged): the rows read are still good, and keep() makes one by a pass.
+          state = undefined;
+          return false;
+        }
       },
     );
     if (state && profile) this.last = { rows, profile, state };
     return rows;
   }
 
-  /** Holds the builders' state over these rows (newest first), made by a pass unless taken back from their image. */
+  /** What a saved state is for: the builders' rules, the engine and taxonomy its rows were analysed by, the profile. */
+  private stateKey(profile: string): string {
+    return JSON.stringify([CorpusInsights.RULES, ENGINE_VERSION, this.lex.version, profile]);
+  }
+
+  /**
+   * Holds the builders' state over these rows, made by a pass unless taken back from their image; none when
+   * they are not newest first (insights() then passes over a sorted copy).
+   */
   keep(business: InsightsBusiness, rows: readonly Row[]): void {
     const profile = profileKey(business);
     if (this.last?.rows === rows && this.last.profile === profile) return;

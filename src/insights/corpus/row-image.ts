@@ -150,6 +150,11 @@ class Reader {
     return this.buf.readUInt32LE(this.take(4));
   }
 
+  /** Bytes after the next one to read. */
+  get left(): number {
+    return this.buf.length - this.at;
+  }
+
   uint(): number {
     // Most are one byte (table numbers, counts, sentence offsets): read without a loop.
     const first = this.buf[this.at];
@@ -289,7 +294,8 @@ function stateOut(body: Writer, table: Table, rows: readonly ImagedRow[]): State
       let last = 0;
       list.each((row) => {
         const i = row.place;
-        if (rows[i] !== row || i < last) throw new RowImageError('a state lists a row out of the image’s order');
+        // A defect of the builders, not a damaged image: their lists hold the image's rows in its order.
+        if (rows[i] !== row || i < last) throw new Error('encodeRows: a state lists a row out of the image’s order');
         body.uint(i - last);
         last = i;
       });
@@ -307,7 +313,10 @@ function stateIn<R>(rd: Reader, str: (i: number) => string, rows: readonly R[]):
       for (let k = rd.uint(); k > 0; k--) into.set(str(rd.uint()), rd.uint());
     },
     rows() {
-      const out: R[] = new Array(rd.uint());
+      const n = rd.uint();
+      // Each place takes a byte at least.
+      if (n > rd.left) throw new RowImageError('a state lists more rows than it has bytes');
+      const out: R[] = new Array(n);
       let at = 0;
       for (let k = 0; k < out.length; k++) {
         at += rd.uint();

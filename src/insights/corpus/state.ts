@@ -36,6 +36,12 @@ export interface RowChange {
 }
 
 export class CorpusInsights {
+  /**
+   * The version of the builders' rules (which lists a row goes into, the counts, the quotes) as a saved state
+   * holds them: bump it with any change to them, so a state saved by the rules before is passed over (a pass).
+   */
+  static readonly RULES = 1;
+
   private readonly aspects: AspectAccumulator;
   private readonly technicians: EntityAccumulator;
   private readonly services: EntityAccumulator;
