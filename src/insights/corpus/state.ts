@@ -2,7 +2,8 @@
 // order; a revision removes its changed rows and adds its new ones at their places, so its cost follows
 // its changes, plus the document (top-k lists, entities, months), not the corpus. Both end in the same
 // state (sums are exact integers, order-dependent lists are kept in corpus order), so a kept corpus and
-// a fresh pass give the same document byte for byte.
+// a fresh pass give the same document byte for byte. A corpus that starts again takes the state back from
+// the corpus image it was saved into, with the rows (save, load), instead of a pass.
 import type { Insights } from '../../domain/index.js';
 import type { TaxonomyLabels } from '../lexicon.js';
 import { ENGINE_VERSION } from '../version.js';
