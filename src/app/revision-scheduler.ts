@@ -243,13 +243,17 @@ export class RevisionScheduler {
     const standingBy = this.engine !== null && this.engine === this.tookStandby;
     this.tookStandby = null;
     const seeding = takeOver.then(
-      ({ from, passedOver }) => {
+      ({ from, passedOver, state }) => {
         // Tests and operators read which way it went: rows from the stored image, or the bodies parsed
-        // (and why an image was passed over: a defect to look into, since the one read is of this revision).
+        // (and why an image was passed over: a defect to look into, since the one read is of this revision),
+        // and the insight builders' state taken back with them or made by a pass.
         const ms = Math.round(performance.now() - started);
         this.lastTakeOverMs = ms;
         if (passedOver) this.opts.log.warn({ revision: catalog.revision, passedOver }, 'the stored corpus image was passed over');
-        this.opts.log.info({ revision: catalog.revision, from, ms, standing_by: standingBy }, 'corpus thread took the revision over');
+        this.opts.log.info(
+          { revision: catalog.revision, from, state, ms, standing_by: standingBy },
+          'corpus thread took the revision over',
+        );
         // A stored revision with no image (lost to a kill between its snapshot and it, say): the thread now
         // holds the rows, so it gives them for the next take-over, as after a snapshot. Part of the take-over,
         // so the thread is not released meanwhile. Not when an image was passed over (one is kept: this one

@@ -79,10 +79,14 @@ export interface Committed {
 
 export class StaleCorpusError extends Error {}
 
-/** How a take-over went: from a corpus image, or from the bodies (and why an image given was passed over). */
+/**
+ * How a take-over went: the rows from a corpus image, or from the bodies (and why an image given was passed
+ * over); the insight builders' state taken back with them from the image, or made by a pass over them.
+ */
 export interface Seeded {
   from: 'image' | 'bodies';
   passedOver?: string;
+  state: 'image' | 'pass';
 }
 
 /** A stored revision's bodies and their layouts, as the corpus takes it over. */
@@ -369,11 +373,11 @@ export class CorpusModel {
     const taken = imaged && typeof imaged !== 'string' ? imaged : this.fromBodies(bodies);
     // The maker's insight state over these rows is had now, in the take-over (taken back with the rows
     // from their image, or made by a pass), so the next revision moves it by its changes.
-    this.rowsFor(taken.business.vertical).keep(taken.business, taken.rows);
+    const state = this.rowsFor(taken.business.vertical).keep(taken.business, taken.rows);
     this.held = { revision, vertical: taken.business.vertical, ...taken };
     this.staged = null;
-    if (typeof imaged === 'string') return { from: 'bodies', passedOver: imaged };
-    return { from: imaged ? 'image' : 'bodies' };
+    if (typeof imaged === 'string') return { from: 'bodies', passedOver: imaged, state };
+    return { from: imaged ? 'image' : 'bodies', state };
   }
 
   /** What an image holds of these bodies' revision, or why it is passed over. */

@@ -293,8 +293,8 @@ export class CorpusWorker implements CorpusEngine {
       },
       sent ? [sent.buffer as ArrayBuffer] : [],
     );
-    const { from, passedOver } = (await answer) as Extract<FromCorpus, { t: 'seeded' }>;
-    return passedOver === undefined ? { from } : { from, passedOver };
+    const { from, passedOver, state } = (await answer) as Extract<FromCorpus, { t: 'seeded' }>;
+    return passedOver === undefined ? { from, state } : { from, passedOver, state };
   }
 
   async image(revision: number): Promise<Buffer | null> {

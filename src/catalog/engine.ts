@@ -48,9 +48,9 @@ export interface InsightRowMaker {
   fromImage(bytes: Buffer, business?: InsightsBusiness): InsightRow[];
   /**
    * Makes the maker's state over the rows (as insights() would), unless it holds it, taken back with them from
-   * their image; none when the rows are not newest first (insights() then passes over a sorted copy).
+   * their image: says which ('image' or 'pass'; 'pass' too for rows not newest first, which insights() passes over sorted).
    */
-  keep(business: InsightsBusiness, rows: readonly InsightRow[]): void;
+  keep(business: InsightsBusiness, rows: readonly InsightRow[]): 'image' | 'pass';
   /**
    * buildInsights of the rows' reviews and analyses, with per_review an empty placeholder. `since`: the
    * rows of the maker's previous call, and which of them `rows` lacks and which it adds (the others in

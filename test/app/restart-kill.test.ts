@@ -451,6 +451,7 @@ test('a write announced to a server started from its stored revision has a corpu
     assert.equal(announced.revision, seeded);
     const takenOver = await logged(server, tookOver(seeded));
     assert.equal(takenOver.from, 'image', 'taken over from the stored corpus image, with no revision yet');
+    assert.equal(takenOver.state, 'image', 'the insight builders’ state taken back with the rows, not made by a pass');
     assert.equal(takenOver.standing_by, true, 'on the thread that stood by');
     const revision = await importRevision(db, 'announced-1');
     const loaded = await logged(server, (l) => l.msg === 'catalog revision loaded' && l.revision === revision);

@@ -101,12 +101,13 @@ export class InsightRows {
    * Holds the builders' state over these rows, made by a pass unless taken back from their image; none when
    * they are not newest first (insights() then passes over a sorted copy).
    */
-  keep(business: InsightsBusiness, rows: readonly Row[]): void {
+  keep(business: InsightsBusiness, rows: readonly Row[]): 'image' | 'pass' {
     const profile = profileKey(business);
-    if (this.last?.rows === rows && this.last.profile === profile) return;
+    if (this.last?.rows === rows && this.last.profile === profile) return 'image';
     this.last = null;
     const sorted = newestFirst(rows);
     if (sorted === rows) this.last = { rows, profile, state: CorpusInsights.of(business, rows, this.lex) };
+    return 'pass';
   }
 
   /** The kept row, its id lists shared with other rows'. */
