@@ -38,6 +38,8 @@ interface LogLine {
   snapshot?: number;
   /** On a take-over: whether its thread stood by (started while idle) or was started for it. */
   standing_by?: boolean;
+  /** On a take-over: where the insight builders' state came from ('image' or 'pass'). */
+  state?: string;
   /** On a take-over: how long it took; on a release: the idle wait it followed. */
   ms?: number;
   idle_ms?: number;
